@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// One set of settings for every Swift target: Swift 6 mode, warnings are errors.
+let strict: [SwiftSetting] = [
+    .unsafeFlags(["-warnings-as-errors"]),
+]
+
+let package = Package(
+    name: "MonsterBus",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "bus", targets: ["Bus"]),
+        .executable(name: "presentation-policy", targets: ["PresentationPolicy"]),
+        .executable(name: "roster", targets: ["Roster"]),
+        .executable(name: "input-handling", targets: ["InputHandling"]),
+        .executable(name: "gateway", targets: ["Gateway"]),
+    ],
+    targets: [
+        // C libraries from Debian, through module maps (no pkg-config: it emits -isystem).
+        .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ"),
+        .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
+
+        // Shared Swift modules.
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
+        .target(name: "MonsterKit", path: "Shared/MonsterKit", swiftSettings: strict),
+        .target(name: "BusKit", dependencies: ["ZeroMQ", "MonsterKit"], path: "Shared/BusKit", swiftSettings: strict),
+
+        // The bus.
+        .executableTarget(name: "Bus", dependencies: ["BusKit"], path: "Services/Bus", swiftSettings: strict),
+
+        // presentation-policy: a pure core and its bus adapter.
+        .target(name: "PresentationCore", dependencies: ["MonsterKit"], path: "Services/PresentationPolicy/Core", swiftSettings: strict),
+        .executableTarget(name: "PresentationPolicy", dependencies: ["PresentationCore", "BusKit"], path: "Services/PresentationPolicy/Main", swiftSettings: strict),
+
+        // roster: a pure core, its SQLite store, and its bus adapter.
+        .target(name: "RosterCore", dependencies: ["MonsterKit"], path: "Services/Roster/Core", swiftSettings: strict),
+        .target(name: "RosterStore", dependencies: ["RosterCore", "CSQLite"], path: "Services/Roster/Store", swiftSettings: strict),
+        .executableTarget(name: "Roster", dependencies: ["RosterCore", "RosterStore", "BusKit"], path: "Services/Roster/Main", swiftSettings: strict),
+
+        // input-handling: a pure core and its bus adapter.
+        .target(name: "InputCore", dependencies: ["MonsterKit"], path: "Services/InputHandling/Core", swiftSettings: strict),
+        .executableTarget(name: "InputHandling", dependencies: ["InputCore", "BusKit"], path: "Services/InputHandling/Main", swiftSettings: strict),
+
+        // gateway: the CLI's logic as a library, and the executable.
+        .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit"], path: "Services/Gateway/Kit", swiftSettings: strict),
+        .executableTarget(name: "Gateway", dependencies: ["GatewayKit"], path: "Services/Gateway/Main", swiftSettings: strict),
+
+        // Tests.
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests", swiftSettings: strict),
+        .testTarget(name: "MonsterKitTests", dependencies: ["MonsterKit"], path: "Tests/MonsterKitTests", swiftSettings: strict),
+        .testTarget(name: "PresentationCoreTests", dependencies: ["PresentationCore"], path: "Tests/PresentationCoreTests", swiftSettings: strict),
+        .testTarget(name: "RosterTests", dependencies: ["RosterCore", "RosterStore"], path: "Tests/RosterTests", swiftSettings: strict),
+        .testTarget(name: "InputCoreTests", dependencies: ["InputCore"], path: "Tests/InputCoreTests", swiftSettings: strict),
+        .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit"], path: "Tests/GatewayKitTests", swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["BusKit", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway"],
+            path: "Tests/EndToEndTests",
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,72 @@
+import BusKit
+import Glibc
+import MonsterKit
+import ZeroMQ
+
+// bus: the XSUB/XPUB proxy every other process connects to. Publishers connect to
+// BUS_FRONTEND (XSUB), subscribers to BUS_BACKEND (XPUB).
+
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--version") {
+    print("bus \(MonsterBus.version) (libzmq \(zmqVersion))")
+    exit(0)
+}
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("""
+        usage: bus
+        Runs the message bus: an XSUB/XPUB proxy. Configuration comes from the environment:
+          BUS_FRONTEND           XSUB endpoint publishers connect to (default tcp://127.0.0.1:5555)
+          BUS_BACKEND            XPUB endpoint subscribers connect to (default tcp://127.0.0.1:5556)
+          HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
+          LOG_LEVEL              debug, info, warn or error (default info)
+        """)
+    exit(0)
+}
+if let unknown = arguments.first {
+    Log.standardError("bus: unknown argument '\(unknown)' (try --help)\n")
+    exit(2)
+}
+
+let config: BusConfig
+do {
+    config = try BusConfig.fromEnvironment()
+} catch {
+    Log.standardError("bus: \(error)\n")
+    exit(2)
+}
+let log = Log(service: MonsterBus.Service.bus, level: config.logLevel)
+
+/// In-process endpoints the bus's own registry client uses.
+let inprocFrontend = "inproc://bus-frontend"
+let inprocBackend = "inproc://bus-backend"
+
+do {
+    let context = try ZMQContext()
+    let frontend = try ZMQSocket(context, .xsub)
+    let backend = try ZMQSocket(context, .xpub)
+    try frontend.bind(config.frontend)
+    let frontendEndpoint = frontend.lastEndpoint
+    try frontend.bind(inprocFrontend)
+    try backend.bind(config.backend)
+    let backendEndpoint = backend.lastEndpoint
+    try backend.bind(inprocBackend)
+    log.info("version \(MonsterBus.version), libzmq \(zmqVersion), pid \(getpid()); publishers connect to XSUB \(frontendEndpoint), subscribers to XPUB \(backendEndpoint)")
+
+    let waker = SignalWaker { _ in context.shutdown() }
+    var registryConfig = config
+    registryConfig.frontend = inprocFrontend
+    registryConfig.backend = inprocBackend
+    let registry = BusRegistryLoop(context: context, config: registryConfig, log: log)
+    let thread = OSThread { registry.run() }
+
+    try runProxy(frontend: frontend, backend: backend)
+    thread.join()
+    frontend.close()
+    backend.close()
+    withExtendedLifetime(waker) {}
+    log.info("stopped")
+    exit(0)
+} catch {
+    log.error("\(error)")
+    exit(1)
+}

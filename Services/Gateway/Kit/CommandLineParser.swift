@@ -1,0 +1,188 @@
+import MonsterKit
+
+/// Parses the gateway's command line: `gateway [OPTIONS] COMMAND [ARGS]`. Global options may
+/// come before or after the command, as with git.
+public enum CommandLineParser {
+    /// The invocation `arguments` (without the program name) ask for.
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Invocation {
+        var device = environment["GATEWAY_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "ipad"
+        var profileName: String?
+        var overrides = ProfileOverrides()
+        var json = false
+        var timeout = 5.0
+        var helpRequested = false
+        var positional: [String] = []
+        var tapPoint: Point?
+
+        var index = 0
+        func value(_ option: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError("option \(option) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            var argument = arguments[index]
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inline = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            func next() throws(UsageError) -> String {
+                if let inline { return inline }
+                return try value(argument)
+            }
+            switch argument {
+            case "--device": device = try next()
+            case "--profile": profileName = try next()
+            case "--json": json = true
+            case "--timeout":
+                let text = try next()
+                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                    throw UsageError("--timeout takes seconds between 0 and 3600, not '\(text)'")
+                }
+                timeout = seconds
+            case "--idiom": overrides.idiom = try parseEnum(Idiom.self, try next(), "--idiom", "pad or phone")
+            case "--screen": overrides.screen = try parseSize(try next())
+            case "--os":
+                let text = try next()
+                guard let version = OSVersion(text) else { throw UsageError("--os takes a version such as 17.0 or 3.1.3, not '\(text)'") }
+                overrides.os = version
+            case "--orientation": overrides.orientation = try parseEnum(Orientation.self, try next(), "--orientation", "portrait or landscape")
+            case "--width": overrides.widthClass = try parseEnum(SizeClass.self, try next(), "--width", "regular or compact")
+            case "--at": tapPoint = try parsePoint(try next())
+            case "-h", "--help": helpRequested = true
+            case "--version": positional.insert("version", at: 0)
+            default:
+                if argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil {
+                    throw UsageError("unknown option '\(argument)'", command: positional.first)
+                }
+                positional.append(arguments[index])
+            }
+            index += 1
+        }
+
+        guard device.utf8.count <= 64, !device.isEmpty else { throw UsageError("a device id has 1 to 64 characters") }
+        let profile = try resolveProfile(device: device, name: profileName, overrides: overrides)
+        var command: GatewayCommand
+        if helpRequested {
+            command = .help(positional.first)
+        } else if positional.isEmpty {
+            throw UsageError("no command given")
+        } else {
+            command = try parseCommand(positional, tapPoint: tapPoint)
+        }
+        if tapPoint != nil, case .tap = command {} else if tapPoint != nil, !helpRequested {
+            throw UsageError("--at only goes with tap", command: positional.first)
+        }
+        if case .help(let topic?) = command, GatewayHelp.command(named: topic) == nil {
+            command = .help(nil)
+        }
+        return Invocation(device: device, profile: profile, json: json, timeout: timeout, command: command)
+    }
+
+    private struct ProfileOverrides {
+        var idiom: Idiom?
+        var screen: Size?
+        var os: OSVersion?
+        var orientation: Orientation?
+        var widthClass: SizeClass?
+        var isEmpty: Bool { idiom == nil && screen == nil && os == nil && orientation == nil && widthClass == nil }
+    }
+
+    /// The profile to send: `--profile`, else the built-in profile named like the device,
+    /// changed by any description options; `nil` when nothing describes the device.
+    private static func resolveProfile(device: String, name: String?, overrides: ProfileOverrides) throws(UsageError) -> DeviceProfile? {
+        var profile: DeviceProfile?
+        if let name {
+            guard let builtIn = DeviceProfile.builtIn[name] else {
+                throw UsageError("unknown profile '\(name)'; built-in profiles: \(DeviceProfile.builtIn.keys.sorted().joined(separator: ", "))")
+            }
+            profile = builtIn
+        } else if let builtIn = DeviceProfile.builtIn[device] {
+            profile = builtIn
+        }
+        guard !overrides.isEmpty else { return profile }
+        var described = profile ?? (overrides.idiom == .phone ? .iphone : .ipad)
+        if let idiom = overrides.idiom {
+            if idiom != described.idiom { described = idiom == .phone ? .iphone : .ipad }
+        }
+        if let screen = overrides.screen { described.screen = screen }
+        if let os = overrides.os { described.os = os }
+        if let orientation = overrides.orientation { described.orientation = orientation }
+        if let widthClass = overrides.widthClass { described.widthClass = widthClass }
+        if !described.problems.isEmpty { throw UsageError("this device cannot be: " + described.problems.joined(separator: "; ")) }
+        return described
+    }
+
+    private static func parseCommand(_ words: [String], tapPoint: Point?) throws(UsageError) -> GatewayCommand {
+        let name = words[0]
+        let arguments = Array(words.dropFirst())
+        func exactly(_ count: Int, _ what: String) throws(UsageError) {
+            guard arguments.count == count else {
+                throw UsageError(arguments.count < count ? "\(name) needs \(what)" : "\(name) takes only \(what); unexpected '\(arguments[count])'", command: name)
+            }
+        }
+        switch name {
+        case "tap":
+            if let tapPoint {
+                try exactly(0, "--at X,Y")
+                return .tap(Tap(point: tapPoint))
+            }
+            try exactly(1, "an element (add, photo, audio, cancel, color, red, green, blue, monster-list, weapon, fire, close, outside, …)")
+            return .tap(Tap(element: arguments[0]))
+        case "rotate":
+            try exactly(1, "portrait or landscape")
+            return .rotate(try parseEnum(Orientation.self, arguments[0], "rotate", "portrait or landscape", command: name))
+        case "resize":
+            try exactly(1, "compact or regular")
+            return .resize(try parseEnum(SizeClass.self, arguments[0], "resize", "compact or regular", command: name))
+        case "select":
+            try exactly(1, "a monster's name, e.g. Dog-Bot")
+            return .select(arguments[0])
+        case "interaction":
+            try exactly(2, "an element and on or off")
+            guard let enabled = ["on": true, "off": false][arguments[1]] else {
+                throw UsageError("interaction takes on or off, not '\(arguments[1])'", command: name)
+            }
+            return .interaction(element: arguments[0], enabled: enabled)
+        case "describe":
+            try exactly(0, "no arguments")
+            return .describe
+        case "roster":
+            try exactly(0, "no arguments")
+            return .roster
+        case "status":
+            try exactly(0, "no arguments")
+            return .status
+        case "help":
+            return .help(arguments.first)
+        case "version":
+            return .version
+        default:
+            throw UsageError("unknown command '\(name)'")
+        }
+    }
+
+    private static func parseEnum<T: RawRepresentable>(
+        _ type: T.Type, _ text: String, _ option: String, _ choices: String, command: String? = nil
+    ) throws(UsageError) -> T where T.RawValue == String {
+        guard let value = T(rawValue: text) else { throw UsageError("\(option) takes \(choices), not '\(text)'", command: command) }
+        return value
+    }
+
+    private static func parseSize(_ text: String) throws(UsageError) -> Size {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0 else {
+            throw UsageError("--screen takes WIDTHxHEIGHT in points, e.g. 768x1024, not '\(text)'")
+        }
+        return Size(width: min(width, height), height: max(width, height))
+    }
+
+    private static func parsePoint(_ text: String) throws(UsageError) -> Point {
+        let parts = text.split(separator: ",")
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) else {
+            throw UsageError("--at takes X,Y in points, e.g. 400,600, not '\(text)'", command: "tap")
+        }
+        return Point(x: x, y: y)
+    }
+}

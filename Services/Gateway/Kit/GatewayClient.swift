@@ -1,0 +1,87 @@
+import BusKit
+import MonsterKit
+import ZeroMQ
+
+/// Why the gateway gave up waiting.
+public struct NoAnswer: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The gateway's connection to the bus: proves the path to the services is live, sends one
+/// action and collects everything it causes until the tracker says it is complete.
+/// Owned by the calling thread.
+public final class GatewayClient {
+    private let context: ZMQContext
+    private let bus: BusConnection
+    private let config: BusConfig
+
+    /// Connects to the bus described by `config`, subscribed to everything.
+    public init(config: BusConfig, service: String = MonsterBus.Service.gateway) throws {
+        self.config = config
+        context = try ZMQContext()
+        bus = try BusConnection(context: context, config: config, service: service, subscriptions: [""], lingerMilliseconds: 100)
+    }
+
+    deinit { bus.close() }
+
+    /// Pings until each of `services` has answered (so their messages reach this subscriber),
+    /// or `deadline` (monotonic seconds) passes.
+    public func handshake(services: [String], deadline: Double) throws {
+        var waiting = Set(services)
+        var pingIds: Set<String> = []
+        var retry = 0.01
+        while !waiting.isEmpty {
+            let now = Timestamp.monotonic()
+            guard now < deadline else {
+                let names = waiting.sorted().joined(separator: ", ")
+                throw NoAnswer(description: "no answer from \(names) through the bus at \(config.frontend) / \(config.backend) — is the stack running?")
+            }
+            pingIds.insert(try bus.publish(.ping(Ping())).id)
+            let resendAt = min(deadline, now + retry)
+            retry = min(retry * 2, 0.2)
+            while waiting.count > 0, let envelope = try next(until: resendAt) {
+                if case .pong(let pong) = envelope.body, pingIds.contains(envelope.correlationId) {
+                    waiting.remove(pong.service)
+                }
+            }
+        }
+    }
+
+    /// Sends `body` for `device` and waits until everything it causes has arrived, calling
+    /// `onMessage` for each message as it comes. Throws `NoAnswer` at `deadline`.
+    public func perform(
+        _ body: Body, device: String?, firstHop: [String], deadline: Double, onMessage: (Envelope) -> Void
+    ) throws -> ActionTracker {
+        let action = bus.envelope(body, device: device)
+        var tracker = ActionTracker(actionId: action.id, firstHop: firstHop)
+        try bus.send(action)
+        while !tracker.isComplete {
+            guard let envelope = try next(until: deadline) else {
+                throw NoAnswer(description: "\(action.type.rawValue) \(action.id): still waiting for \(tracker.awaiting) after the timeout")
+            }
+            if tracker.observe(envelope) { onMessage(envelope) }
+        }
+        return tracker
+    }
+
+    /// Sends `body` and returns the first message answering it that `isAnswer` accepts.
+    public func request(_ body: Body, deadline: Double, isAnswer: (Envelope) -> Bool) throws -> Envelope {
+        let request = try bus.publish(body)
+        while true {
+            guard let envelope = try next(until: deadline) else {
+                throw NoAnswer(description: "no answer to \(request.type.rawValue) after the timeout")
+            }
+            if envelope.correlationId == request.id && isAnswer(envelope) { return envelope }
+        }
+    }
+
+    /// The next readable message before `deadline`, skipping unreadable ones; `nil` at the deadline.
+    private func next(until deadline: Double) throws -> Envelope? {
+        while true {
+            let remaining = deadline - Timestamp.monotonic()
+            guard remaining > 0 else { return nil }
+            guard let frames = try bus.receiveFrames(timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
+            if let envelope = try? bus.codec.decode(frames: frames) { return envelope }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// The gateway's help texts: one entry per command, with examples.
+public enum GatewayHelp {
+    /// One command's help.
+    public struct Entry: Sendable {
+        public let name: String
+        public let usage: String
+        public let summary: String
+        public let examples: [String]
+    }
+
+    /// Every command, in the order `--help` lists them.
+    public static let commands: [Entry] = [
+        Entry(name: "tap", usage: "tap ELEMENT | tap --at X,Y",
+              summary: "Tap an element: add, icon, color, monster-list, photo, audio, cancel, red, green, blue, weapon, notes, blowgun, fire, ninja-star, smoke, sword, close, outside.",
+              examples: ["gateway --device ipad tap add", "gateway --device iphone --json tap add", "gateway tap photo", "gateway tap --at 400,700"]),
+        Entry(name: "rotate", usage: "rotate portrait|landscape",
+              summary: "Rotate the device; a popover is hidden, then shown again at its anchor or dismissed.",
+              examples: ["gateway rotate landscape"]),
+        Entry(name: "resize", usage: "resize compact|regular",
+              summary: "Change an iPad window's width class (Slide Over, Split View, full screen).",
+              examples: ["gateway resize compact"]),
+        Entry(name: "select", usage: "select NAME",
+              summary: "Pick a monster in the roster list; the detail pane shows it.",
+              examples: ["gateway select Dog-Bot"]),
+        Entry(name: "interaction", usage: "interaction ELEMENT on|off",
+              summary: "Turn a view's user interaction on or off (a view with it off never receives taps).",
+              examples: ["gateway interaction weapon off"]),
+        Entry(name: "describe", usage: "describe",
+              summary: "Everything on the device's screen: layout, presentation, input view, roster.",
+              examples: ["gateway --json describe"]),
+        Entry(name: "roster", usage: "roster",
+              summary: "List the monsters with their descriptions, icons, weapons and name colours.",
+              examples: ["gateway roster", "gateway --json roster"]),
+        Entry(name: "status", usage: "status",
+              summary: "Show each service the bus hears: version, pid, uptime, last heartbeat, counters. Exits 1 if one is missing or stale.",
+              examples: ["gateway status"]),
+        Entry(name: "help", usage: "help [COMMAND]", summary: "Show help for the gateway or one command.", examples: ["gateway help tap"]),
+        Entry(name: "version", usage: "version", summary: "Show the gateway's version.", examples: ["gateway version"]),
+    ]
+
+    /// The entry for `name`.
+    public static func command(named name: String) -> Entry? {
+        commands.first { $0.name == name }
+    }
+
+    /// The whole tool's help.
+    public static var overview: String {
+        let width = commands.map(\.usage.count).max() ?? 0
+        let lines = commands.map { "  " + $0.usage.padding(to: width) + "  " + $0.summary }
+        return """
+            usage: gateway [OPTIONS] COMMAND [ARGS]
+
+            Acts as a simulated device of Monster Bus: sends one action to the services through the
+            bus, waits until every service has acknowledged everything it caused, and prints it.
+
+            Commands:
+            \(lines.joined(separator: "\n"))
+
+            Options:
+              --device ID        the simulated device (default ipad, or $GATEWAY_DEVICE)
+              --profile NAME     its hardware: ipad, iphone, ipad-legacy (default: the device id, if it is one)
+              --idiom pad|phone, --screen WxH, --os VERSION, --orientation portrait|landscape,
+              --width regular|compact
+                                 describe the hardware fully instead
+              --json             print every message as one JSON envelope per line
+              --timeout SECONDS  how long to wait for the services (default 5)
+              -h, --help         this help, or a command's with COMMAND --help
+
+            Exit status: 0 ok, 1 refused by a service, 2 usage error, 3 no answer in time.
+            Environment: BUS_FRONTEND, BUS_BACKEND (default tcp://127.0.0.1:5555 and :5556).
+            """
+    }
+
+    /// One command's help.
+    public static func text(for entry: Entry) -> String {
+        "usage: gateway [OPTIONS] \(entry.usage)\n\n\(entry.summary)\n\nExamples:\n"
+            + entry.examples.map { "  " + $0 }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters.
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

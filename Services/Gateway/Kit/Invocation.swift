@@ -1,0 +1,84 @@
+import MonsterKit
+
+/// A gateway command, parsed.
+public enum GatewayCommand: Sendable, Equatable {
+    /// `tap ELEMENT` or `tap --at X,Y`.
+    case tap(Tap)
+    /// `rotate portrait|landscape`.
+    case rotate(Orientation)
+    /// `resize compact|regular`.
+    case resize(SizeClass)
+    /// `select NAME`.
+    case select(String)
+    /// `interaction ELEMENT on|off`.
+    case interaction(element: String, enabled: Bool)
+    /// `describe`: the device's whole state.
+    case describe
+    /// `roster`: every monster.
+    case roster
+    /// `status`: the services, as the bus hears them.
+    case status
+    /// `help [COMMAND]`.
+    case help(String?)
+    /// `version`.
+    case version
+
+    /// The device action this command sends, if it is one.
+    public func action(profile: DeviceProfile?) -> Body? {
+        switch self {
+        case .tap(var tap):
+            tap.profile = profile
+            return .tap(tap)
+        case .rotate(let orientation): return .rotate(Rotate(orientation: orientation, profile: profile))
+        case .resize(let width): return .resize(Resize(width: width, profile: profile))
+        case .select(let name): return .select(Select(monster: name, profile: profile))
+        case .interaction(let element, let enabled):
+            return .interaction(Interaction(element: element, enabled: enabled, profile: profile))
+        case .describe: return .describe(Describe(profile: profile))
+        case .roster: return .snapshotRequest(SnapshotRequest())
+        case .status, .help, .version: return nil
+        }
+    }
+}
+
+/// Everything a gateway call was asked to do.
+public struct Invocation: Sendable, Equatable {
+    /// The simulated device's id (`--device`, default `ipad`).
+    public var device: String
+    /// Its description, sent so services can create it the first time; `nil` for a device
+    /// that must already exist.
+    public var profile: DeviceProfile?
+    /// Print envelopes as JSON lines (`--json`).
+    public var json: Bool
+    /// Seconds to wait for the services' answers (`--timeout`, default 5).
+    public var timeout: Double
+    public var command: GatewayCommand
+
+    /// An invocation from its parts.
+    public init(device: String = "ipad", profile: DeviceProfile? = .ipad, json: Bool = false, timeout: Double = 5, command: GatewayCommand) {
+        self.device = device; self.profile = profile; self.json = json; self.timeout = timeout; self.command = command
+    }
+}
+
+/// A command line the gateway cannot run, with the reason (exit status 2).
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    /// The command whose usage to show with the reason, if known.
+    public let command: String?
+    /// An error saying `description` about `command`.
+    public init(_ description: String, command: String? = nil) {
+        self.description = description; self.command = command
+    }
+}
+
+/// The gateway's exit statuses.
+public enum ExitStatus {
+    /// Everything answered and nothing was refused.
+    public static let ok: Int32 = 0
+    /// A service refused the action (an `error` message), or an expectation failed.
+    public static let refused: Int32 = 1
+    /// The command line is wrong.
+    public static let usage: Int32 = 2
+    /// The bus or a service did not answer in time.
+    public static let timeout: Int32 = 3
+}

@@ -1,0 +1,81 @@
+import MonsterKit
+
+/// input-handling's decisions for any number of devices: first responders and input views.
+/// Taps reach it from presentation-policy, which owns hit-testing and modality.
+public struct InputCore: Sendable {
+    /// Every device seen, by id.
+    public private(set) var devices: [String: InputDevice] = [:]
+
+    /// A core that knows no device yet.
+    public init() {}
+
+    /// Handles a message for `device` and says what to publish.
+    public mutating func handle(device deviceId: String?, body: Body) -> [Effect] {
+        guard let deviceId else {
+            return [.error("missing-device", "input-handling needs a device id in the envelope")]
+        }
+        let keyboard: KeyboardMetrics
+        switch body {
+        case .inputTap(let tap): keyboard = tap.keyboard
+        case .inputLayout(let layout): keyboard = layout.keyboard
+        case .inputDescribe(let describe): keyboard = describe.keyboard
+        default: return [.error("unknown-type", "input-handling does not handle \(body.type.rawValue)")]
+        }
+        var device = devices[deviceId] ?? InputDevice(keyboard: keyboard)
+        device.keyboard = keyboard
+        let effects: [Effect]
+        switch body {
+        case .inputTap(let tap): effects = Self.tap(tap.element, on: &device)
+        case .inputLayout(let layout):
+            effects = device.visibleInput.map {
+                [.publish(.inputShown(InputShown(input: $0, created: false, reason: layout.reason)))]
+            } ?? []
+        default:
+            effects = [.publish(.inputState(InputState(
+                firstResponder: device.firstResponder?.rawValue, input: device.visibleInput,
+                weaponPickerCreated: device.weaponPickerCreated)))]
+        }
+        if !effects.contains(where: \.isError) { devices[deviceId] = device }
+        return effects
+    }
+
+    private static func tap(_ element: String, on device: inout InputDevice) -> [Effect] {
+        if let responder = Responder(rawValue: element) {
+            return becomeFirstResponder(responder, on: &device)
+        }
+        guard InputViews.weaponPickerButtons.contains(element) else {
+            return [.error(
+                "unknown-element",
+                "'\(element)' is neither an element of the screen nor a button of the weapon picker (\(InputViews.weaponPickerButtons.joined(separator: ", ")))")]
+        }
+        guard device.firstResponder == .weapon, let picker = device.visibleInput else {
+            return [.error("no-such-element", "'\(element)' is a button of the weapon picker, which is not on screen: tap weapon first")]
+        }
+        device.firstResponder = nil
+        if element == "close" {
+            return [.publish(.inputHidden(InputHidden(input: picker, reason: "closed")))]
+        }
+        let weapon = Weapon(named: element)!
+        return [
+            .forward(.weaponSelected(WeaponSelected(weapon: weapon)), to: MonsterBus.Service.roster),
+            .publish(.inputHidden(InputHidden(input: picker, reason: "weapon-selected"))),
+        ]
+    }
+
+    /// Makes `responder` first responder unless it already is; the old one resigns.
+    private static func becomeFirstResponder(_ responder: Responder, on device: inout InputDevice) -> [Effect] {
+        guard device.firstResponder != responder else { return [] }
+        var effects: [Effect] = []
+        if let old = device.visibleInput {
+            effects.append(.publish(.inputHidden(InputHidden(input: old, reason: "taken-over"))))
+        }
+        device.firstResponder = responder
+        var created = false
+        if responder == .weapon && !device.weaponPickerCreated {
+            device.weaponPickerCreated = true
+            created = true
+        }
+        effects.append(.publish(.inputShown(InputShown(input: device.visibleInput!, created: created, reason: "first-responder"))))
+        return effects
+    }
+}

@@ -1,0 +1,6 @@
+import BusKit
+import Glibc
+import MonsterKit
+
+// input-handling: owns first responders and input views (the weapon picker).
+exit(ServiceMain.run(name: MonsterBus.Service.inputHandling) { _, _ in InputHandler() })

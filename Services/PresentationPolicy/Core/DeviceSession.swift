@@ -1,0 +1,43 @@
+import MonsterKit
+
+/// What presentation-policy keeps for one device.
+public struct DeviceSession: Sendable, Equatable {
+    public let profile: DeviceProfile
+    public var orientation: Orientation
+    public var widthClass: SizeClass
+    /// The popover or alert on screen, if any (one at a time).
+    public var presentation: Presentation?
+    /// Elements whose user interaction is disabled.
+    public var interactionDisabled: Set<String> = []
+
+    /// A device as it starts, described by `profile`.
+    public init(profile: DeviceProfile) {
+        self.profile = profile
+        orientation = profile.orientation
+        widthClass = profile.widthClass
+    }
+
+    /// The current layout.
+    public var layout: ScreenLayout {
+        ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass)
+    }
+
+    /// Whether the `+` button gets a popover: an iPad, with an OS that has popovers, in a
+    /// regular-width window. Everywhere else it gets an alert.
+    public var canPresentPopovers: Bool {
+        profile.idiom == .pad && profile.os >= OSVersion.firstWithPopovers && widthClass == .regular
+    }
+
+    /// The state as a message body.
+    public var message: DeviceState {
+        DeviceState(
+            profile: profile, layout: layout.message, presentation: presentation,
+            popoverArrowDirection: presentation?.style == .popover ? presentation!.arrowDirection : .unknown,
+            interactionDisabled: interactionDisabled.sorted())
+    }
+
+    /// Whether `other` describes the same hardware (orientation and width may differ: they change).
+    func sameHardware(as other: DeviceProfile) -> Bool {
+        profile.idiom == other.idiom && profile.screen == other.screen && profile.os == other.os
+    }
+}

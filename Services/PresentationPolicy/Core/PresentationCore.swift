@@ -1,0 +1,90 @@
+import MonsterKit
+
+/// presentation-policy's decisions, for any number of devices: device actions in, effects out.
+/// No sockets, no clocks; the bus adapter publishes the effects.
+public struct PresentationCore: Sendable {
+    /// Every device seen, by id.
+    public private(set) var devices: [String: DeviceSession] = [:]
+
+    /// A core that knows no device yet.
+    public init() {}
+
+    /// Handles a device action for `device` and says what to publish.
+    public mutating func handle(device deviceId: String?, action: Body) -> [Effect] {
+        guard let deviceId else {
+            return [.error("missing-device", "a device action needs a device id in its envelope")]
+        }
+        let profile: DeviceProfile?
+        switch action {
+        case .tap(let tap): profile = tap.profile
+        case .rotate(let rotate): profile = rotate.profile
+        case .resize(let resize): profile = resize.profile
+        case .select(let select): profile = select.profile
+        case .interaction(let interaction): profile = interaction.profile
+        case .describe(let describe): profile = describe.profile
+        default:
+            return [.error("unknown-type", "presentation-policy does not handle \(action.type.rawValue)")]
+        }
+        var session: DeviceSession
+        switch resolve(deviceId, profile: profile) {
+        case .success(let found): session = found
+        case .failure(let refusal): return [refusal.effect]
+        }
+        var effects: [Effect]
+        switch action {
+        case .tap(let tap): effects = Taps.handle(tap, in: &session)
+        case .rotate(let rotate): effects = Rotation.rotate(to: rotate.orientation, in: &session)
+        case .resize(let resize): effects = Rotation.resize(to: resize.width, in: &session)
+        case .select(let select): effects = Selection.select(select.monster, in: &session)
+        case .interaction(let interaction): effects = Self.setInteraction(interaction, in: &session)
+        default: effects = Self.describe(session)
+        }
+        // A refused action leaves the device as it was.
+        if !effects.contains(where: \.isError) { devices[deviceId] = session }
+        return effects
+    }
+
+    private struct Refusal: Error { let effect: Effect }
+
+    /// The device's session, created from `profile` the first time it is seen.
+    private func resolve(_ id: String, profile: DeviceProfile?) -> Result<DeviceSession, Refusal> {
+        if let session = devices[id] {
+            if let profile, !session.sameHardware(as: profile) {
+                return .failure(Refusal(effect: .error(
+                    "device-conflict",
+                    "device '\(id)' is already a \(session.profile.idiom.rawValue) of \(Int(session.profile.screen.width))×\(Int(session.profile.screen.height)) pt on OS \(session.profile.os); use another device id for other hardware")))
+            }
+            return .success(session)
+        }
+        guard let profile else {
+            return .failure(Refusal(effect: .error(
+                "unknown-device",
+                "device '\(id)' is unknown: describe it the first time it is used (a profile such as ipad or iphone)")))
+        }
+        let problems = profile.problems
+        guard problems.isEmpty else {
+            return .failure(Refusal(effect: .error("bad-profile", "device '\(id)': " + problems.joined(separator: "; "))))
+        }
+        return .success(DeviceSession(profile: profile))
+    }
+
+    private static func setInteraction(_ interaction: Interaction, in session: inout DeviceSession) -> [Effect] {
+        guard ScreenLayout.allElementNames.contains(interaction.element) else {
+            return [.error("unknown-element", "'\(interaction.element)' is not a view of this app")]
+        }
+        if interaction.enabled {
+            session.interactionDisabled.remove(interaction.element)
+        } else {
+            session.interactionDisabled.insert(interaction.element)
+        }
+        return [.publish(.deviceState(session.message))]
+    }
+
+    private static func describe(_ session: DeviceSession) -> [Effect] {
+        [
+            .publish(.deviceState(session.message)),
+            .forward(.inputDescribe(InputDescribe(keyboard: session.layout.keyboard)), to: MonsterBus.Service.inputHandling),
+            .forward(.snapshotRequest(SnapshotRequest()), to: MonsterBus.Service.roster),
+        ]
+    }
+}

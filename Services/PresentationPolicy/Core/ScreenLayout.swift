@@ -1,0 +1,121 @@
+import MonsterKit
+
+/// Where everything is on a device's window, in points, for one orientation and width class.
+///
+/// iPad, regular width: a split view. In landscape the roster (master, 320 pt) is on the left
+/// and the detail pane beside it; in portrait the master is hidden and the detail pane's
+/// navigation bar has a "Monster List" button on the left. Compact width (iPhone, Slide Over):
+/// the split view is collapsed to the detail pane, with no "Monster List" button.
+/// The detail pane's navigation bar has `+` on the right and "Choose Color" to its left.
+public struct ScreenLayout: Sendable, Equatable {
+    public static let statusBarHeight = 20.0
+    public static let navigationBarHeight = 44.0
+    public static let masterWidth = 320.0
+    public static let slideOverWidth = 320.0
+    public static let barButtonSpacing = 8.0
+
+    /// The window's size.
+    public let window: Size
+    /// The elements, containers before what they contain (so the last hit is the topmost).
+    public let elements: [LayoutElement]
+    /// The keyboard (and so any input view) in this layout.
+    public let keyboard: KeyboardMetrics
+    public let orientation: Orientation
+    public let widthClass: SizeClass
+
+    /// Every element name any layout can have, for telling "not here now" from "never exists".
+    public static let allElementNames: Set<String> = Set([
+        "status-bar", "master", "master-navigation-bar", "navigation-bar", "detail",
+        "add", "color", "monster-list", "name", "description", "icon", "weapon-label", "weapon", "notes",
+    ] + Catalogue.names.map { "row:" + $0 })
+
+    /// The layout of a device with `profile`, turned to `orientation`, with a window of `widthClass`.
+    public init(profile: DeviceProfile, orientation: Orientation, widthClass: SizeClass) {
+        self.orientation = orientation
+        self.widthClass = widthClass
+        let screen = orientation == .portrait
+            ? profile.screen
+            : Size(width: profile.screen.height, height: profile.screen.width)
+        let windowWidth = widthClass == .compact && profile.idiom == .pad ? Self.slideOverWidth : screen.width
+        window = Size(width: windowWidth, height: screen.height)
+        keyboard = KeyboardMetrics(
+            width: window.width,
+            systemHeight: Self.systemKeyboardHeight(idiom: profile.idiom, orientation: orientation),
+            windowHeight: window.height)
+
+        let split = profile.idiom == .pad && widthClass == .regular && profile.os >= OSVersion.firstWithPopovers
+        let showsMaster = split && orientation == .landscape
+        var elements = [LayoutElement(
+            name: "status-bar", kind: "bar", frame: Rect(x: 0, y: 0, width: window.width, height: Self.statusBarHeight))]
+        let top = Self.statusBarHeight + Self.navigationBarHeight
+        if showsMaster {
+            elements.append(LayoutElement(
+                name: "master", kind: "pane", frame: Rect(x: 0, y: Self.statusBarHeight, width: Self.masterWidth, height: window.height - Self.statusBarHeight)))
+            elements.append(LayoutElement(
+                name: "master-navigation-bar", kind: "bar", title: "Monsters",
+                frame: Rect(x: 0, y: Self.statusBarHeight, width: Self.masterWidth, height: Self.navigationBarHeight)))
+            for (index, name) in Catalogue.names.enumerated() {
+                elements.append(LayoutElement(
+                    name: "row:" + name, kind: "row", title: name,
+                    frame: Rect(x: 0, y: top + Double(index) * 44, width: Self.masterWidth, height: 44)))
+            }
+        }
+        let detailX = showsMaster ? Self.masterWidth + 1 : 0
+        let detailWidth = window.width - detailX
+        elements.append(LayoutElement(
+            name: "detail", kind: "pane", frame: Rect(x: detailX, y: Self.statusBarHeight, width: detailWidth, height: window.height - Self.statusBarHeight)))
+        elements.append(LayoutElement(
+            name: "navigation-bar", kind: "bar",
+            frame: Rect(x: detailX, y: Self.statusBarHeight, width: detailWidth, height: Self.navigationBarHeight)))
+        let add = Rect(x: window.width - Self.barButtonSpacing - 44, y: Self.statusBarHeight, width: 44, height: Self.navigationBarHeight)
+        let color = Rect(x: add.minX - Self.barButtonSpacing - 110, y: Self.statusBarHeight, width: 110, height: Self.navigationBarHeight)
+        if split && orientation == .portrait {
+            elements.append(LayoutElement(
+                name: "monster-list", kind: "barButton", title: "Monster List",
+                frame: Rect(x: detailX + Self.barButtonSpacing, y: Self.statusBarHeight, width: 110, height: Self.navigationBarHeight)))
+        }
+        elements.append(LayoutElement(name: "color", kind: "barButton", title: "Choose Color", frame: color))
+        elements.append(LayoutElement(name: "add", kind: "barButton", title: "+", frame: add))
+        let left = detailX + 20
+        let textWidth = min(detailWidth - 40, 400)
+        elements.append(LayoutElement(name: "name", kind: "label", frame: Rect(x: left, y: top + 20, width: textWidth, height: 40)))
+        elements.append(LayoutElement(name: "description", kind: "label", frame: Rect(x: left, y: top + 66, width: textWidth, height: 30)))
+        elements.append(LayoutElement(name: "icon", kind: "image", frame: Rect(x: left, y: top + 106, width: 95, height: 95)))
+        elements.append(LayoutElement(
+            name: "weapon-label", kind: "label", title: "Preferred way to kill",
+            frame: Rect(x: left, y: top + 221, width: 200, height: 21)))
+        elements.append(LayoutElement(name: "weapon", kind: "image", frame: Rect(x: left, y: top + 251, width: 70, height: 70)))
+        elements.append(LayoutElement(name: "notes", kind: "textField", title: "Notes", frame: Rect(x: left, y: top + 341, width: min(detailWidth - 40, 300), height: 31)))
+        self.elements = elements
+    }
+
+    /// The element called `name`, if this layout has it.
+    public func element(_ name: String) -> LayoutElement? {
+        elements.first { $0.name == name }
+    }
+
+    /// The topmost element at `point`, if any.
+    public func element(at point: Point) -> LayoutElement? {
+        elements.last { $0.frame.contains(point) }
+    }
+
+    /// The names of the navigation bar and its buttons: a bar-button popover's passthrough views.
+    public var navigationBarNames: [String] {
+        elements.filter { $0.name == "navigation-bar" || $0.kind == "barButton" }.map(\.name)
+    }
+
+    /// The layout as a message body.
+    public var message: DeviceLayout {
+        DeviceLayout(orientation: orientation, widthClass: widthClass, window: window, elements: elements)
+    }
+
+    /// The system keyboard's height (UIKit's, for the idiom and orientation).
+    static func systemKeyboardHeight(idiom: Idiom, orientation: Orientation) -> Double {
+        switch (idiom, orientation) {
+        case (.pad, .portrait): 264
+        case (.pad, .landscape): 352
+        case (.phone, .portrait): 216
+        case (.phone, .landscape): 162
+        }
+    }
+}

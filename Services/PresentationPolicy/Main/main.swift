@@ -1,0 +1,6 @@
+import BusKit
+import Glibc
+import MonsterKit
+
+// presentation-policy: decides how things are presented on each simulated device.
+exit(ServiceMain.run(name: MonsterBus.Service.presentationPolicy) { _, _ in PresentationHandler() })

@@ -1,0 +1,81 @@
+import CSQLite
+
+/// A value bound to a statement parameter or read from a column.
+public enum SQLiteValue: Sendable, Equatable {
+    case integer(Int64)
+    case text(String)
+    case null
+}
+
+/// One SQLite database connection, used from one thread.
+public final class SQLiteConnection {
+    private var handle: OpaquePointer?
+
+    /// Opens (creating if needed) the database at `path`.
+    public init(path: String) throws(SQLiteError) {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        if code != SQLITE_OK {
+            let error = SQLiteError(code: code, message: "open \(path): " + (handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"))
+            sqlite3_close(handle)
+            throw error
+        }
+        sqlite3_busy_timeout(handle, 5000)
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    /// Runs one or more statements that take no parameters.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        try SQLiteError.check(sqlite3_exec(handle, sql, nil, nil, nil), handle, sql)
+    }
+
+    /// Runs `sql` with `parameters` and returns every row.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        var statement: OpaquePointer?
+        try SQLiteError.check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), handle, sql)
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in parameters.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
+            case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, Self.transient)
+            case .null: code = sqlite3_bind_null(statement, index)
+            }
+            try SQLiteError.check(code, handle, sql)
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return rows }
+            guard code == SQLITE_ROW else {
+                try SQLiteError.check(code, handle, sql)
+                return rows
+            }
+            rows.append((0..<sqlite3_column_count(statement)).map { column in
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                case SQLITE_NULL: .null
+                default: .text(String(cString: sqlite3_column_text(statement, column)))
+                }
+            })
+        }
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    public func transaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}

@@ -1,0 +1,24 @@
+import MonsterKit
+
+/// What a handler did with one message.
+public struct Reply: Sendable, Equatable {
+    /// Messages to publish, in order, before the acknowledgement.
+    public var effects: [Effect]
+    /// True when the message had already been handled (same id): nothing was done again.
+    public var duplicate: Bool
+
+    /// A reply publishing `effects`.
+    public init(_ effects: [Effect], duplicate: Bool = false) {
+        self.effects = effects; self.duplicate = duplicate
+    }
+}
+
+/// A service's adapter between the bus and its pure core.
+public protocol ServiceHandler {
+    /// Topic prefixes to subscribe to (the runtime adds `sys.ping`).
+    var subscriptions: [String] { get }
+    /// Whether this service handles `type`; others that match a prefix are ignored.
+    func accepts(_ type: MessageType) -> Bool
+    /// Handles one message and says what to publish because of it.
+    mutating func handle(_ envelope: Envelope) -> Reply
+}

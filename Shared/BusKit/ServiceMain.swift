@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MonsterKit
+
+/// The common `main` of the three services.
+public enum ServiceMain {
+    /// Reads the configuration from the environment, makes the handler and runs it as service
+    /// `name` until SIGTERM/SIGINT. Returns the exit status (2 for a bad configuration, 1 when
+    /// the handler cannot be made).
+    public static func run<Handler: ServiceHandler>(
+        name: String, extraHelp: String = "", makeHandler: (BusConfig, Log) throws -> Handler
+    ) -> Int32 {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.contains("--version") {
+            print("\(name) \(MonsterBus.version)")
+            return 0
+        }
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print("""
+                usage: \(name)
+                Runs the \(name) service on the bus. Configuration comes from the environment:
+                  BUS_FRONTEND           where publishers connect (default tcp://127.0.0.1:5555)
+                  BUS_BACKEND            where subscribers connect (default tcp://127.0.0.1:5556)
+                  HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
+                  BUS_MAX_MESSAGE_BYTES  largest message accepted (default 65536)
+                  LOG_LEVEL              debug, info, warn or error (default info)
+                """ + extraHelp)
+            return 0
+        }
+        if let unknown = arguments.first {
+            Log.standardError("\(name): unknown argument '\(unknown)' (try --help)\n")
+            return 2
+        }
+        let config: BusConfig
+        do {
+            config = try BusConfig.fromEnvironment()
+        } catch {
+            Log.standardError("\(name): \(error)\n")
+            return 2
+        }
+        let log = Log(service: name, level: config.logLevel)
+        let handler: Handler
+        do {
+            handler = try makeHandler(config, log)
+        } catch {
+            log.error("cannot start: \(error)")
+            return 1
+        }
+        return ServiceRuntime(name: name, handler: handler, config: config).run()
+    }
+}

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MonsterKit
+import ZeroMQ
+
+/// Runs one service on the bus: receives, hands each message to the handler, publishes what
+/// it says and an `ack`, answers pings, heartbeats, and leaves cleanly on SIGTERM/SIGINT
+/// after handling whatever had already arrived. Everything happens on the calling thread.
+public final class ServiceRuntime<Handler: ServiceHandler> {
+    private let name: String
+    private let config: BusConfig
+    private let log: Log
+    private var handler: Handler
+    private var counters: [String: UInt64] = [:]
+    private let started = Timestamp.monotonic()
+    private var readyPingId: String?
+    private var isReady = false
+
+    /// A runtime for the service `name` with `handler`, configured by `config`.
+    public init(name: String, handler: Handler, config: BusConfig) {
+        self.name = name
+        self.handler = handler
+        self.config = config
+        self.log = Log(service: name, level: config.logLevel)
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the process exit status.
+    public func run() -> Int32 {
+        let waker = SignalWaker()
+        do {
+            let context = try ZMQContext()
+            let bus = try BusConnection(
+                context: context, config: config, service: name,
+                subscriptions: handler.subscriptions + [MessageType.ping.rawValue])
+            defer { bus.close() }
+            log.info("version \(MonsterBus.version), pid \(getpid()), publishing to \(config.frontend), subscribed at \(config.backend)")
+            try loop(bus, waker: waker)
+            log.info("stopped: \(counterSummary)")
+            return 0
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+    }
+
+    private func loop(_ bus: BusConnection, waker: SignalWaker) throws {
+        let interval = Double(config.heartbeatIntervalMilliseconds) / 1000
+        var nextHeartbeat = Timestamp.monotonic()
+        var nextReadyPing = Timestamp.monotonic()
+        while true {
+            let now = Timestamp.monotonic()
+            if now >= nextHeartbeat {
+                try publishHeartbeat(bus)
+                nextHeartbeat = now + interval
+            }
+            if !isReady && now >= nextReadyPing {
+                readyPingId = try bus.publish(.ping(Ping())).id
+                nextReadyPing = now + 0.25
+            }
+            let wakeAt = isReady ? nextHeartbeat : min(nextHeartbeat, nextReadyPing)
+            let timeout = max(0, Int((wakeAt - Timestamp.monotonic()) * 1000) + 1)
+            let ready = try poll([bus.pollItem, .fileDescriptor(waker.readDescriptor)], timeoutMilliseconds: timeout)
+            if ready[1] {
+                // Stop: first handle everything that has already arrived.
+                var drained = 0
+                while let frames = try bus.receiveFramesNow() {
+                    try process(frames, on: bus)
+                    drained += 1
+                }
+                log.info("signal received; handled \(drained) waiting message(s), leaving")
+                return
+            }
+            if ready[0] {
+                // Take what is waiting in one go, but let heartbeats through under load.
+                var batch = 0
+                while batch < 1000, let frames = try bus.receiveFramesNow() {
+                    try process(frames, on: bus)
+                    batch += 1
+                }
+            }
+        }
+    }
+
+    private func count(_ key: String) { counters[key, default: 0] += 1 }
+
+    private var counterSummary: String {
+        counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    /// Decodes one message and does what it asks.
+    private func process(_ frames: [[UInt8]], on bus: BusConnection) throws {
+        count("received")
+        let envelope: Envelope
+        do {
+            envelope = try bus.codec.decode(frames: frames)
+        } catch {
+            count("errors")
+            log.warn("refused a message: \(error)")
+            let excerpt = frames.count >= 2 ? EnvelopeCodec.excerpt(frames[1]) : frames.first.map(EnvelopeCodec.excerpt)
+            let body = ErrorBody(code: error.code.rawValue, message: error.reason, offendingId: error.offendingId, excerpt: excerpt)
+            let sent = try bus.publish(.error(body), correlationId: error.offendingId)
+            if let offendingId = error.offendingId {
+                try bus.publish(
+                    .ack(Ack(handled: "unreadable", handledId: offendingId, emitted: [sent.id], forwarded: [])),
+                    correlationId: offendingId)
+            }
+            return
+        }
+        if case .ping = envelope.body {
+            if envelope.id == readyPingId {
+                if !isReady {
+                    log.info("ready: the path through the bus is live")
+                    // Tell the bus at once, rather than at the next interval.
+                    try publishHeartbeat(bus)
+                }
+                isReady = true
+            } else {
+                try bus.publish(
+                    .pong(Pong(service: name, version: MonsterBus.version, pid: getpid())),
+                    correlationId: envelope.correlationId, device: envelope.device)
+            }
+            return
+        }
+        guard handler.accepts(envelope.type) else {
+            count("ignored")
+            return
+        }
+        let reply = handler.handle(envelope)
+        count("handled")
+        var emitted: [String] = []
+        var forwarded: [Forward] = []
+        for outgoing in reply.effects {
+            let sent = try bus.publish(
+                outgoing.body, correlationId: envelope.correlationId, device: outgoing.device ?? envelope.device)
+            emitted.append(sent.id)
+            if let service = outgoing.forwardTo { forwarded.append(Forward(id: sent.id, service: service)) }
+            if case .error(let error) = outgoing.body {
+                count("errors")
+                log.info("refused \(envelope.type.rawValue) \(envelope.id): \(error.code): \(error.message)")
+            }
+        }
+        count("published")
+        try bus.publish(
+            .ack(Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)),
+            correlationId: envelope.correlationId, device: envelope.device)
+    }
+
+    private func publishHeartbeat(_ bus: BusConnection) throws {
+        let heartbeat = Heartbeat(
+            service: name, version: MonsterBus.version, pid: getpid(),
+            uptimeSeconds: (Timestamp.monotonic() - started).rounded(toPlaces: 3),
+            intervalMilliseconds: config.heartbeatIntervalMilliseconds, counters: counters)
+        try bus.publish(.heartbeat(heartbeat))
+    }
+}
+
+extension Double {
+    /// This number rounded to `places` decimal places.
+    func rounded(toPlaces places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (self * scale).rounded() / scale
+    }
+}

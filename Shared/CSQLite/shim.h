@@ -1,0 +1,2 @@
+// The SQLite C API (Debian: libsqlite3-dev).
+#include <sqlite3.h>

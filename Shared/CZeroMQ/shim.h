@@ -1,0 +1,2 @@
+// The libzmq C API (Debian: libzmq3-dev).
+#include <zmq.h>

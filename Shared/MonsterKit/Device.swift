@@ -1,0 +1,114 @@
+/// The user interface idiom (`UIUserInterfaceIdiom`).
+public enum Idiom: String, Codable, Sendable {
+    case pad, phone
+}
+
+/// The interface orientation.
+public enum Orientation: String, Codable, Sendable {
+    case portrait, landscape
+}
+
+/// The horizontal size class of the app's window (`UIUserInterfaceSizeClass`).
+public enum SizeClass: String, Codable, Sendable {
+    /// Full screen on an iPad, or the wide side of Split View.
+    case regular
+    /// An iPhone, Slide Over, or the narrow side of Split View.
+    case compact
+}
+
+/// An OS version such as `17.0` or `3.1.3`, compared numerically.
+public struct OSVersion: Codable, Sendable, Equatable, Comparable, CustomStringConvertible {
+    /// The dotted components, e.g. `[3, 2]`.
+    public var components: [Int]
+
+    /// Parses `17.0`, `3.2`, `3.1.3`; `nil` for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
+        components = parts.map { $0! }
+    }
+
+    /// The first OS with `UIPopoverController`.
+    public static let firstWithPopovers = OSVersion("3.2")!
+
+    public var description: String { components.map(String.init).joined(separator: ".") }
+
+    public static func < (lhs: OSVersion, rhs: OSVersion) -> Bool {
+        let count = max(lhs.components.count, rhs.components.count)
+        for index in 0..<count {
+            let left = index < lhs.components.count ? lhs.components[index] : 0
+            let right = index < rhs.components.count ? rhs.components[index] : 0
+            if left != right { return left < right }
+        }
+        return false
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let version = OSVersion(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "bad OS version '\(text)'")
+        }
+        self = version
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// Everything that describes a simulated device when it first appears.
+public struct DeviceProfile: Codable, Sendable, Equatable {
+    /// iPad or iPhone.
+    public var idiom: Idiom
+    /// The screen in portrait, in points (width < height).
+    public var screen: Size
+    /// The OS version; popovers exist from 3.2.
+    public var os: OSVersion
+    /// The orientation the device starts in.
+    public var orientation: Orientation
+    /// The window's horizontal size class it starts in (multitasking width).
+    public var widthClass: SizeClass
+
+    /// A profile from its parts.
+    public init(idiom: Idiom, screen: Size, os: OSVersion, orientation: Orientation, widthClass: SizeClass) {
+        self.idiom = idiom
+        self.screen = screen
+        self.os = os
+        self.orientation = orientation
+        self.widthClass = widthClass
+    }
+
+    /// iPad, 768×1024 pt, portrait, full screen (regular width), iOS 17.
+    public static let ipad = DeviceProfile(
+        idiom: .pad, screen: Size(width: 768, height: 1024), os: OSVersion("17.0")!,
+        orientation: .portrait, widthClass: .regular)
+
+    /// iPhone, 375×667 pt, portrait, compact width, iOS 17.
+    public static let iphone = DeviceProfile(
+        idiom: .phone, screen: Size(width: 375, height: 667), os: OSVersion("17.0")!,
+        orientation: .portrait, widthClass: .compact)
+
+    /// The first iPad, on iPhone OS 3.1.3: before `UIPopoverController` existed.
+    public static let ipadLegacy = DeviceProfile(
+        idiom: .pad, screen: Size(width: 768, height: 1024), os: OSVersion("3.1.3")!,
+        orientation: .portrait, widthClass: .regular)
+
+    /// The built-in profiles by name.
+    public static let builtIn: [String: DeviceProfile] = [
+        "ipad": .ipad, "iphone": .iphone, "ipad-legacy": .ipadLegacy,
+    ]
+
+    /// Problems that make this profile unusable, empty when it is fine.
+    public var problems: [String] {
+        var problems: [String] = []
+        if !(screen.width > 0 && screen.height > 0 && screen.width <= 4096 && screen.height <= 4096) {
+            problems.append("screen must be between 1 and 4096 points on each side")
+        }
+        if idiom == .phone && widthClass == .regular {
+            problems.append("an iPhone window is always compact width here")
+        }
+        return problems
+    }
+}

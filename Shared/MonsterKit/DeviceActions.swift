@@ -1,0 +1,65 @@
+/// `device.tap`: the user taps a named element (`add`, `photo`, `weapon`, `outside`, …) or a point.
+public struct Tap: Codable, Sendable, Equatable {
+    /// The element tapped; `nil` when `point` is given instead.
+    public var element: String?
+    /// The point tapped, in window coordinates; `nil` when `element` is given.
+    public var point: Point?
+    /// The device's description, needed the first time a device id is used.
+    public var profile: DeviceProfile?
+    /// A tap on `element`.
+    public init(element: String, profile: DeviceProfile? = nil) {
+        self.element = element; self.point = nil; self.profile = profile
+    }
+    /// A tap at `point`.
+    public init(point: Point, profile: DeviceProfile? = nil) {
+        self.element = nil; self.point = point; self.profile = profile
+    }
+}
+
+/// `device.rotate`: the device turns to `orientation`.
+public struct Rotate: Codable, Sendable, Equatable {
+    public var orientation: Orientation
+    public var profile: DeviceProfile?
+    /// A rotation to `orientation`.
+    public init(orientation: Orientation, profile: DeviceProfile? = nil) {
+        self.orientation = orientation; self.profile = profile
+    }
+}
+
+/// `device.resize`: the app's window changes width class (Slide Over, Split View, full screen).
+public struct Resize: Codable, Sendable, Equatable {
+    public var width: SizeClass
+    public var profile: DeviceProfile?
+    /// A resize to `width`.
+    public init(width: SizeClass, profile: DeviceProfile? = nil) {
+        self.width = width; self.profile = profile
+    }
+}
+
+/// `device.select`: the user picks a monster in the roster list.
+public struct Select: Codable, Sendable, Equatable {
+    public var monster: String
+    public var profile: DeviceProfile?
+    /// A selection of `monster`.
+    public init(monster: String, profile: DeviceProfile? = nil) {
+        self.monster = monster; self.profile = profile
+    }
+}
+
+/// `device.interaction`: turns user interaction of a view on or off (`userInteractionEnabled`).
+public struct Interaction: Codable, Sendable, Equatable {
+    public var element: String
+    public var enabled: Bool
+    public var profile: DeviceProfile?
+    /// Sets `element`'s user interaction to `enabled`.
+    public init(element: String, enabled: Bool, profile: DeviceProfile? = nil) {
+        self.element = element; self.enabled = enabled; self.profile = profile
+    }
+}
+
+/// `device.describe`: asks for everything on the device's screen (layout, presentation, input view, roster).
+public struct Describe: Codable, Sendable, Equatable {
+    public var profile: DeviceProfile?
+    /// A request for the device's state.
+    public init(profile: DeviceProfile? = nil) { self.profile = profile }
+}

@@ -1,0 +1,77 @@
+/// A message on the bus: a versioned header and a typed body. On the wire it is two frames,
+/// the topic (the type) and this, as JSON.
+public struct Envelope: Sendable, Equatable {
+    /// The envelope format version this code reads and writes.
+    public static let currentVersion = 1
+
+    /// Envelope format version.
+    public var version: Int
+    /// Unique id of this message.
+    public var id: String
+    /// Id of the action that caused it (an action's own id for the action itself).
+    public var correlationId: String
+    /// The service that sent it (`gateway`, `presentation-policy`, …).
+    public var service: String
+    /// The simulated device it concerns, if any.
+    public var device: String?
+    /// The sender's sequence number: one more for every message it publishes.
+    public var seq: UInt64
+    /// When it was sent, ISO 8601 in UTC with milliseconds.
+    public var time: String
+    /// The payload; its case is the message type.
+    public var body: Body
+
+    /// The message type, from the body.
+    public var type: MessageType { body.type }
+
+    /// An envelope from its parts, at the current version.
+    public init(
+        id: String, correlationId: String, service: String, device: String?, seq: UInt64, time: String, body: Body
+    ) {
+        self.version = Envelope.currentVersion
+        self.id = id; self.correlationId = correlationId; self.service = service
+        self.device = device; self.seq = seq; self.time = time; self.body = body
+    }
+}
+
+extension Envelope: Codable {
+    enum CodingKeys: String, CodingKey {
+        case version = "v", type, id, correlationId, service, device, seq, time, body
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        guard version == Envelope.currentVersion else { throw MessageError(.unsupportedVersion, "version \(version) is not supported (this reads version \(Envelope.currentVersion))") }
+        let typeName = try container.decode(String.self, forKey: .type)
+        guard let type = MessageType(rawValue: typeName) else {
+            throw MessageError(.unknownType, "unknown message type '\(typeName)'")
+        }
+        id = try container.decode(String.self, forKey: .id)
+        correlationId = try container.decode(String.self, forKey: .correlationId)
+        service = try container.decode(String.self, forKey: .service)
+        device = try container.decodeIfPresent(String.self, forKey: .device)
+        seq = try container.decode(UInt64.self, forKey: .seq)
+        time = try container.decode(String.self, forKey: .time)
+        body = try Body.decode(type, from: container, forKey: .body)
+        guard !id.isEmpty, !correlationId.isEmpty, !service.isEmpty else {
+            throw MessageError(.badShape, "id, correlationId and service must not be empty")
+        }
+        if let device, device.isEmpty || device.utf8.count > 64 {
+            throw MessageError(.badShape, "a device id has 1 to 64 characters")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(type.rawValue, forKey: .type)
+        try container.encode(id, forKey: .id)
+        try container.encode(correlationId, forKey: .correlationId)
+        try container.encode(service, forKey: .service)
+        try container.encodeIfPresent(device, forKey: .device)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(time, forKey: .time)
+        try body.encode(into: &container, forKey: .body)
+    }
+}

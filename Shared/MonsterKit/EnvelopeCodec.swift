@@ -1,0 +1,114 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Turns envelopes into frames (`[topic, JSON]`) and back, rejecting anything malformed with a
+/// `MessageError` that says why. Not shared between threads: each thread owns one.
+public struct EnvelopeCodec {
+    /// The largest JSON frame accepted (also set as `ZMQ_MAXMSGSIZE` on receiving sockets).
+    public let maxMessageBytes: Int
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+
+    /// A codec refusing JSON frames over `maxMessageBytes`.
+    public init(maxMessageBytes: Int = 65_536) {
+        self.maxMessageBytes = maxMessageBytes
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    /// The JSON of `envelope`.
+    public func encode(_ envelope: Envelope) -> [UInt8] {
+        do {
+            return Array(try encoder.encode(envelope))
+        } catch {
+            // Every body is made of strings, numbers, booleans and arrays of them: encoding cannot fail.
+            preconditionFailure("an envelope failed to encode: \(error)")
+        }
+    }
+
+    /// The two frames of `envelope` on the wire: topic (its type), then its JSON.
+    public func frames(_ envelope: Envelope) -> [[UInt8]] {
+        [Array(envelope.type.rawValue.utf8), encode(envelope)]
+    }
+
+    /// The envelope in `frames`, or why they are not one.
+    public func decode(frames: [[UInt8]]) throws(MessageError) -> Envelope {
+        guard frames.count == 2 else {
+            throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
+        }
+        let envelope = try decode(frames[1])
+        guard frames[0].elementsEqual(envelope.type.rawValue.utf8) else {
+            throw MessageError(
+                .topicMismatch,
+                "topic '\(Self.excerpt(frames[0]))' is not the message type '\(envelope.type.rawValue)'",
+                offendingId: envelope.id)
+        }
+        return envelope
+    }
+
+    /// The envelope in `json`, or why it is not one.
+    public func decode(_ json: [UInt8]) throws(MessageError) -> Envelope {
+        guard json.count <= maxMessageBytes else {
+            throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")
+        }
+        guard String(validating: json, as: UTF8.self) != nil else {
+            throw MessageError(.badUTF8, "message is not valid UTF-8")
+        }
+        let data = Data(json)
+        do {
+            return try decoder.decode(Envelope.self, from: data)
+        } catch var error as MessageError {
+            error.offendingId = offendingId(in: data)
+            throw error
+        } catch let error as DecodingError {
+            throw Self.explain(error, offendingId: offendingId(in: data))
+        } catch {
+            throw MessageError(.badJSON, "message is not JSON: \(error)")
+        }
+    }
+
+    /// The printable start of `bytes` (up to 60 characters), to recognise a message by.
+    public static func excerpt(_ bytes: [UInt8]) -> String {
+        var text = ""
+        for byte in bytes.prefix(60) {
+            if byte >= 0x20 && byte < 0x7f && byte != UInt8(ascii: "\\") {
+                text.append(Character(Unicode.Scalar(byte)))
+            } else {
+                let hex = String(byte, radix: 16)
+                text += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return bytes.count > 60 ? text + "…" : text
+    }
+
+    /// The `id` of a message that failed to decode, if its JSON has a string one.
+    private func offendingId(in data: Data) -> String? {
+        struct IdOnly: Decodable { let id: String? }
+        return (try? decoder.decode(IdOnly.self, from: data))?.id
+    }
+
+    /// A `MessageError` for a `DecodingError`, naming the field at fault.
+    private static func explain(_ error: DecodingError, offendingId: String?) -> MessageError {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
+            return MessageError(.missingField, "missing field '\(field)'", offendingId: offendingId)
+        case .valueNotFound(_, let context):
+            return MessageError(.missingField, "field '\(path(context))' is null", offendingId: offendingId)
+        case .typeMismatch(let type, let context):
+            let where_ = context.codingPath.isEmpty ? "the message" : "field '\(path(context))'"
+            return MessageError(.badShape, "\(where_) should be \(type)", offendingId: offendingId)
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return MessageError(.badJSON, "message is not JSON: \(context.debugDescription)", offendingId: offendingId)
+        case .dataCorrupted(let context):
+            return MessageError(.badShape, "field '\(path(context))': \(context.debugDescription)", offendingId: offendingId)
+        @unknown default:
+            return MessageError(.badShape, "\(error)", offendingId: offendingId)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Why bytes from the bus are not a message this system accepts.
+public struct MessageError: Error, Equatable, CustomStringConvertible {
+    /// The kinds of bad input, each with the stable code published in `error` messages.
+    public enum Code: String, Sendable {
+        case badFrames = "bad-frames"
+        case badUTF8 = "bad-utf8"
+        case badJSON = "bad-json"
+        case badShape = "bad-shape"
+        case missingField = "missing-field"
+        case unknownType = "unknown-type"
+        case unsupportedVersion = "unsupported-version"
+        case topicMismatch = "topic-mismatch"
+        case tooLarge = "too-large"
+    }
+
+    public let code: Code
+    /// What is wrong, for a person.
+    public let reason: String
+    /// The offending message's id, when the JSON was readable enough to have one.
+    public var offendingId: String?
+
+    /// An error of `code` explained by `reason`.
+    public init(_ code: Code, _ reason: String, offendingId: String? = nil) {
+        self.code = code; self.reason = reason; self.offendingId = offendingId
+    }
+
+    public var description: String { "\(code.rawValue): \(reason)" }
+}

@@ -1,0 +1,39 @@
+/// Every message type of the vocabulary. The raw value is the envelope's `type` and the topic
+/// frame, so subscribers filter by prefix (`device.`, `presentation.`, `roster.`, …).
+public enum MessageType: String, Sendable, CaseIterable, Codable {
+    case tap = "device.tap"
+    case rotate = "device.rotate"
+    case resize = "device.resize"
+    case select = "device.select"
+    case interaction = "device.interaction"
+    case describe = "device.describe"
+    case presented = "presentation.presented"
+    case hidden = "presentation.hidden"
+    case dismissed = "presentation.dismissed"
+    case mediaAddRequested = "media.add.requested"
+    case colorSelected = "color.selected"
+    case deviceLayout = "layout.changed"
+    case deviceState = "layout.state"
+    case inputTap = "input.tap"
+    case inputLayout = "input.layout"
+    case inputDescribe = "input.describe"
+    case inputShown = "input.shown"
+    case inputHidden = "input.hidden"
+    case weaponSelected = "input.weapon.selected"
+    case inputState = "input.state"
+    case snapshotRequest = "roster.snapshot.request"
+    case snapshot = "roster.snapshot"
+    case rosterSelect = "roster.select.request"
+    case selection = "roster.selection"
+    case monsterUpdated = "roster.monster.updated"
+    case ping = "sys.ping"
+    case pong = "sys.pong"
+    case heartbeat = "sys.heartbeat"
+    case statusRequest = "sys.status.request"
+    case statusReport = "sys.status"
+    case ack = "ack"
+    case error = "error"
+
+    /// True for the device actions a gateway sends (topic prefix `device.`).
+    public var isDeviceAction: Bool { rawValue.hasPrefix("device.") }
+}

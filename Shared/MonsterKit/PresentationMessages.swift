@@ -1,0 +1,192 @@
+/// UIKit's `UIPopoverArrowDirection` bit mask.
+public struct ArrowDirections: OptionSet, Codable, Sendable, Hashable {
+    public let rawValue: UInt64
+    /// A mask from its raw value.
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    public static let up = ArrowDirections(rawValue: 1)
+    public static let down = ArrowDirections(rawValue: 2)
+    public static let left = ArrowDirections(rawValue: 4)
+    public static let right = ArrowDirections(rawValue: 8)
+    public static let any: ArrowDirections = [.up, .down, .left, .right]
+    /// `UIPopoverArrowDirectionUnknown` (`NSUIntegerMax`): reported while no popover is visible.
+    public static let unknown = ArrowDirections(rawValue: UInt64.max)
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(UInt64.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// How a presentation appears.
+public enum PresentationStyle: String, Codable, Sendable {
+    case popover, alert
+}
+
+/// What a presentation shows.
+public enum PresentationContent: String, Codable, Sendable {
+    /// The `+` button's choice: Photo or Audio.
+    case add
+    /// The colour picker: Red, Green, Blue.
+    case color
+    /// The roster, in portrait on an iPad.
+    case monsterList = "monster-list"
+}
+
+/// What a popover is presented from.
+public struct Anchor: Codable, Sendable, Equatable {
+    /// `barButton` (`presentPopoverFromBarButtonItem:`) or `rect` (`presentPopoverFromRect:inView:`).
+    public enum Kind: String, Codable, Sendable { case barButton, rect }
+    public var kind: Kind
+    /// The bar button or view the popover comes from.
+    public var element: String
+    /// The anchor's rectangle in window coordinates.
+    public var rect: Rect
+    /// An anchor of `kind` at `element`, occupying `rect`.
+    public init(kind: Kind, element: String, rect: Rect) {
+        self.kind = kind; self.element = element; self.rect = rect
+    }
+}
+
+/// A popover or alert as it is on screen.
+public struct Presentation: Codable, Sendable, Equatable {
+    public var style: PresentationStyle
+    public var content: PresentationContent
+    /// The alert's message (`Add…`); `nil` for popovers.
+    public var message: String?
+    /// Button titles in order; for an alert, index 0 is Cancel (UIAlertView's indices).
+    public var buttons: [String]
+    /// Each button's frame in window coordinates, in the order of `buttons`.
+    public var buttonFrames: [Rect]
+    /// The alert's cancel button index (0); `nil` for popovers.
+    public var cancelButtonIndex: Int?
+    /// Where a popover comes from; `nil` for alerts.
+    public var anchor: Anchor?
+    /// The arrow directions the app permitted (popovers only).
+    public var permittedArrowDirections: ArrowDirections?
+    /// The arrow direction chosen; `unknown` for alerts.
+    public var arrowDirection: ArrowDirections
+    /// Where the arrow's tip touches the anchor (popovers only).
+    public var arrowTip: Point?
+    /// The presentation's frame (the popover's body without its arrow, or the alert box).
+    public var frame: Rect
+    /// The content's preferred size.
+    public var contentSize: Size
+    /// Elements whose taps pass through while this is up (a bar-button popover's navigation bar).
+    public var passthrough: [String]
+
+    /// A presentation from all of its parts.
+    public init(
+        style: PresentationStyle, content: PresentationContent, message: String?, buttons: [String],
+        buttonFrames: [Rect], cancelButtonIndex: Int?, anchor: Anchor?, permittedArrowDirections: ArrowDirections?,
+        arrowDirection: ArrowDirections, arrowTip: Point?, frame: Rect, contentSize: Size, passthrough: [String]
+    ) {
+        self.style = style; self.content = content; self.message = message; self.buttons = buttons
+        self.buttonFrames = buttonFrames
+        self.cancelButtonIndex = cancelButtonIndex; self.anchor = anchor
+        self.permittedArrowDirections = permittedArrowDirections; self.arrowDirection = arrowDirection
+        self.arrowTip = arrowTip; self.frame = frame; self.contentSize = contentSize; self.passthrough = passthrough
+    }
+}
+
+/// `presentation.presented`: a popover or alert appeared (or re-appeared after a rotation).
+public struct Presented: Codable, Sendable, Equatable {
+    public var presentation: Presentation
+    /// `tap`, or `rotation` / `resize` when it is shown again at a new place.
+    public var reason: String
+    /// A presentation that appeared for `reason`.
+    public init(presentation: Presentation, reason: String) { self.presentation = presentation; self.reason = reason }
+}
+
+/// `presentation.hidden`: a popover hidden because the device started rotating.
+public struct Hidden: Codable, Sendable, Equatable {
+    public var presentation: Presentation
+    public var reason: String
+    /// A presentation hidden for `reason`.
+    public init(presentation: Presentation, reason: String) { self.presentation = presentation; self.reason = reason }
+}
+
+/// `presentation.dismissed`: a popover or alert went away, and why.
+public struct Dismissed: Codable, Sendable, Equatable {
+    public var presentation: Presentation
+    /// `button`, `outside-tap`, `toggle`, `replaced`, `selection`, `anchor-gone`, `rect-anchor`, `size-class`.
+    public var reason: String
+    /// The button that dismissed it, if one did.
+    public var button: String?
+    /// That button's index (UIAlertView's `buttonIndex` for alerts).
+    public var buttonIndex: Int?
+    /// A dismissal for `reason`, by `button` at `buttonIndex` if any.
+    public init(presentation: Presentation, reason: String, button: String? = nil, buttonIndex: Int? = nil) {
+        self.presentation = presentation; self.reason = reason; self.button = button; self.buttonIndex = buttonIndex
+    }
+}
+
+/// What `media.add.requested` asks for.
+public enum MediaKind: String, Codable, Sendable { case photo, audio }
+
+/// `media.add.requested`: the user chose Photo or Audio.
+public struct MediaAddRequested: Codable, Sendable, Equatable {
+    public var kind: MediaKind
+    /// A request to add `kind`.
+    public init(kind: MediaKind) { self.kind = kind }
+}
+
+/// `color.selected`: the user picked a colour in the colour picker (roster applies it).
+public struct ColorSelected: Codable, Sendable, Equatable {
+    public var color: NameColor
+    /// A pick of `color`.
+    public init(color: NameColor) { self.color = color }
+}
+
+/// One element of the screen's layout.
+public struct LayoutElement: Codable, Sendable, Equatable {
+    /// The name a tap uses: `add`, `color`, `monster-list`, `weapon`, …
+    public var name: String
+    /// `barButton`, `view`, `bar`, `pane`, `row`.
+    public var kind: String
+    /// Its title or text, where it has one.
+    public var title: String?
+    /// Its frame in window coordinates.
+    public var frame: Rect
+    /// An element named `name` of `kind` at `frame`.
+    public init(name: String, kind: String, title: String? = nil, frame: Rect) {
+        self.name = name; self.kind = kind; self.title = title; self.frame = frame
+    }
+}
+
+/// `device.layout`: the window after a rotation or resize.
+public struct DeviceLayout: Codable, Sendable, Equatable {
+    public var orientation: Orientation
+    public var widthClass: SizeClass
+    /// The app's window size in the current orientation.
+    public var window: Size
+    public var elements: [LayoutElement]
+    /// A layout from its parts.
+    public init(orientation: Orientation, widthClass: SizeClass, window: Size, elements: [LayoutElement]) {
+        self.orientation = orientation; self.widthClass = widthClass; self.window = window; self.elements = elements
+    }
+}
+
+/// `device.state`: what presentation-policy knows of a device.
+public struct DeviceState: Codable, Sendable, Equatable {
+    public var profile: DeviceProfile
+    public var layout: DeviceLayout
+    /// The popover or alert on screen, if any.
+    public var presentation: Presentation?
+    /// The visible popover's arrow direction, `unknown` when no popover is visible.
+    public var popoverArrowDirection: ArrowDirections
+    /// Elements whose user interaction is disabled.
+    public var interactionDisabled: [String]
+    /// A state from its parts.
+    public init(
+        profile: DeviceProfile, layout: DeviceLayout, presentation: Presentation?,
+        popoverArrowDirection: ArrowDirections, interactionDisabled: [String]
+    ) {
+        self.profile = profile; self.layout = layout; self.presentation = presentation
+        self.popoverArrowDirection = popoverArrowDirection; self.interactionDisabled = interactionDisabled
+    }
+}

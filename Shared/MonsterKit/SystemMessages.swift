@@ -1,0 +1,111 @@
+/// `sys.ping`: asks every service to answer with `sys.pong` (proves the path through the bus).
+public struct Ping: Codable, Sendable, Equatable {
+    /// A ping.
+    public init() {}
+}
+
+/// `sys.pong`: a service's answer to a ping.
+public struct Pong: Codable, Sendable, Equatable {
+    public var service: String
+    public var version: String
+    public var pid: Int32
+    /// A pong from `service`.
+    public init(service: String, version: String, pid: Int32) {
+        self.service = service; self.version = version; self.pid = pid
+    }
+}
+
+/// `sys.heartbeat`: published by every service at a fixed interval.
+public struct Heartbeat: Codable, Sendable, Equatable {
+    public var service: String
+    public var version: String
+    public var pid: Int32
+    public var uptimeSeconds: Double
+    /// The interval between heartbeats, so observers know when one is late.
+    public var intervalMilliseconds: Int
+    /// Message counters (`received`, `handled`, `errors`, `refusedSends`, …).
+    public var counters: [String: UInt64]
+    /// A heartbeat from its parts.
+    public init(
+        service: String, version: String, pid: Int32, uptimeSeconds: Double,
+        intervalMilliseconds: Int, counters: [String: UInt64]
+    ) {
+        self.service = service; self.version = version; self.pid = pid; self.uptimeSeconds = uptimeSeconds
+        self.intervalMilliseconds = intervalMilliseconds; self.counters = counters
+    }
+}
+
+/// `status.request`: asks the bus which services it has heard from.
+public struct StatusRequest: Codable, Sendable, Equatable {
+    /// A request.
+    public init() {}
+}
+
+/// One service as the bus last heard from it.
+public struct ServiceStatus: Codable, Sendable, Equatable {
+    /// The last heartbeat received.
+    public var heartbeat: Heartbeat
+    /// How long ago it arrived.
+    public var lastHeartbeatAgeMilliseconds: Int
+    /// True when it is older than three heartbeat intervals.
+    public var stale: Bool
+    /// A status from its parts.
+    public init(heartbeat: Heartbeat, lastHeartbeatAgeMilliseconds: Int, stale: Bool) {
+        self.heartbeat = heartbeat; self.lastHeartbeatAgeMilliseconds = lastHeartbeatAgeMilliseconds; self.stale = stale
+    }
+}
+
+/// `status.report`: the bus's answer to `status.request`.
+public struct StatusReport: Codable, Sendable, Equatable {
+    /// The bus's own heartbeat (its version, pid, uptime, counters).
+    public var bus: Heartbeat
+    /// Every service heard from since the bus started, by name.
+    public var services: [ServiceStatus]
+    /// A report from its parts.
+    public init(bus: Heartbeat, services: [ServiceStatus]) { self.bus = bus; self.services = services }
+}
+
+/// A message a service passed on to another service, which will acknowledge it in turn.
+public struct Forward: Codable, Sendable, Equatable, Hashable {
+    /// The id of the message passed on.
+    public var id: String
+    /// The service that will acknowledge it.
+    public var service: String
+    /// `id`, to be acknowledged by `service`.
+    public init(id: String, service: String) { self.id = id; self.service = service }
+}
+
+/// `ack`: a service has handled a message and published everything it caused.
+public struct Ack: Codable, Sendable, Equatable {
+    /// The handled message's type.
+    public var handled: String
+    /// The handled message's id.
+    public var handledId: String
+    /// Ids of every message published because of it (before this ack, on the same socket).
+    public var emitted: [String]
+    /// Which of those are passed on to another service, which will acknowledge them.
+    public var forwarded: [Forward]
+    /// True when the message had been handled before (same id): nothing was done again.
+    public var duplicate: Bool
+    /// An ack from its parts.
+    public init(handled: String, handledId: String, emitted: [String], forwarded: [Forward], duplicate: Bool = false) {
+        self.handled = handled; self.handledId = handledId; self.emitted = emitted
+        self.forwarded = forwarded; self.duplicate = duplicate
+    }
+}
+
+/// `error`: a message was refused or could not be read.
+public struct ErrorBody: Codable, Sendable, Equatable {
+    /// A stable code: `bad-json`, `unknown-type`, `modal-alert`, `no-such-element`, …
+    public var code: String
+    /// What went wrong, for a person.
+    public var message: String
+    /// The id of the offending message, where it could be read.
+    public var offendingId: String?
+    /// The start of an unreadable message, escaped, to recognise it by.
+    public var excerpt: String?
+    /// An error from its parts.
+    public init(code: String, message: String, offendingId: String? = nil, excerpt: String? = nil) {
+        self.code = code; self.message = message; self.offendingId = offendingId; self.excerpt = excerpt
+    }
+}

@@ -1,0 +1,58 @@
+/// The weapon types of the tutorial, with its raw values (`WeaponType` in Weapon.h).
+public enum Weapon: Int, Codable, Sendable, CaseIterable, CustomStringConvertible {
+    case blowgun = 0, ninjaStar = 1, fire = 2, sword = 3, smoke = 4
+
+    /// The display name, also the JSON spelling: `Blowgun`, `NinjaStar`, ...
+    public var name: String {
+        switch self {
+        case .blowgun: "Blowgun"
+        case .ninjaStar: "NinjaStar"
+        case .fire: "Fire"
+        case .sword: "Sword"
+        case .smoke: "Smoke"
+        }
+    }
+
+    /// The image file the weapon is drawn with.
+    public var imageName: String {
+        switch self {
+        case .blowgun: "blowgun.png"
+        case .ninjaStar: "ninjastar.png"
+        case .fire: "fire.png"
+        case .sword: "sword.png"
+        case .smoke: "smoke.png"
+        }
+    }
+
+    /// The element name of the weapon's button in the input view (`ninja-star`, ...).
+    public var buttonElement: String {
+        switch self {
+        case .ninjaStar: "ninja-star"
+        default: name.lowercased()
+        }
+    }
+
+    /// The weapon named `name` (`Fire`) or whose button is `name` (`fire`, `ninja-star`).
+    public init?(named name: String) {
+        guard let weapon = Weapon.allCases.first(where: { $0.name == name || $0.buttonElement == name }) else {
+            return nil
+        }
+        self = weapon
+    }
+
+    public var description: String { name }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let weapon = Weapon(named: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown weapon '\(name)'")
+        }
+        self = weapon
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
