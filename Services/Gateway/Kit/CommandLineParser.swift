@@ -154,6 +154,12 @@ public enum CommandLineParser {
         case "status":
             try exactly(0, "no arguments")
             return .status
+        case "ping":
+            let known = [MonsterBus.Service.bus] + MonsterBus.Service.all
+            if let unknown = arguments.first(where: { !known.contains($0) }) {
+                throw UsageError("ping takes service names (\(known.joined(separator: ", "))), not '\(unknown)'", command: name)
+            }
+            return .ping(arguments.isEmpty ? known : arguments)
         case "help":
             return .help(arguments.first)
         case "version":

@@ -40,8 +40,15 @@ public enum Gateway {
         do {
             let client = try GatewayClient(config: config)
             let deadline = Timestamp.monotonic() + invocation.timeout
-            if case .status = invocation.command {
+            switch invocation.command {
+            case .status:
                 return try StatusCommand.run(client: client, deadline: deadline, output: output)
+            case .ping(let services):
+                try client.handshake(services: services, deadline: deadline)
+                if !invocation.json { print("answered: " + services.joined(separator: ", ")) }
+                return ExitStatus.ok
+            default:
+                break
             }
             return try runAction(invocation, client: client, deadline: deadline, output: output)
         } catch let error as NoAnswer {

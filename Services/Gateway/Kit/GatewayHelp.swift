@@ -34,6 +34,9 @@ public enum GatewayHelp {
         Entry(name: "status", usage: "status",
               summary: "Show each service the bus hears: version, pid, uptime, last heartbeat, counters. Exits 1 if one is missing or stale.",
               examples: ["gateway status"]),
+        Entry(name: "ping", usage: "ping [SERVICE…]",
+              summary: "Wait until the services (default: bus and all three) answer through the bus; exit 3 if one does not in time. A health check.",
+              examples: ["gateway ping", "gateway --timeout 2 ping roster"]),
         Entry(name: "help", usage: "help [COMMAND]", summary: "Show help for the gateway or one command.", examples: ["gateway help tap"]),
         Entry(name: "version", usage: "version", summary: "Show the gateway's version.", examples: ["gateway version"]),
     ]

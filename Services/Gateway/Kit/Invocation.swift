@@ -18,6 +18,8 @@ public enum GatewayCommand: Sendable, Equatable {
     case roster
     /// `status`: the services, as the bus hears them.
     case status
+    /// `ping [SERVICE…]`: waits until these services (default: all, and the bus) answer through the bus.
+    case ping([String])
     /// `help [COMMAND]`.
     case help(String?)
     /// `version`.
@@ -36,7 +38,7 @@ public enum GatewayCommand: Sendable, Equatable {
             return .interaction(Interaction(element: element, enabled: enabled, profile: profile))
         case .describe: return .describe(Describe(profile: profile))
         case .roster: return .snapshotRequest(SnapshotRequest())
-        case .status, .help, .version: return nil
+        case .status, .ping, .help, .version: return nil
         }
     }
 }
