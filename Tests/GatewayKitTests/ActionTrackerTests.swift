@@ -1,0 +1,75 @@
+import MonsterKit
+import Testing
+@testable import GatewayKit
+
+/// Knowing when an action's consequences have all arrived, from the acknowledgements.
+@Suite struct ActionTrackerTests {
+    func message(_ id: String, from service: String, _ body: Body, correlation: String = "A") -> Envelope {
+        Envelope(id: id, correlationId: correlation, service: service, device: "ipad", seq: 1, time: "t", body: body)
+    }
+
+    func ack(_ id: String, from service: String, handled: String, emitted: [String], forwarded: [Forward] = []) -> Envelope {
+        message(id, from: service, .ack(Ack(handled: "x", handledId: handled, emitted: emitted, forwarded: forwarded)))
+    }
+
+    @Test func completeWhenTheHandlerAcknowledgesAndItsMessagesArrived() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        #expect(!tracker.isComplete)
+        tracker.observe(message("p1", from: "presentation-policy", .mediaAddRequested(MediaAddRequested(kind: .photo))))
+        #expect(!tracker.isComplete)
+        tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"]))
+        #expect(tracker.isComplete)
+        #expect(tracker.received.map(\.id) == ["p1", "p2"])
+    }
+
+    @Test func aForwardedMessageAddsTheNextServicesAcknowledgement() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(message("p1", from: "presentation-policy", .inputTap(InputTap(element: "weapon", keyboard: KeyboardMetrics(width: 1, systemHeight: 1, windowHeight: 1)))))
+        tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"], forwarded: [Forward(id: "p1", service: "input-handling")]))
+        #expect(!tracker.isComplete)
+        #expect(tracker.awaiting == "an acknowledgement from input-handling")
+        tracker.observe(ack("i1", from: "input-handling", handled: "p1", emitted: []))
+        #expect(tracker.isComplete)
+    }
+
+    @Test func anAcknowledgementArrivingBeforeTheOneThatPromisedItStillCounts() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(ack("i1", from: "input-handling", handled: "p1", emitted: []))
+        tracker.observe(message("p1", from: "presentation-policy", .ping(Ping())))
+        tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"], forwarded: [Forward(id: "p1", service: "input-handling")]))
+        #expect(tracker.isComplete)
+    }
+
+    @Test func aMessageListedInAnAckButMissingKeepsItWaiting() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["roster"])
+        tracker.observe(ack("r2", from: "roster", handled: "A", emitted: ["r1"]))
+        #expect(!tracker.isComplete)
+        #expect(tracker.awaiting.contains("1 message"))
+    }
+
+    @Test func otherActionsMessagesAndDuplicatesAreIgnored() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["roster"])
+        let other = tracker.observe(ack("x", from: "roster", handled: "B", emitted: [], forwarded: []).withCorrelation("B"))
+        let first = tracker.observe(message("r1", from: "roster", .ping(Ping())))
+        let again = tracker.observe(message("r1", from: "roster", .ping(Ping())))
+        #expect(!other)
+        #expect(first)
+        #expect(!again)
+        #expect(tracker.received.count == 1)
+    }
+
+    @Test func errorsAreCollectedWithTheirService() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["input-handling"])
+        tracker.observe(message("e", from: "input-handling", .error(ErrorBody(code: "unknown-element", message: "laser"))))
+        #expect(tracker.errors.map(\.service) == ["input-handling"])
+        #expect(tracker.errors.map(\.error.code) == ["unknown-element"])
+    }
+}
+
+extension Envelope {
+    func withCorrelation(_ id: String) -> Envelope {
+        var copy = self
+        copy.correlationId = id
+        return copy
+    }
+}

@@ -1,0 +1,85 @@
+import MonsterKit
+import Testing
+@testable import GatewayKit
+
+/// The gateway's command line.
+@Suite struct CommandLineParserTests {
+    func parse(_ line: String, environment: [String: String] = [:]) throws(UsageError) -> Invocation {
+        try CommandLineParser.parse(line.split(separator: " ").map(String.init), environment: environment)
+    }
+
+    func usageError(_ line: String) -> UsageError? {
+        do {
+            _ = try parse(line)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aTapWithGlobalOptionsBeforeIt() throws {
+        let invocation = try parse("--device iphone --json --timeout 2.5 tap add")
+        #expect(invocation == Invocation(device: "iphone", profile: .iphone, json: true, timeout: 2.5, command: .tap(Tap(element: "add"))))
+    }
+
+    @Test func globalOptionsMayFollowTheCommand() throws {
+        let invocation = try parse("tap photo --device=ipad --json")
+        #expect(invocation.command == .tap(Tap(element: "photo")))
+        #expect(invocation.json)
+        #expect(invocation.device == "ipad")
+    }
+
+    @Test func theDeviceDefaultsToIpadOrTheEnvironment() throws {
+        #expect(try parse("roster").device == "ipad")
+        #expect(try parse("roster", environment: ["GATEWAY_DEVICE": "iphone"]).profile == .iphone)
+    }
+
+    @Test func anUnnamedDeviceNeedsAProfileToBeCreated() throws {
+        #expect(try parse("--device alice tap add").profile == nil)
+        #expect(try parse("--device alice --profile iphone tap add").profile == .iphone)
+    }
+
+    @Test func aDeviceCanBeDescribedFully() throws {
+        let profile = try #require(try parse("--device mini --idiom pad --screen 1024x744 --os 15.1 --orientation landscape --width compact rotate portrait").profile)
+        #expect(profile == DeviceProfile(idiom: .pad, screen: Size(width: 744, height: 1024), os: OSVersion("15.1")!, orientation: .landscape, widthClass: .compact))
+    }
+
+    @Test func everyDeviceActionParses() throws {
+        #expect(try parse("rotate landscape").command == .rotate(.landscape))
+        #expect(try parse("resize compact").command == .resize(.compact))
+        #expect(try parse("select Dog-Bot").command == .select("Dog-Bot"))
+        #expect(try parse("interaction weapon off").command == .interaction(element: "weapon", enabled: false))
+        #expect(try parse("tap --at 10,20.5").command == .tap(Tap(point: Point(x: 10, y: 20.5))))
+        #expect(try parse("describe").command == .describe)
+        #expect(try parse("status").command == .status)
+        #expect(try parse("ping roster").command == .ping(["roster"]))
+    }
+
+    @Test func helpForTheToolAndForACommand() throws {
+        #expect(try parse("--help").command == .help(nil))
+        #expect(try parse("tap --help").command == .help("tap"))
+        #expect(try parse("help rotate").command == .help("rotate"))
+    }
+
+    @Test func badCommandLinesAreRefusedWithAReason() {
+        #expect(usageError("")?.description == "no command given")
+        #expect(usageError("fly")?.description == "unknown command 'fly'")
+        #expect(usageError("tap")?.command == "tap")
+        #expect(usageError("tap add photo") != nil)
+        #expect(usageError("rotate sideways")?.description.contains("portrait or landscape") == true)
+        #expect(usageError("--timeout -1 status") != nil)
+        #expect(usageError("--bogus status")?.description == "unknown option '--bogus'")
+        #expect(usageError("--profile watch tap add")?.description.contains("unknown profile") == true)
+        #expect(usageError("--device") != nil)
+        #expect(usageError("interaction weapon maybe") != nil)
+        #expect(usageError("ping nobody") != nil)
+        #expect(usageError("--at 1,2 roster") != nil)
+    }
+
+    @Test func theOverviewNamesEveryCommand() {
+        for entry in GatewayHelp.commands {
+            #expect(GatewayHelp.overview.contains(entry.usage))
+            #expect(!entry.examples.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import MonsterKit
+import Testing
+
+/// The envelope codec: every message type survives a round trip; bad input is refused with a reason.
+@Suite struct EnvelopeCodecTests {
+    let codec = EnvelopeCodec()
+
+    @Test func everyMessageTypeHasASample() {
+        #expect(Set(Samples.bodies.map(\.type)) == Set(MessageType.allCases))
+    }
+
+    @Test(arguments: Samples.bodies)
+    func everyBodyRoundTrips(_ body: Body) throws {
+        let envelope = Samples.envelope(body)
+        let frames = codec.frames(envelope)
+        #expect(frames.count == 2)
+        #expect(String(decoding: frames[0], as: UTF8.self) == body.type.rawValue)
+        #expect(try codec.decode(frames: frames) == envelope)
+    }
+
+    @Test func theEnvelopeCarriesEveryHeaderField() throws {
+        let json = try JSONSerialization.jsonObject(with: Data(codec.encode(Samples.envelope(.ping(Ping()))))) as? [String: Any]
+        let object = try #require(json)
+        #expect(object["v"] as? Int == 1)
+        #expect(object["type"] as? String == "sys.ping")
+        #expect(object["id"] as? String == "id-1")
+        #expect(object["correlationId"] as? String == "id-0")
+        #expect(object["service"] as? String == "test")
+        #expect(object["device"] as? String == "ipad")
+        #expect(object["seq"] as? Int == 3)
+        #expect(object["time"] as? String == "2026-11-30T03:14:39.123Z")
+        #expect(object["body"] is [String: Any])
+    }
+
+    @Test func theUnknownArrowDirectionIsNSUIntegerMax() throws {
+        let text = String(decoding: codec.encode(Samples.envelope(.presented(Presented(presentation: Samples.alert, reason: "tap")))), as: UTF8.self)
+        #expect(text.contains("\"arrowDirection\":18446744073709551615"))
+    }
+
+    func refusal(_ json: String, topic: String? = nil) -> MessageError? {
+        let bytes = Array(json.utf8)
+        do {
+            _ = try codec.decode(frames: [Array((topic ?? "device.tap").utf8), bytes])
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func valid(_ change: (inout [String: Any]) -> Void) -> String {
+        var object = try! JSONSerialization.jsonObject(with: Data(codec.encode(Samples.envelope(.tap(Tap(element: "add")))))) as! [String: Any]
+        change(&object)
+        return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+
+    @Test func bytesThatAreNotJSONAreRefused() {
+        #expect(refusal("hello")?.code == .badJSON)
+        #expect(refusal("")?.code == .badJSON)
+        #expect(refusal("{\"v\":1,")?.code == .badJSON)
+    }
+
+    @Test func invalidUTF8IsRefused() throws {
+        let error = try #require(throws: MessageError.self) { try codec.decode([0x7b, 0xff, 0xfe, 0x7d]) }
+        #expect(error.code == .badUTF8)
+    }
+
+    @Test func jsonOfTheWrongShapeIsRefused() {
+        #expect(refusal("[1,2,3]")?.code == .badShape)
+        #expect(refusal(valid { $0["seq"] = "three" })?.code == .badShape)
+        #expect(refusal(valid { $0["body"] = ["element": 5] })?.code == .badShape)
+    }
+
+    @Test func aMissingFieldIsNamed() throws {
+        let error = try #require(refusal(valid { $0["correlationId"] = nil }))
+        #expect(error.code == .missingField)
+        #expect(error.reason.contains("correlationId"))
+        #expect(error.offendingId == "id-1")
+        #expect(refusal(valid { $0["type"] = nil })?.code == .missingField)
+        #expect(refusal(valid { $0["body"] = nil })?.code == .missingField)
+    }
+
+    @Test func anUnknownTypeIsRefusedWithTheOffendingId() throws {
+        let error = try #require(refusal(valid { $0["type"] = "device.explode" }))
+        #expect(error.code == .unknownType)
+        #expect(error.reason.contains("device.explode"))
+        #expect(error.offendingId == "id-1")
+    }
+
+    @Test func anUnsupportedVersionIsRefused() {
+        #expect(refusal(valid { $0["v"] = 2 })?.code == .unsupportedVersion)
+    }
+
+    @Test func aWeaponOutsideTheEnumIsRefused() {
+        let json = valid {
+            $0["type"] = "input.weapon.selected"
+            $0["body"] = ["weapon": "Laser", "weaponType": 9]
+        }
+        #expect(refusal(json, topic: "input.weapon.selected")?.code == .badShape)
+    }
+
+    @Test func tooFewOrTooManyFramesAreRefused() throws {
+        let json = codec.encode(Samples.envelope(.ping(Ping())))
+        for frames in [[json], [Array("sys.ping".utf8), json, []], []] {
+            let error = try #require(throws: MessageError.self) { try codec.decode(frames: frames) }
+            #expect(error.code == .badFrames)
+        }
+    }
+
+    @Test func aTopicThatIsNotTheTypeIsRefused() {
+        #expect(refusal(valid { _ in }, topic: "device.rotate")?.code == .topicMismatch)
+    }
+
+    @Test func anOversizedMessageIsRefused() throws {
+        let small = EnvelopeCodec(maxMessageBytes: 1024)
+        let huge = Samples.envelope(.select(Select(monster: String(repeating: "x", count: 2000))))
+        let error = try #require(throws: MessageError.self) { try small.decode(frames: codec.frames(huge)) }
+        #expect(error.code == .tooLarge)
+    }
+
+    @Test func emptyIdsAndOverlongDeviceIdsAreRefused() {
+        #expect(refusal(valid { $0["id"] = "" })?.code == .badShape)
+        #expect(refusal(valid { $0["device"] = String(repeating: "d", count: 65) })?.code == .badShape)
+    }
+
+    @Test func anExcerptShowsUnprintableBytesEscaped() {
+        #expect(EnvelopeCodec.excerpt([0x41, 0x00, 0xff]) == "A\\x00\\xff")
+        #expect(EnvelopeCodec.excerpt(Array(repeating: 0x41, count: 70)).hasSuffix("…"))
+    }
+}
+
+/// Small model rules.
+@Suite struct ModelTests {
+    @Test func osVersionsCompareNumerically() {
+        #expect(OSVersion("3.1.3")! < OSVersion.firstWithPopovers)
+        #expect(OSVersion("3.2")! >= OSVersion.firstWithPopovers)
+        #expect(OSVersion("10.0")! > OSVersion("9.3")!)
+        #expect(OSVersion("x") == nil)
+        #expect(OSVersion("1..2") == nil)
+    }
+
+    @Test func weaponsAreNamedByTitleOrButton() {
+        #expect(Weapon(named: "NinjaStar") == .ninjaStar)
+        #expect(Weapon(named: "ninja-star") == .ninjaStar)
+        #expect(Weapon(named: "laser") == nil)
+    }
+
+    @Test func timestampsAreISO8601UTCWithMilliseconds() {
+        #expect(Timestamp.format(seconds: 0, milliseconds: 7) == "1970-01-01T00:00:00.007Z")
+        #expect(Timestamp.format(seconds: 1_796_008_479, milliseconds: 123) == "2026-11-30T03:14:39.123Z")
+    }
+
+    @Test func idsAreUniqueWithinAndAcrossGenerators() {
+        let one = IDGenerator(), two = IDGenerator()
+        let ids = (0..<1000).map { _ in one.next() } + (0..<1000).map { _ in two.next() }
+        #expect(Set(ids).count == 2000)
+    }
+}

@@ -1,0 +1,68 @@
+import MonsterKit
+
+/// One body of every message type, for round trips.
+enum Samples {
+    static let popover = Presentation(
+        style: .popover, content: .add, message: nil, buttons: ["Photo", "Audio"],
+        buttonFrames: [Rect(x: 578, y: 97, width: 160, height: 37), Rect(x: 578, y: 147, width: 160, height: 37)],
+        cancelButtonIndex: nil, anchor: Anchor(kind: .barButton, element: "add", rect: Rect(x: 716, y: 20, width: 44, height: 44)),
+        permittedArrowDirections: .any, arrowDirection: .up, arrowTip: Point(x: 738, y: 64),
+        frame: Rect(x: 558, y: 77, width: 200, height: 125), contentSize: Size(width: 200, height: 125),
+        passthrough: ["navigation-bar", "add"])
+    static let alert = Presentation(
+        style: .alert, content: .add, message: "Add…", buttons: ["Cancel", "Photo", "Audio"],
+        buttonFrames: [], cancelButtonIndex: 0, anchor: nil, permittedArrowDirections: nil,
+        arrowDirection: .unknown, arrowTip: nil, frame: Rect(x: 52.5, y: 233.5, width: 270, height: 200),
+        contentSize: Size(width: 270, height: 200), passthrough: [])
+    static let keyboard = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
+    static let picker = InputView(
+        view: "weapon-picker", responder: "weapon", width: 768, height: 110,
+        frame: Rect(x: 0, y: 914, width: 768, height: 110), buttons: ["fire", "close"])
+    static let layout = DeviceLayout(
+        orientation: .portrait, widthClass: .regular, window: Size(width: 768, height: 1024),
+        elements: [LayoutElement(name: "add", kind: "barButton", title: "+", frame: Rect(x: 716, y: 20, width: 44, height: 44))])
+    static let heartbeat = Heartbeat(
+        service: "roster", version: "0.1.0", pid: 42, uptimeSeconds: 1.5, intervalMilliseconds: 1000,
+        counters: ["received": 3])
+
+    static let bodies: [Body] = [
+        .tap(Tap(element: "add", profile: .ipad)),
+        .tap(Tap(point: Point(x: 1.5, y: 2))),
+        .rotate(Rotate(orientation: .landscape)),
+        .resize(Resize(width: .compact, profile: .ipadLegacy)),
+        .select(Select(monster: "Dog-Bot")),
+        .interaction(Interaction(element: "weapon", enabled: false)),
+        .describe(Describe(profile: .iphone)),
+        .presented(Presented(presentation: popover, reason: "tap")),
+        .presented(Presented(presentation: alert, reason: "rotation")),
+        .hidden(Hidden(presentation: popover, reason: "rotation")),
+        .dismissed(Dismissed(presentation: alert, reason: "button", button: "Cancel", buttonIndex: 0)),
+        .mediaAddRequested(MediaAddRequested(kind: .audio)),
+        .colorSelected(ColorSelected(color: .green)),
+        .deviceLayout(layout),
+        .deviceState(DeviceState(profile: .ipad, layout: layout, presentation: popover, popoverArrowDirection: .up, interactionDisabled: ["weapon"])),
+        .inputTap(InputTap(element: "fire", keyboard: keyboard)),
+        .inputLayout(InputLayout(keyboard: keyboard, reason: "rotation")),
+        .inputDescribe(InputDescribe(keyboard: keyboard)),
+        .inputShown(InputShown(input: picker, created: true, reason: "first-responder")),
+        .inputHidden(InputHidden(input: picker, reason: "closed")),
+        .weaponSelected(WeaponSelected(weapon: .ninjaStar)),
+        .inputState(InputState(firstResponder: nil, input: nil, weaponPickerCreated: false)),
+        .snapshotRequest(SnapshotRequest()),
+        .snapshot(RosterSnapshot(revision: 7, monsters: Catalogue.monsters, selected: "Cat-Bot")),
+        .rosterSelect(RosterSelect(monster: "Ice-Bot")),
+        .selection(RosterSelection(monster: Catalogue.monsters[1])),
+        .monsterUpdated(MonsterUpdated(revision: 8, monster: Catalogue.monsters[1].with(weapon: .fire), change: "weapon")),
+        .ping(Ping()),
+        .pong(Pong(service: "bus", version: "0.1.0", pid: 1)),
+        .heartbeat(heartbeat),
+        .statusRequest(StatusRequest()),
+        .statusReport(StatusReport(bus: heartbeat, services: [ServiceStatus(heartbeat: heartbeat, lastHeartbeatAgeMilliseconds: 12, stale: false)])),
+        .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: ["b-1"], forwarded: [Forward(id: "b-1", service: "roster")])),
+        .error(ErrorBody(code: "bad-json", message: "message is not JSON", offendingId: nil, excerpt: "{nope")),
+    ]
+
+    static func envelope(_ body: Body, device: String? = "ipad") -> Envelope {
+        Envelope(id: "id-1", correlationId: "id-0", service: "test", device: device, seq: 3, time: "2026-11-30T03:14:39.123Z", body: body)
+    }
+}

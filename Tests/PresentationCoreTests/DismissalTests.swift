@@ -1,0 +1,113 @@
+import MonsterKit
+import Testing
+@testable import PresentationCore
+
+/// SPEC §1.2: one popover at a time, dismissed by a tap outside (but not on its passthrough
+/// views) and by its own bar button (toggle).
+@Suite struct DismissalTests {
+    @Test func aTapOutsideDismissesThePopover() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        let effects = harness.tap("ipad", "outside")
+        #expect(types(effects) == [.dismissed])
+        #expect(try #require(effects[0].dismissed).reason == "outside-tap")
+        #expect(harness.presentation("ipad") == nil)
+    }
+
+    @Test func aTapOnAViewOutsideThePopoverOnlyDismissesIt() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        let effects = harness.tap("ipad", "weapon")
+        // The tap is consumed by the dismissal: the weapon image never gets it.
+        #expect(types(effects) == [.dismissed])
+        #expect(try #require(effects[0].dismissed).reason == "outside-tap")
+    }
+
+    @Test func thePresentingBarButtonTogglesThePopoverOff() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        let effects = harness.tap("ipad", "add")
+        #expect(types(effects) == [.dismissed])
+        #expect(try #require(effects[0].dismissed).reason == "toggle")
+        #expect(harness.presentation("ipad") == nil)
+    }
+
+    @Test func anotherBarButtonPassesThroughAndReplacesThePopover() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        let effects = harness.tap("ipad", "color")
+        #expect(types(effects) == [.dismissed, .presented])
+        #expect(try #require(effects[0].dismissed).reason == "replaced")
+        #expect(try #require(effects[1].presented).presentation.content == .color)
+        #expect(harness.presentation("ipad")?.content == .color)
+    }
+
+    @Test func aTapOnTheNavigationBarPassesThroughAndKeepsThePopover() {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        // (400, 40) is on the navigation bar, between its buttons.
+        #expect(harness.tap("ipad", at: Point(x: 400, y: 40)).isEmpty)
+        #expect(harness.presentation("ipad")?.content == .add)
+    }
+
+    @Test func aRectanglePopoverHasNoPassthroughSoTheBarDismissesIt() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "icon")
+        let effects = harness.tap("ipad", "add")
+        #expect(types(effects) == [.dismissed])
+        #expect(try #require(effects[0].dismissed).reason == "outside-tap")
+    }
+
+    @Test func aPointOnAPopoverButtonIsThatButton() {
+        var harness = Harness()
+        let popover = harness.tap("ipad", "add")[0].presented!.presentation
+        let audio = popover.buttonFrames[1]
+        let effects = harness.tap("ipad", at: Point(x: audio.midX, y: audio.midY))
+        #expect(types(effects) == [.dismissed, .mediaAddRequested])
+        #expect(effects[1].body == .mediaAddRequested(MediaAddRequested(kind: .audio)))
+    }
+
+    @Test func aPointInsideThePopoverOffItsButtonsDoesNothing() {
+        var harness = Harness()
+        let popover = harness.tap("ipad", "add")[0].presented!.presentation
+        #expect(harness.tap("ipad", at: Point(x: popover.frame.minX + 2, y: popover.frame.maxY - 2)).isEmpty)
+        #expect(harness.presentation("ipad") != nil)
+    }
+
+    @Test func theInputViewsButtonsAreNotCoveredByThePopover() {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        let effects = harness.tap("ipad", "fire")
+        #expect(types(effects) == [.inputTap])
+        #expect(effects[0].forwardTo == MonsterBus.Service.inputHandling)
+        #expect(harness.presentation("ipad")?.content == .add)
+    }
+}
+
+/// SPEC §1.2: an alert is modal.
+@Suite struct ModalityTests {
+    @Test func whileAnAlertIsUpOtherTapsAreRefusedAndNothingElseIsPresented() throws {
+        var harness = Harness()
+        let alert = harness.tap("iphone", "add")[0].presented!.presentation
+        for element in ["add", "color", "outside", "weapon", "icon", "laser"] {
+            let effects = harness.tap("iphone", element)
+            #expect(types(effects) == [.error], "tap \(element)")
+            #expect(effects.first?.errorBody?.code == "modal-alert")
+            #expect(harness.presentation("iphone") == alert)
+        }
+    }
+
+    @Test func whileAnAlertIsUpSelectionIsRefused() {
+        var harness = Harness()
+        _ = harness.tap("iphone", "add")
+        #expect(harness.select("iphone", "Dog-Bot").first?.errorBody?.code == "modal-alert")
+    }
+
+    @Test func aPointTapOnAnAlertButtonIsThatButton() {
+        var harness = Harness()
+        let alert = harness.tap("iphone", "add")[0].presented!.presentation
+        let cancel = alert.buttonFrames[0]
+        #expect(types(harness.tap("iphone", at: Point(x: cancel.midX, y: cancel.midY))) == [.dismissed])
+        #expect(harness.presentation("iphone") == nil)
+    }
+}

@@ -1,0 +1,63 @@
+import MonsterKit
+import Testing
+@testable import PresentationCore
+
+/// The popover placement rule: fits on screen inside the margin, arrow at the anchor.
+@Suite struct GeometryTests {
+    let window = Size(width: 768, height: 1024)
+    let size = Size(width: 200, height: 125)
+
+    @Test func underTheNavigationBarTheArrowPointsUp() {
+        let anchor = Rect(x: 716, y: 20, width: 44, height: 44)
+        let geometry = PopoverGeometry(anchor: anchor, contentSize: size, permitted: .any, window: window)
+        #expect(geometry.arrowDirection == .up)
+        #expect(geometry.arrowDirection.rawValue == 1)
+        #expect(geometry.frame.minY == anchor.maxY + PopoverGeometry.arrowHeight)
+        #expect(geometry.arrowTip.y == anchor.maxY)
+        #expect(geometry.arrowTip.x >= anchor.minX && geometry.arrowTip.x <= anchor.maxX)
+        #expect(geometry.frame.maxX <= window.width - PopoverGeometry.margin)
+    }
+
+    @Test func nearTheBottomTheArrowPointsDown() {
+        let anchor = Rect(x: 300, y: 960, width: 44, height: 44)
+        let geometry = PopoverGeometry(anchor: anchor, contentSize: size, permitted: .any, window: window)
+        #expect(geometry.arrowDirection == .down)
+        #expect(geometry.frame.maxY == anchor.minY - PopoverGeometry.arrowHeight)
+        #expect(geometry.arrowTip == Point(x: anchor.midX, y: anchor.minY))
+    }
+
+    @Test func onlyPermittedDirectionsAreUsed() {
+        let anchor = Rect(x: 10, y: 400, width: 44, height: 44)
+        let geometry = PopoverGeometry(anchor: anchor, contentSize: size, permitted: .left, window: window)
+        #expect(geometry.arrowDirection == .left)
+        #expect(geometry.frame.minX == anchor.maxX + PopoverGeometry.arrowHeight)
+        #expect(geometry.arrowTip == Point(x: anchor.maxX, y: anchor.midY))
+        let right = PopoverGeometry(anchor: Rect(x: 700, y: 400, width: 44, height: 44), contentSize: size, permitted: .right, window: window)
+        #expect(right.arrowDirection == .right)
+        #expect(right.frame.maxX == 700 - PopoverGeometry.arrowHeight)
+    }
+
+    @Test func whenNothingFitsTheRoomiestDirectionWinsAndTheBodyShrinks() {
+        let tall = Size(width: 200, height: 2000)
+        let anchor = Rect(x: 300, y: 20, width: 44, height: 44)
+        let geometry = PopoverGeometry(anchor: anchor, contentSize: tall, permitted: [.up, .down], window: window)
+        #expect(geometry.arrowDirection == .up)
+        #expect(geometry.frame.maxY == window.height - PopoverGeometry.margin)
+        #expect(geometry.frame.height < tall.height)
+    }
+
+    @Test func everyPopoverOfTheAppFitsOnEveryIPadLayout() {
+        for orientation in [Orientation.portrait, .landscape] {
+            let layout = ScreenLayout(profile: .ipad, orientation: orientation, widthClass: .regular)
+            let screen = Rect(x: 0, y: ScreenLayout.statusBarHeight, width: layout.window.width, height: layout.window.height - 20)
+            for element in layout.elements where element.kind == "barButton" || element.name == "icon" {
+                let anchor = Anchor(kind: element.kind == "barButton" ? .barButton : .rect, element: element.name, rect: element.frame)
+                for content in [PresentationContent.add, .color, .monsterList] {
+                    let popover = PresentationFactory.popover(content, anchor: anchor, in: layout)
+                    #expect(screen.contains(popover.frame), "\(content) from \(element.name) in \(orientation)")
+                    #expect(popover.frame.size == popover.contentSize)
+                }
+            }
+        }
+    }
+}

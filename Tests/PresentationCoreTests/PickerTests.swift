@@ -1,0 +1,185 @@
+import MonsterKit
+import Testing
+@testable import PresentationCore
+
+/// SPEC §1.3: the colour picker and the "Monster List" popover.
+@Suite struct PickerTests {
+    @Test func chooseColorPresentsRedGreenBlueInAPopover() throws {
+        var harness = Harness()
+        let popover = try #require(harness.tap("ipad", "color").first?.presented).presentation
+        #expect(popover.content == .color)
+        #expect(popover.buttons == ["Red", "Green", "Blue"])
+        #expect(popover.contentSize == Size(width: 150, height: 140))
+        #expect(popover.anchor?.element == "color")
+    }
+
+    @Test func pickingRedDismissesThePickerAndTellsRoster() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "color")
+        let effects = harness.tap("ipad", "red")
+        #expect(types(effects) == [.dismissed, .colorSelected])
+        #expect(effects[1].body == .colorSelected(ColorSelected(color: .red)))
+        #expect(effects[1].forwardTo == MonsterBus.Service.roster)
+        #expect(harness.presentation("ipad") == nil)
+    }
+
+    @Test func onAnIPhoneTheColourPickerIsAnAlertWithCancel() throws {
+        var harness = Harness()
+        let alert = try #require(harness.tap("iphone", "color").first?.presented).presentation
+        #expect(alert.style == .alert)
+        #expect(alert.buttons == ["Cancel", "Red", "Green", "Blue"])
+        let effects = harness.tap("iphone", "blue")
+        #expect(types(effects) == [.dismissed, .colorSelected])
+        #expect(effects[1].body == .colorSelected(ColorSelected(color: .blue)))
+    }
+
+    @Test func monsterListInPortraitPresentsTheRosterInAPopover() throws {
+        var harness = Harness()
+        let popover = try #require(harness.tap("ipad", "monster-list").first?.presented).presentation
+        #expect(popover.content == .monsterList)
+        #expect(popover.buttons == Catalogue.names)
+        #expect(popover.anchor?.element == "monster-list")
+        #expect(popover.arrowDirection == .up)
+    }
+
+    @Test func selectingAMonsterDismissesTheMonsterListAndTellsRoster() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "monster-list")
+        let effects = harness.select("ipad", "Dog-Bot")
+        #expect(types(effects) == [.dismissed, .rosterSelect])
+        #expect(try #require(effects[0].dismissed).reason == "selection")
+        #expect(effects[1].body == .rosterSelect(RosterSelect(monster: "Dog-Bot")))
+        #expect(effects[1].forwardTo == MonsterBus.Service.roster)
+    }
+
+    @Test func tappingARowOfTheMonsterListSelectsIt() {
+        var harness = Harness()
+        _ = harness.tap("ipad", "monster-list")
+        let effects = harness.tap("ipad", "ice-bot")
+        #expect(types(effects) == [.dismissed, .rosterSelect])
+        #expect(effects[1].body == .rosterSelect(RosterSelect(monster: "Ice-Bot")))
+    }
+
+    @Test func tappingARowOfTheLandscapeRosterSelectsIt() {
+        var harness = Harness()
+        _ = harness.rotate("ipad", .landscape)
+        let effects = harness.tap("ipad", "row:Fire-Bot")
+        #expect(types(effects) == [.rosterSelect])
+    }
+
+    @Test func anUnknownMonsterIsRefused() {
+        var harness = Harness()
+        let effects = harness.select("ipad", "Robo-Cop")
+        #expect(effects.first?.errorBody?.code == "unknown-monster")
+        #expect(effects.count == 1)
+    }
+}
+
+/// Taps that belong to input-handling, and views with user interaction disabled.
+@Suite struct DeliveryTests {
+    @Test func theWeaponImageTapIsPassedToInputHandlingWithTheKeyboardWidth() {
+        var harness = Harness()
+        let effects = harness.tap("ipad", "weapon")
+        #expect(effects == [.forward(
+            .inputTap(InputTap(element: "weapon", keyboard: KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024))),
+            to: MonsterBus.Service.inputHandling)])
+    }
+
+    @Test func aNameThisServiceDoesNotKnowGoesToInputHandlingToJudge() {
+        var harness = Harness()
+        let effects = harness.tap("ipad", "laser")
+        #expect(types(effects) == [.inputTap])
+    }
+
+    @Test func aViewWithUserInteractionDisabledNeverReceivesTheTap() {
+        var harness = Harness()
+        _ = harness.send("ipad", .interaction(Interaction(element: "weapon", enabled: false, profile: .ipad)))
+        let refused = harness.tap("ipad", "weapon")
+        #expect(refused.first?.errorBody?.code == "interaction-disabled")
+        #expect(!types(refused).contains(.inputTap))
+        _ = harness.send("ipad", .interaction(Interaction(element: "weapon", enabled: true)))
+        #expect(types(harness.tap("ipad", "weapon")) == [.inputTap])
+    }
+
+    @Test func aNonInteractiveLabelIgnoresTheTap() {
+        var harness = Harness()
+        #expect(harness.tap("ipad", "description").isEmpty)
+    }
+
+    @Test func aTapNamesAnElementOrAPointNotBoth() {
+        var harness = Harness()
+        var tap = Tap(element: "add", profile: .ipad)
+        tap.point = Point(x: 1, y: 1)
+        #expect(harness.send("ipad", .tap(tap)).first?.errorBody?.code == "bad-tap")
+    }
+
+    @Test func describeGivesTheStateAndAsksInputHandlingAndRoster() {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        let effects = harness.send("ipad", .describe(Describe()))
+        #expect(types(effects) == [.deviceState, .inputDescribe, .snapshotRequest])
+        #expect(effects[1].forwardTo == MonsterBus.Service.inputHandling)
+        #expect(effects[2].forwardTo == MonsterBus.Service.roster)
+        guard case .deviceState(let state) = effects[0].body else { return }
+        #expect(state.presentation?.content == .add)
+        #expect(state.popoverArrowDirection == .up)
+    }
+
+    @Test func withNoPopoverTheArrowDirectionIsUnknown() {
+        var harness = Harness()
+        let effects = harness.send("ipad", .describe(Describe(profile: .ipad)))
+        guard case .deviceState(let state) = effects[0].body else { Issue.record("no state"); return }
+        #expect(state.popoverArrowDirection == .unknown)
+    }
+}
+
+/// Devices are independent, created from a profile the first time, and refused otherwise.
+@Suite struct DeviceTests {
+    @Test func devicesNeverAffectEachOther() {
+        var harness = Harness()
+        _ = harness.tap("a", "add", profile: .ipad)
+        #expect(harness.tap("b", "photo", profile: .ipad).first?.errorBody?.code == "no-such-element")
+        #expect(harness.presentation("a")?.content == .add)
+        #expect(harness.presentation("b") == nil)
+    }
+
+    @Test func anUnknownDeviceWithoutAProfileIsRefused() {
+        var harness = Harness()
+        let effects = harness.send("nobody", .tap(Tap(element: "add")))
+        #expect(effects.first?.errorBody?.code == "unknown-device")
+        #expect(harness.core.devices.isEmpty)
+    }
+
+    @Test func aKnownDeviceNeedsNoProfile() {
+        var harness = Harness()
+        _ = harness.tap("mine", "add", profile: .iphone)
+        #expect(types(harness.send("mine", .tap(Tap(element: "cancel")))) == [.dismissed])
+    }
+
+    @Test func otherHardwareUnderAKnownIdIsRefused() {
+        var harness = Harness()
+        _ = harness.tap("mine", "add", profile: .iphone)
+        #expect(harness.tap("mine", "cancel", profile: .ipad).first?.errorBody?.code == "device-conflict")
+        #expect(harness.presentation("mine")?.style == .alert)
+    }
+
+    @Test func aMissingDeviceIdIsRefused() {
+        var core = PresentationCore()
+        #expect(core.handle(device: nil, action: .tap(Tap(element: "add", profile: .ipad))).first?.errorBody?.code == "missing-device")
+    }
+
+    @Test func anImpossibleProfileIsRefused() {
+        var harness = Harness()
+        var profile = DeviceProfile.ipad
+        profile.screen = Size(width: 0, height: 10)
+        #expect(harness.tap("bad", "add", profile: profile).first?.errorBody?.code == "bad-profile")
+    }
+
+    @Test func aRefusedActionLeavesTheDeviceAsItWas() {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        let before = harness.core.devices["ipad"]
+        _ = harness.tap("ipad", "red")
+        #expect(harness.core.devices["ipad"] == before)
+    }
+}

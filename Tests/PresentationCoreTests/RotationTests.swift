@@ -1,0 +1,97 @@
+import MonsterKit
+import Testing
+@testable import PresentationCore
+
+/// SPEC §1.2: rotation hides a popover, then presents it again at its anchor, or dismisses it.
+@Suite struct RotationTests {
+    @Test func aBarButtonPopoverIsHiddenThenPresentedAgainAtTheAnchorsNewPlace() throws {
+        var harness = Harness()
+        let before = harness.tap("ipad", "add")[0].presented!.presentation
+        let effects = harness.rotate("ipad", .landscape)
+        #expect(types(effects) == [.hidden, .deviceLayout, .presented, .inputLayout])
+        #expect(try #require(effects[0].hidden).presentation == before)
+        let after = try #require(effects[2].presented)
+        #expect(after.reason == "rotation")
+        #expect(after.presentation.anchor?.rect == Rect(x: 972, y: 20, width: 44, height: 44))
+        #expect(after.presentation.arrowDirection == .up)
+        #expect(after.presentation.frame.maxX <= 1024 - PopoverGeometry.margin)
+        #expect(effects[3].body == .inputLayout(InputLayout(
+            keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768), reason: "rotation")))
+        #expect(effects[3].forwardTo == MonsterBus.Service.inputHandling)
+    }
+
+    @Test func theMonsterListPopoverIsDismissedWhenItsButtonVanishesInLandscape() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "monster-list")
+        let effects = harness.rotate("ipad", .landscape)
+        #expect(types(effects) == [.hidden, .deviceLayout, .dismissed, .inputLayout])
+        #expect(try #require(effects[2].dismissed).reason == "anchor-gone")
+        #expect(harness.presentation("ipad") == nil)
+        let refused = harness.tap("ipad", "monster-list")
+        #expect(refused.first?.errorBody?.code == "no-such-element")
+    }
+
+    @Test func aPopoverFromARectangleIsDismissedByRotation() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "icon")
+        let effects = harness.rotate("ipad", .landscape)
+        #expect(types(effects) == [.hidden, .deviceLayout, .dismissed, .inputLayout])
+        #expect(try #require(effects[2].dismissed).reason == "rect-anchor")
+    }
+
+    @Test func anAlertStaysUpReCentred() throws {
+        var harness = Harness()
+        _ = harness.tap("iphone", "add")
+        let effects = harness.rotate("iphone", .landscape)
+        #expect(types(effects) == [.deviceLayout, .presented, .inputLayout])
+        let alert = try #require(effects[1].presented)
+        #expect(alert.reason == "rotation")
+        #expect(alert.presentation.frame.midX == 667.0 / 2)
+        #expect(alert.presentation.frame.midY == 375.0 / 2)
+        #expect(harness.presentation("iphone")?.style == .alert)
+    }
+
+    @Test func rotatingToTheCurrentOrientationDoesNothing() {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        #expect(harness.rotate("ipad", .portrait).isEmpty)
+    }
+
+    @Test func landscapeShowsTheRosterPaneAndNoMonsterListButton() throws {
+        var harness = Harness()
+        let effects = harness.rotate("ipad", .landscape)
+        guard case .deviceLayout(let layout) = effects[0].body else { Issue.record("no layout"); return }
+        let names = layout.elements.map(\.name)
+        #expect(!names.contains("monster-list"))
+        #expect(names.contains("master"))
+        #expect(names.contains("row:Ice-Bot"))
+        let navigation = try #require(layout.elements.first { $0.name == "navigation-bar" })
+        #expect(navigation.frame.minX == 321)
+    }
+}
+
+/// Multitasking: an iPad in a compact window behaves as an iPhone.
+@Suite struct AdaptivityTests {
+    @Test func goingCompactDismissesAPopover() throws {
+        var harness = Harness()
+        _ = harness.tap("ipad", "add")
+        let effects = harness.resize("ipad", .compact)
+        #expect(types(effects) == [.dismissed, .deviceLayout, .inputLayout])
+        #expect(try #require(effects[0].dismissed).reason == "size-class")
+        guard case .inputLayout(let layout) = effects[2].body else { return }
+        #expect(layout.keyboard.width == ScreenLayout.slideOverWidth)
+    }
+
+    @Test func backToRegularGivesThePopoverAgain() throws {
+        var harness = Harness()
+        _ = harness.resize("ipad", .compact)
+        _ = harness.resize("ipad", .regular)
+        #expect(try #require(harness.tap("ipad", "add").first?.presented).presentation.style == .popover)
+    }
+
+    @Test func anIPhoneCannotBeMadeRegular() {
+        var harness = Harness()
+        #expect(harness.resize("iphone", .regular).first?.errorBody?.code == "unsupported")
+        #expect(harness.resize("iphone", .compact).isEmpty)
+    }
+}
