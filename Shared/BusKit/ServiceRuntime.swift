@@ -16,7 +16,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     private var handler: Handler
     private var counters: [String: UInt64] = [:]
     private let started = Timestamp.monotonic()
-    private var readyPingId: String?
+    private var readyPingIds: Set<String> = []
     private var isReady = false
 
     /// A runtime for the service `name` with `handler`, configured by `config`.
@@ -50,6 +50,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         let interval = Double(config.heartbeatIntervalMilliseconds) / 1000
         var nextHeartbeat = Timestamp.monotonic()
         var nextReadyPing = Timestamp.monotonic()
+        var readyRetry = 0.01
         while true {
             let now = Timestamp.monotonic()
             if now >= nextHeartbeat {
@@ -57,8 +58,9 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 nextHeartbeat = now + interval
             }
             if !isReady && now >= nextReadyPing {
-                readyPingId = try bus.publish(.ping(Ping())).id
-                nextReadyPing = now + 0.25
+                readyPingIds.insert(try bus.publish(.ping(Ping())).id)
+                nextReadyPing = now + readyRetry
+                readyRetry = min(readyRetry * 2, 0.25)
             }
             let wakeAt = isReady ? nextHeartbeat : min(nextHeartbeat, nextReadyPing)
             let timeout = max(0, Int((wakeAt - Timestamp.monotonic()) * 1000) + 1)
@@ -110,14 +112,18 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             return
         }
         if case .ping = envelope.body {
-            if envelope.id == readyPingId {
+            if readyPingIds.contains(envelope.id) {
                 if !isReady {
                     log.info("ready: the path through the bus is live")
                     // Tell the bus at once, rather than at the next interval.
                     try publishHeartbeat(bus)
                 }
                 isReady = true
+                readyPingIds = []
             } else {
+                // Until this service has heard its own ping, the bus may not have its heartbeat
+                // yet: send one first, so whoever this pong reassures also finds it in status.
+                if !isReady { try publishHeartbeat(bus) }
                 try bus.publish(
                     .pong(Pong(service: name, version: MonsterBus.version, pid: getpid())),
                     correlationId: envelope.correlationId, device: envelope.device)

@@ -1,0 +1,141 @@
+import Foundation
+
+/// A child process whose standard error is collected as it arrives (and kept in a log file),
+/// so a test can wait for a line without sleeping.
+final class ChildProcess: @unchecked Sendable {
+    let name: String
+    let process = Process()
+    private let condition = NSCondition()
+    private var errorText = ""
+    private let log: FileHandle?
+
+    /// Starts `executable` with `arguments` and `environment`, logging stderr to `logFile`.
+    init(name: String, executable: URL, arguments: [String] = [], environment: [String: String], logFile: URL) throws {
+        self.name = name
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        log = try? FileHandle(forWritingTo: logFile)
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                return
+            }
+            self.log?.write(data)
+            self.condition.lock()
+            self.errorText += String(decoding: data, as: UTF8.self)
+            self.condition.broadcast()
+            self.condition.unlock()
+        }
+        try process.run()
+    }
+
+    /// Everything written to stderr so far.
+    var stderr: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return errorText
+    }
+
+    /// Waits until stderr has a line for which `match` returns a value, up to `timeout` seconds.
+    func waitForLine<T>(timeout: TimeInterval, _ match: (Substring) -> T?) -> T? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            for line in errorText.split(separator: "\n") {
+                if let found = match(line) { return found }
+            }
+            if !condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// Sends `signal` to the process.
+    func signal(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits for the process to exit, up to `timeout` seconds; returns its status, or nil.
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        let done = DispatchSemaphore(value: 0)
+        let process = self.process
+        DispatchQueue.global().async {
+            process.waitUntilExit()
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else { return nil }
+        return process.terminationStatus
+    }
+}
+
+/// What a finished command printed and returned.
+struct CommandResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    /// How long it ran, in seconds.
+    let seconds: Double
+
+    /// Each stdout line parsed as a JSON object (for `--json` output).
+    var envelopes: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// The envelopes of `type`.
+    func messages(_ type: String) -> [[String: Any]] {
+        envelopes.filter { $0["type"] as? String == type }
+    }
+
+    /// The body of the only envelope of `type`, if there is exactly one.
+    func body(_ type: String) -> [String: Any]? {
+        let found = messages(type)
+        return found.count == 1 ? found[0]["body"] as? [String: Any] : nil
+    }
+
+    /// The message types printed, in order, without acknowledgements.
+    var types: [String] {
+        envelopes.compactMap { $0["type"] as? String }.filter { $0 != "ack" }
+    }
+}
+
+/// Runs `executable` to completion with `arguments`, capturing both outputs.
+func runToCompletion(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    if let stdin {
+        let input = Pipe()
+        process.standardInput = input
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
+    } else {
+        process.standardInput = FileHandle.nullDevice
+    }
+    let started = Date()
+    try process.run()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errorData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        errorData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outputData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+        stderr: String(decoding: errorData, as: UTF8.self), seconds: Date().timeIntervalSince(started))
+}
