@@ -100,9 +100,11 @@ struct CommandResult {
         return found.count == 1 ? found[0]["body"] as? [String: Any] : nil
     }
 
-    /// The message types printed, in order, without acknowledgements.
+    /// The message types printed, in order, without acknowledgements and the requests one
+    /// service passes to another.
     var types: [String] {
-        envelopes.compactMap { $0["type"] as? String }.filter { $0 != "ack" }
+        let betweenServices: Set = ["ack", "input.tap", "input.layout", "input.describe", "roster.select.request", "roster.snapshot.request"]
+        return envelopes.compactMap { $0["type"] as? String }.filter { !betweenServices.contains($0) }
     }
 }
 
