@@ -9,10 +9,14 @@ public enum CommandLineParser {
         var profileName: String?
         var overrides = ProfileOverrides()
         var json = false
-        var timeout = 5.0
+        var timeout = environment["GATEWAY_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 5.0
         var helpRequested = false
         var positional: [String] = []
         var tapPoint: Point?
+        var deviceGiven = false
+        var watchTypes: [String] = []
+        var watchCount: Int?
+        var screenOut: String?
 
         var index = 0
         func value(_ option: String) throws(UsageError) -> String {
@@ -32,7 +36,9 @@ public enum CommandLineParser {
                 return try value(argument)
             }
             switch argument {
-            case "--device": device = try next()
+            case "--device":
+                device = try next()
+                deviceGiven = true
             case "--profile": profileName = try next()
             case "--json": json = true
             case "--timeout":
@@ -50,6 +56,12 @@ public enum CommandLineParser {
             case "--orientation": overrides.orientation = try parseEnum(Orientation.self, try next(), "--orientation", "portrait or landscape")
             case "--width": overrides.widthClass = try parseEnum(SizeClass.self, try next(), "--width", "regular or compact")
             case "--at": tapPoint = try parsePoint(try next())
+            case "--type": watchTypes.append(try next())
+            case "--count":
+                let text = try next()
+                guard let count = Int(text), count > 0 else { throw UsageError("--count takes a positive number, not '\(text)'", command: "watch") }
+                watchCount = count
+            case "--out": screenOut = try next()
             case "-h", "--help": helpRequested = true
             case "--version": positional.insert("version", at: 0)
             default:
@@ -71,13 +83,28 @@ public enum CommandLineParser {
         } else {
             command = try parseCommand(positional, tapPoint: tapPoint)
         }
-        if tapPoint != nil, case .tap = command {} else if tapPoint != nil, !helpRequested {
-            throw UsageError("--at only goes with tap", command: positional.first)
+        if !helpRequested {
+            try checkOnly(tapPoint != nil, "--at", goesWith: "tap", command)
+            try checkOnly(!watchTypes.isEmpty || watchCount != nil, "--type and --count", goesWith: "watch", command)
+            try checkOnly(screenOut != nil, "--out", goesWith: "screen", command)
         }
+        if case .watch = command { command = .watch(types: watchTypes, count: watchCount) }
+        if case .screen = command { command = .screen(out: screenOut) }
         if case .help(let topic?) = command, GatewayHelp.command(named: topic) == nil {
             command = .help(nil)
         }
-        return Invocation(device: device, profile: profile, json: json, timeout: timeout, command: command)
+        return Invocation(device: device, deviceGiven: deviceGiven, profile: profile, json: json, timeout: timeout, command: command)
+    }
+
+    /// Refuses an option given with a command it does not belong to.
+    private static func checkOnly(_ given: Bool, _ option: String, goesWith name: String, _ command: GatewayCommand) throws(UsageError) {
+        guard given else { return }
+        let matches: Bool
+        switch (name, command) {
+        case ("tap", .tap), ("watch", .watch), ("screen", .screen): matches = true
+        default: matches = false
+        }
+        if !matches { throw UsageError("\(option) only goes with \(name)", command: name) }
     }
 
     private struct ProfileOverrides {
@@ -160,6 +187,22 @@ public enum CommandLineParser {
                 throw UsageError("ping takes service names (\(known.joined(separator: ", "))), not '\(unknown)'", command: name)
             }
             return .ping(arguments.isEmpty ? known : arguments)
+        case "watch":
+            try exactly(0, "options only (--type PREFIX, --count N)")
+            return .watch(types: [], count: nil)
+        case "run":
+            try exactly(1, "a scenario file")
+            return .run(arguments[0])
+        case "shell":
+            try exactly(0, "no arguments")
+            return .shell
+        case "screen":
+            try exactly(0, "options only (--out FILE)")
+            return .screen(out: nil)
+        case "completion":
+            try exactly(1, "a shell name (bash)")
+            guard arguments[0] == "bash" else { throw UsageError("completion knows bash only, not '\(arguments[0])'", command: name) }
+            return .completion("bash")
         case "help":
             return .help(arguments.first)
         case "version":

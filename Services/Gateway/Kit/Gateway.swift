@@ -13,9 +13,7 @@ public enum Gateway {
         do {
             invocation = try CommandLineParser.parse(arguments, environment: environment)
         } catch {
-            let usage = error.command.flatMap(GatewayHelp.command(named:)).map { "usage: gateway [OPTIONS] \($0.usage)" }
-                ?? "usage: gateway [OPTIONS] COMMAND [ARGS]   (gateway --help lists the commands)"
-            Log.standardError("gateway: \(error.description)\n\(usage)\n")
+            reportUsage(error)
             return ExitStatus.usage
         }
         switch invocation.command {
@@ -24,6 +22,9 @@ public enum Gateway {
             return ExitStatus.ok
         case .version:
             print("gateway \(MonsterBus.version)")
+            return ExitStatus.ok
+        case .completion:
+            print(CompletionScript.bash, terminator: "")
             return ExitStatus.ok
         default:
             break
@@ -38,37 +39,110 @@ public enum Gateway {
         let colors = isatty(1) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: invocation.json, formatter: HumanFormatter(colors: colors))
         do {
-            let client = try GatewayClient(config: config)
-            let deadline = Timestamp.monotonic() + invocation.timeout
+            let session = GatewaySession(client: try GatewayClient(config: config), output: output)
             switch invocation.command {
-            case .status:
-                return try StatusCommand.run(client: client, deadline: deadline, output: output)
-            case .ping(let services):
-                try client.handshake(services: services, deadline: deadline)
-                if !invocation.json { print("answered: " + services.joined(separator: ", ")) }
-                return ExitStatus.ok
+            case .watch(let types, let count):
+                return try WatchCommand.run(invocation, types: types, count: count, session: session)
+            case .run(let path):
+                return try runScenario(path, invocation: invocation, environment: environment, session: session)
+            case .shell:
+                return runShell(invocation: invocation, environment: environment, session: session)
             default:
-                break
+                return try session.execute(invocation).status
             }
-            return try runAction(invocation, client: client, deadline: deadline, output: output)
         } catch let error as NoAnswer {
             Log.standardError("gateway: \(error.description)\n")
             return ExitStatus.timeout
+        } catch let error as UsageError {
+            reportUsage(error)
+            return ExitStatus.usage
         } catch {
             Log.standardError("gateway: \(error)\n")
             return ExitStatus.timeout
         }
     }
 
-    /// Sends a device action (or a roster request) and prints everything it causes.
-    static func runAction(_ invocation: Invocation, client: GatewayClient, deadline: Double, output: Output) throws -> Int32 {
-        guard let body = invocation.command.action(profile: invocation.profile) else { return ExitStatus.usage }
-        let handler = body.type == .snapshotRequest ? MonsterBus.Service.roster : MonsterBus.Service.presentationPolicy
-        try client.handshake(services: body.type == .snapshotRequest ? [handler] : MonsterBus.Service.all, deadline: deadline)
-        let tracker = try client.perform(body, device: invocation.device, firstHop: [handler], deadline: deadline) {
-            output.print($0)
+    private static func reportUsage(_ error: UsageError) {
+        let usage = error.command.flatMap(GatewayHelp.command(named:)).map { "usage: gateway [OPTIONS] \($0.usage)" }
+            ?? "usage: gateway [OPTIONS] COMMAND [ARGS]   (gateway --help lists the commands)"
+        Log.standardError("gateway: \(error.description)\n\(usage)\n")
+    }
+
+    /// How one scenario or shell line is run: parsed like a command line, with the run's device
+    /// and timeout as defaults, printed the run's way.
+    private static func lineRunner(
+        invocation: Invocation, environment: [String: String], session: GatewaySession
+    ) -> ([String]) throws -> ActionOutcome {
+        var defaults = environment
+        defaults["GATEWAY_DEVICE"] = invocation.device
+        defaults["GATEWAY_TIMEOUT"] = String(invocation.timeout)
+        return { words in
+            var line = try CommandLineParser.parse(words, environment: defaults)
+            if line.profile == nil && line.device == invocation.device { line.profile = invocation.profile }
+            switch line.command {
+            case .run, .shell, .watch, .completion, .help, .version:
+                throw UsageError("\(words.first ?? "") cannot be used inside a scenario")
+            default:
+                return try session.execute(line)
+            }
         }
-        return tracker.errors.isEmpty ? ExitStatus.ok : ExitStatus.refused
+    }
+
+    private static func runScenario(_ path: String, invocation: Invocation, environment: [String: String], session: GatewaySession) throws -> Int32 {
+        guard let text = readFile(path) else {
+            throw UsageError("cannot read the scenario file '\(path)'", command: "run")
+        }
+        let steps: [ScenarioStep]
+        do {
+            steps = try ScenarioParser.parse(text)
+        } catch {
+            throw UsageError("\(path): \(error.description)", command: "run")
+        }
+        let json = invocation.json
+        var runner = ScenarioRunner(
+            source: path, perform: lineRunner(invocation: invocation, environment: environment, session: session),
+            say: { if !json { print($0) } }, complain: { Log.standardError("gateway: \($0)\n") })
+        return runner.run(steps)
+    }
+
+    private static func runShell(invocation: Invocation, environment: [String: String], session: GatewaySession) -> Int32 {
+        let interactive = isatty(0) != 0
+        let json = invocation.json
+        var runner = ScenarioRunner(
+            source: "shell", perform: lineRunner(invocation: invocation, environment: environment, session: session),
+            say: { if !json && !$0.hasPrefix("$ ") { print($0) } }, complain: { Log.standardError("\($0)\n") })
+        var number = 0
+        var status = ExitStatus.ok
+        if interactive { print("Monster Bus shell for device \(invocation.device): actions as after `gateway`, expectations, `exit`.") }
+        while true {
+            if interactive { print("\(invocation.device)> ", terminator: "") }
+            guard let line = readLine() else { break }
+            number += 1
+            let words = (try? ScenarioParser.split(line)) ?? []
+            if words == ["exit"] || words == ["quit"] { break }
+            do {
+                for step in try ScenarioParser.parse(line) {
+                    status = runner.step(ScenarioStep(line: number, kind: step.kind)) ?? ExitStatus.ok
+                }
+            } catch {
+                Log.standardError("shell:\(number): \(error.description)\n")
+                status = ExitStatus.usage
+            }
+        }
+        return status
+    }
+
+    private static func readFile(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[..<count]
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 }
 
@@ -83,10 +157,10 @@ struct Output {
     }
 
     /// Prints `envelope` in the chosen form.
-    func print(_ envelope: Envelope) {
+    func print(_ envelope: Envelope, describingRequests: Bool = false) {
         if json {
             Swift.print(String(decoding: codec.encode(envelope), as: UTF8.self))
-        } else if let line = formatter.line(for: envelope) {
+        } else if let line = formatter.line(for: envelope, describingRequests: describingRequests) {
             Swift.print(line)
         }
     }

@@ -75,6 +75,19 @@ public final class GatewayClient {
         }
     }
 
+    /// Calls `onMessage` with every readable message until it returns false or the file
+    /// descriptor `stop` becomes readable (a signal arrived).
+    public func listen(stop: Int32, onMessage: (Envelope) -> Bool) throws {
+        while true {
+            let ready = try poll([bus.pollItem, .fileDescriptor(stop)], timeoutMilliseconds: -1)
+            if ready[1] { return }
+            while let frames = try bus.receiveFramesNow() {
+                guard let envelope = try? bus.codec.decode(frames: frames) else { continue }
+                if !onMessage(envelope) { return }
+            }
+        }
+    }
+
     /// The next readable message before `deadline`, skipping unreadable ones; `nil` at the deadline.
     private func next(until deadline: Double) throws -> Envelope? {
         while true {

@@ -8,11 +8,32 @@ public struct HumanFormatter: Sendable {
     /// A formatter, coloured or not.
     public init(colors: Bool) { self.colors = colors }
 
-    /// The line for `envelope`.
-    public func line(for envelope: Envelope) -> String? {
+    /// The line for `envelope`. Requests between processes and bookkeeping get a line only
+    /// when `describingRequests` is set (as `watch` does).
+    public func line(for envelope: Envelope, describingRequests: Bool = false) -> String? {
         let device = envelope.device.map { paint($0, .dim) + " " } ?? ""
-        guard let text = describe(envelope) else { return nil }
+        guard let text = describe(envelope) ?? (describingRequests ? request(envelope) : nil) else { return nil }
         return device + text
+    }
+
+    /// A line for a request or a bookkeeping message: who sent what.
+    private func request(_ envelope: Envelope) -> String {
+        let detail: String
+        switch envelope.body {
+        case .tap(let tap): detail = tap.element ?? tap.point.map { "at \(number($0.x)),\(number($0.y))" } ?? ""
+        case .rotate(let rotate): detail = rotate.orientation.rawValue
+        case .resize(let resize): detail = resize.width.rawValue
+        case .select(let select): detail = select.monster
+        case .interaction(let interaction): detail = "\(interaction.element) \(interaction.enabled ? "on" : "off")"
+        case .inputTap(let tap): detail = tap.element
+        case .inputLayout(let layout): detail = "keyboard \(number(layout.keyboard.width)) wide (\(layout.reason))"
+        case .rosterSelect(let select): detail = select.monster
+        case .heartbeat(let beat): detail = "\(beat.service) up \(Int(beat.uptimeSeconds))s"
+        case .pong(let pong): detail = pong.service
+        case .ack(let ack): detail = "\(ack.handled) \(ack.handledId): \(ack.emitted.count) emitted, \(ack.forwarded.count) passed on"
+        default: detail = ""
+        }
+        return paint(envelope.service, .dim) + " " + envelope.type.rawValue + (detail.isEmpty ? "" : " " + detail)
     }
 
     private func describe(_ envelope: Envelope) -> String? {

@@ -20,6 +20,16 @@ public enum GatewayCommand: Sendable, Equatable {
     case status
     /// `ping [SERVICE…]`: waits until these services (default: all, and the bus) answer through the bus.
     case ping([String])
+    /// `watch [--type PREFIX]… [--count N]`: prints what passes on the bus.
+    case watch(types: [String], count: Int?)
+    /// `run FILE`: a scenario file of actions and expectations.
+    case run(String)
+    /// `shell`: actions and expectations read line by line from standard input.
+    case shell
+    /// `screen [--out FILE]`: the device's screen as SVG (or PNG).
+    case screen(out: String?)
+    /// `completion bash`: the shell completion script.
+    case completion(String)
     /// `help [COMMAND]`.
     case help(String?)
     /// `version`.
@@ -38,7 +48,7 @@ public enum GatewayCommand: Sendable, Equatable {
             return .interaction(Interaction(element: element, enabled: enabled, profile: profile))
         case .describe: return .describe(Describe(profile: profile))
         case .roster: return .snapshotRequest(SnapshotRequest())
-        case .status, .ping, .help, .version: return nil
+        case .status, .ping, .watch, .run, .shell, .screen, .completion, .help, .version: return nil
         }
     }
 }
@@ -47,6 +57,8 @@ public enum GatewayCommand: Sendable, Equatable {
 public struct Invocation: Sendable, Equatable {
     /// The simulated device's id (`--device`, default `ipad`).
     public var device: String
+    /// Whether `--device` was given (watch filters by device only then).
+    public var deviceGiven: Bool
     /// Its description, sent so services can create it the first time; `nil` for a device
     /// that must already exist.
     public var profile: DeviceProfile?
@@ -57,8 +69,12 @@ public struct Invocation: Sendable, Equatable {
     public var command: GatewayCommand
 
     /// An invocation from its parts.
-    public init(device: String = "ipad", profile: DeviceProfile? = .ipad, json: Bool = false, timeout: Double = 5, command: GatewayCommand) {
-        self.device = device; self.profile = profile; self.json = json; self.timeout = timeout; self.command = command
+    public init(
+        device: String = "ipad", deviceGiven: Bool = false, profile: DeviceProfile? = .ipad, json: Bool = false,
+        timeout: Double = 5, command: GatewayCommand
+    ) {
+        self.device = device; self.deviceGiven = deviceGiven; self.profile = profile; self.json = json
+        self.timeout = timeout; self.command = command
     }
 }
 

@@ -2,9 +2,10 @@ import MonsterKit
 
 /// `gateway status`: asks the bus what it hears of each service.
 enum StatusCommand {
-    static func run(client: GatewayClient, deadline: Double, output: Output) throws -> Int32 {
-        try client.handshake(services: [MonsterBus.Service.bus], deadline: deadline)
-        let answer = try client.request(.statusRequest(StatusRequest()), deadline: deadline) {
+    static func run(session: GatewaySession, deadline: Double) throws -> Int32 {
+        let output = session.output
+        try session.ensureAnswering([MonsterBus.Service.bus], deadline: deadline)
+        let answer = try session.client.request(.statusRequest(StatusRequest()), deadline: deadline) {
             if case .statusReport = $0.body { return true }
             return false
         }

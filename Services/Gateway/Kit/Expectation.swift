@@ -1,0 +1,57 @@
+import MonsterKit
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `expect TYPE [FIELD=VALUE…]` (some message of TYPE has every field equal) or
+/// `expect-no TYPE [FIELD=VALUE…]` (no message of TYPE has them all).
+public struct Expectation: Sendable, Equatable, CustomStringConvertible {
+    /// A field of the message body, dotted for nesting, and the text its value must have.
+    public struct Field: Sendable, Equatable {
+        public let path: String
+        public let value: String
+    }
+
+    public let negated: Bool
+    /// The message type, e.g. `presentation.presented`.
+    public let type: String
+    public let fields: [Field]
+
+    public var description: String {
+        ([negated ? "expect-no" : "expect", type] + fields.map { "\($0.path)=\($0.value)" }).joined(separator: " ")
+    }
+
+    /// `nil` when `messages` satisfy this expectation, otherwise why not.
+    public func failure(in messages: [Envelope]) -> String? {
+        let codec = EnvelopeCodec()
+        let decoder = JSONDecoder()
+        let candidates = messages.filter { $0.type.rawValue == type }
+        var nearMisses: [String] = []
+        var matched = false
+        for message in candidates {
+            guard let envelope = try? decoder.decode(JSONValue.self, from: Data(codec.encode(message))),
+                  let body = envelope.value(at: "body") else { continue }
+            let mismatches = fields.compactMap { field -> String? in
+                let actual = body.value(at: field.path)
+                return actual?.text == field.value ? nil : "\(field.path) is \(actual?.text ?? "absent")"
+            }
+            if mismatches.isEmpty {
+                matched = true
+                break
+            }
+            nearMisses.append(mismatches.joined(separator: ", "))
+        }
+        if negated {
+            return matched ? "a \(type) message matched" : nil
+        }
+        if matched { return nil }
+        if candidates.isEmpty {
+            let seen = messages.map(\.type.rawValue).filter { $0 != "ack" }
+            return "no \(type) message; the action caused \(seen.isEmpty ? "nothing" : seen.joined(separator: ", "))"
+        }
+        return "no \(type) message matched: " + nearMisses.joined(separator: "; ")
+    }
+}
