@@ -48,4 +48,13 @@ public struct Rect: Codable, Sendable, Equatable {
     public func contains(_ other: Rect) -> Bool {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
+
+    /// The part of this rectangle inside `bounds` (empty, at the nearest edge, when outside).
+    public func clipped(to bounds: Rect) -> Rect {
+        let left = min(max(minX, bounds.minX), bounds.maxX)
+        let top = min(max(minY, bounds.minY), bounds.maxY)
+        let right = max(min(maxX, bounds.maxX), left)
+        let bottom = max(min(maxY, bounds.maxY), top)
+        return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
 }

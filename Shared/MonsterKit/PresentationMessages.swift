@@ -146,7 +146,7 @@ public struct ColorSelected: Codable, Sendable, Equatable {
 public struct LayoutElement: Codable, Sendable, Equatable {
     /// The name a tap uses: `add`, `color`, `monster-list`, `weapon`, …
     public var name: String
-    /// `barButton`, `view`, `bar`, `pane`, `row`.
+    /// `barButton`, `bar`, `pane`, `row`, `label`, `image`, `textField`.
     public var kind: String
     /// Its title or text, where it has one.
     public var title: String?

@@ -9,15 +9,21 @@ final class ChildProcess: @unchecked Sendable {
     private var errorText = ""
     private let log: FileHandle?
 
-    /// Starts `executable` with `arguments` and `environment`, logging stderr to `logFile`.
-    init(name: String, executable: URL, arguments: [String] = [], environment: [String: String], logFile: URL) throws {
+    /// Starts `executable` with `arguments` and `environment`, logging stderr to `logFile` and,
+    /// if given, stdout to `outputFile`.
+    init(name: String, executable: URL, arguments: [String] = [], environment: [String: String], logFile: URL, outputFile: URL? = nil) throws {
         self.name = name
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         log = try? FileHandle(forWritingTo: logFile)
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
+        if let outputFile {
+            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         let pipe = Pipe()
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in

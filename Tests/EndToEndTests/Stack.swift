@@ -97,6 +97,13 @@ final class Stack {
         return try runToCompletion(Products.url("gateway"), arguments, environment: environment, stdin: stdin)
     }
 
+    /// Starts a gateway that keeps running (e.g. `watch`), its stdout kept in `outputFile`.
+    func startGateway(_ arguments: [String], outputFile: URL) throws -> ChildProcess {
+        try ChildProcess(
+            name: "gateway", executable: Products.url("gateway"), arguments: arguments, environment: environment,
+            logFile: folder.appendingPathComponent("gateway-\(UUID().uuidString.prefix(6)).log"), outputFile: outputFile)
+    }
+
     /// `gateway --json --device DEVICE ARGUMENTS…`.
     func json(_ device: String, _ arguments: String...) throws -> CommandResult {
         try gateway(["--json", "--device", device] + arguments)

@@ -19,7 +19,7 @@ import Testing
 
     @Test func aTapWithGlobalOptionsBeforeIt() throws {
         let invocation = try parse("--device iphone --json --timeout 2.5 tap add")
-        #expect(invocation == Invocation(device: "iphone", profile: .iphone, json: true, timeout: 2.5, command: .tap(Tap(element: "add"))))
+        #expect(invocation == Invocation(device: "iphone", deviceGiven: true, profile: .iphone, json: true, timeout: 2.5, command: .tap(Tap(element: "add"))))
     }
 
     @Test func globalOptionsMayFollowTheCommand() throws {
@@ -53,6 +53,27 @@ import Testing
         #expect(try parse("describe").command == .describe)
         #expect(try parse("status").command == .status)
         #expect(try parse("ping roster").command == .ping(["roster"]))
+    }
+
+    @Test func theToolCommandsParse() throws {
+        #expect(try parse("watch --type presentation. --type roster. --count 3").command == .watch(types: ["presentation.", "roster."], count: 3))
+        #expect(try parse("watch").command == .watch(types: [], count: nil))
+        #expect(try parse("run Scenarios/x.scenario").command == .run("Scenarios/x.scenario"))
+        #expect(try parse("shell").command == .shell)
+        #expect(try parse("screen --out s.svg").command == .screen(out: "s.svg"))
+        #expect(try parse("screen").command == .screen(out: nil))
+        #expect(try parse("completion bash").command == .completion("bash"))
+        #expect(try parse("watch").deviceGiven == false)
+        #expect(try parse("--device iphone watch").deviceGiven == true)
+        #expect(try parse("roster", environment: ["GATEWAY_TIMEOUT": "9"]).timeout == 9)
+    }
+
+    @Test func optionsOfOneCommandAreRefusedOnAnother() {
+        #expect(usageError("tap add --out x.svg")?.description == "--out only goes with screen")
+        #expect(usageError("roster --count 2") != nil)
+        #expect(usageError("watch --count 0") != nil)
+        #expect(usageError("completion zsh") != nil)
+        #expect(usageError("run") != nil)
     }
 
     @Test func helpForTheToolAndForACommand() throws {

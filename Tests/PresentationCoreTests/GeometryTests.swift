@@ -61,3 +61,29 @@ import Testing
         }
     }
 }
+
+/// Every element of every layout is inside the window.
+@Suite struct LayoutTests {
+    @Test(arguments: [DeviceProfile.ipad, .iphone, .ipadLegacy])
+    func everyElementIsInsideTheWindowInBothOrientations(_ profile: DeviceProfile) {
+        for orientation in [Orientation.portrait, .landscape] {
+            for width in profile.idiom == .pad ? [SizeClass.regular, .compact] : [.compact] {
+                let layout = ScreenLayout(profile: profile, orientation: orientation, widthClass: width)
+                let window = Rect(x: 0, y: 0, width: layout.window.width, height: layout.window.height)
+                for element in layout.elements {
+                    #expect(window.contains(element.frame), "\(element.name) in \(orientation) \(width)")
+                }
+            }
+        }
+    }
+
+    @Test func buttonsOfAShrunkPopoverStayInsideItsBody() {
+        let layout = ScreenLayout(profile: .iphone, orientation: .landscape, widthClass: .compact)
+        let tiny = ScreenLayout(profile: DeviceProfile(idiom: .pad, screen: Size(width: 300, height: 260), os: OSVersion("17.0")!, orientation: .portrait, widthClass: .regular), orientation: .portrait, widthClass: .regular)
+        for current in [layout, tiny] {
+            guard let color = current.element("color") else { continue }
+            let popover = PresentationFactory.popover(.monsterList, anchor: Anchor(kind: .barButton, element: "color", rect: color.frame), in: current)
+            for frame in popover.buttonFrames { #expect(popover.frame.contains(frame)) }
+        }
+    }
+}

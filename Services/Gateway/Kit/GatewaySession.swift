@@ -20,8 +20,9 @@ final class GatewaySession {
         answered.formUnion(missing)
     }
 
-    /// Sends a device action (or a roster request), prints everything it causes, and returns it.
-    func perform(_ invocation: Invocation) throws -> ActionOutcome {
+    /// Sends a device action (or a roster request), prints everything it causes (unless
+    /// `printing` is off), and returns it.
+    func perform(_ invocation: Invocation, printing: Bool = true) throws -> ActionOutcome {
         guard let body = invocation.command.action(profile: invocation.profile) else {
             throw UsageError("not an action")
         }
@@ -30,7 +31,7 @@ final class GatewaySession {
         let handler = isRosterRequest ? MonsterBus.Service.roster : MonsterBus.Service.presentationPolicy
         try ensureAnswering(isRosterRequest ? [handler] : MonsterBus.Service.all, deadline: deadline)
         let tracker = try client.perform(body, device: invocation.device, firstHop: [handler], deadline: deadline) {
-            output.print($0)
+            if printing { output.print($0) }
         }
         return ActionOutcome(messages: tracker.received, status: tracker.errors.isEmpty ? ExitStatus.ok : ExitStatus.refused)
     }
@@ -46,8 +47,8 @@ final class GatewaySession {
             answered.formUnion(services)
             if !output.json { print("answered: " + services.joined(separator: ", ")) }
             return ActionOutcome(messages: [], status: ExitStatus.ok)
-        case .screen:
-            throw UsageError("screen is not available yet")
+        case .screen(let out):
+            return try ScreenCommand.run(invocation, out: out, session: self)
         default:
             return try perform(invocation)
         }

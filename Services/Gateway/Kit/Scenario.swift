@@ -9,7 +9,7 @@ public struct ScenarioStep: Sendable, Equatable {
         /// Arguments for the gateway, as typed after `gateway`.
         case action([String])
         /// `expect` / `expect-no`: a check on the previous action's messages.
-        case expectation(Expectation)
+        case expectation(ScenarioExpectation)
     }
 }
 
@@ -37,16 +37,16 @@ public enum ScenarioParser {
         return steps
     }
 
-    private static func expectation(_ words: [String], line: Int) throws(UsageError) -> Expectation {
+    private static func expectation(_ words: [String], line: Int) throws(UsageError) -> ScenarioExpectation {
         guard words.count >= 2 else { throw UsageError("line \(line): \(words[0]) needs a message type") }
-        var fields: [Expectation.Field] = []
+        var fields: [ScenarioExpectation.Field] = []
         for word in words.dropFirst(2) {
             guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
                 throw UsageError("line \(line): '\(word)' is not FIELD=VALUE")
             }
-            fields.append(Expectation.Field(path: String(word[..<equals]), value: String(word[word.index(after: equals)...])))
+            fields.append(ScenarioExpectation.Field(path: String(word[..<equals]), value: String(word[word.index(after: equals)...])))
         }
-        return Expectation(negated: words[0] == "expect-no", type: words[1], fields: fields)
+        return ScenarioExpectation(negated: words[0] == "expect-no", type: words[1], fields: fields)
     }
 
     /// Splits `line` into words, honouring quotes, escapes and `#` comments.

@@ -51,13 +51,15 @@ public enum PresentationFactory {
         let geometry = PopoverGeometry(anchor: anchor.rect, contentSize: size, permitted: .any, window: layout.window)
         let frame = geometry.frame
         let buttons = popoverButtons(content)
+        // Buttons where the content puts them, cut to the body when the body had to shrink.
         let buttonFrames: [Rect] = buttons.indices.map { index in
-            switch content {
+            let laidOut = switch content {
             case .add:
                 Rect(x: frame.x + 20, y: frame.y + 20 + Double(index) * 50, width: 160, height: 37)
             case .color, .monsterList:
                 Rect(x: frame.x, y: frame.y + Double(index) * 44, width: frame.width, height: 44)
             }
+            return laidOut.clipped(to: frame)
         }
         return Presentation(
             style: .popover, content: content, message: nil, buttons: buttons, buttonFrames: buttonFrames,

@@ -76,16 +76,23 @@ public struct ScreenLayout: Sendable, Equatable {
         }
         elements.append(LayoutElement(name: "color", kind: "barButton", title: "Choose Color", frame: color))
         elements.append(LayoutElement(name: "add", kind: "barButton", title: "+", frame: add))
+        // The detail pane: name, description and icon in a column; the weapon and the notes
+        // field under them, or beside them in a second column when the window is too short.
         let left = detailX + 20
-        let textWidth = min(detailWidth - 40, 400)
+        let short = window.height < 500
+        let textWidth = min(detailWidth - 40, short ? 280 : 400)
         elements.append(LayoutElement(name: "name", kind: "label", frame: Rect(x: left, y: top + 20, width: textWidth, height: 40)))
         elements.append(LayoutElement(name: "description", kind: "label", frame: Rect(x: left, y: top + 66, width: textWidth, height: 30)))
         elements.append(LayoutElement(name: "icon", kind: "image", frame: Rect(x: left, y: top + 106, width: 95, height: 95)))
+        let weaponX = short ? left + 300 : left
+        let weaponTop = short ? top + 20 : top + 221
         elements.append(LayoutElement(
             name: "weapon-label", kind: "label", title: "Preferred way to kill",
-            frame: Rect(x: left, y: top + 221, width: 200, height: 21)))
-        elements.append(LayoutElement(name: "weapon", kind: "image", frame: Rect(x: left, y: top + 251, width: 70, height: 70)))
-        elements.append(LayoutElement(name: "notes", kind: "textField", title: "Notes", frame: Rect(x: left, y: top + 341, width: min(detailWidth - 40, 300), height: 31)))
+            frame: Rect(x: weaponX, y: weaponTop, width: 200, height: 21)))
+        elements.append(LayoutElement(name: "weapon", kind: "image", frame: Rect(x: weaponX, y: weaponTop + 30, width: 70, height: 70)))
+        elements.append(LayoutElement(
+            name: "notes", kind: "textField", title: "Notes",
+            frame: Rect(x: weaponX, y: weaponTop + 120, width: min(window.width - weaponX - 20, 300), height: 31)))
         self.elements = elements
     }
 

@@ -8,7 +8,7 @@ import Foundation
 
 /// `expect TYPE [FIELD=VALUE…]` (some message of TYPE has every field equal) or
 /// `expect-no TYPE [FIELD=VALUE…]` (no message of TYPE has them all).
-public struct Expectation: Sendable, Equatable, CustomStringConvertible {
+public struct ScenarioExpectation: Sendable, Equatable, CustomStringConvertible {
     /// A field of the message body, dotted for nesting, and the text its value must have.
     public struct Field: Sendable, Equatable {
         public let path: String

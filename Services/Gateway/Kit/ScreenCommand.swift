@@ -1,0 +1,45 @@
+import BusKit
+import Foundation
+import MonsterKit
+
+/// `gateway screen`: asks the services for the device's state and draws it.
+enum ScreenCommand {
+    static func run(_ invocation: Invocation, out: String?, session: GatewaySession) throws -> ActionOutcome {
+        var describe = invocation
+        describe.command = .describe
+        let outcome = try session.perform(describe, printing: false)
+        var device: DeviceState?
+        var input: InputState?
+        var roster: RosterSnapshot?
+        for message in outcome.messages {
+            switch message.body {
+            case .deviceState(let state): device = state
+            case .inputState(let state): input = state
+            case .snapshot(let snapshot): roster = snapshot
+            case .error: session.output.print(message)
+            default: break
+            }
+        }
+        guard let device else { return ActionOutcome(messages: outcome.messages, status: ExitStatus.refused) }
+        let svg = ScreenRenderer.svg(device: device, input: input, roster: roster, deviceName: invocation.device)
+        guard let out else {
+            print(svg)
+            return outcome
+        }
+        do {
+            if out.lowercased().hasSuffix(".png") {
+                let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("screen-\(UUID().uuidString).svg")
+                defer { try? FileManager.default.removeItem(at: temporary) }
+                try Data(svg.utf8).write(to: temporary)
+                try PNGConverter.convert(svgFile: temporary.path, pngFile: out, scale: 2)
+            } else {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: out))
+            }
+        } catch {
+            Log.standardError("gateway: cannot write \(out): \(error)\n")
+            return ActionOutcome(messages: outcome.messages, status: ExitStatus.refused)
+        }
+        if !session.output.json { print("screen of \(invocation.device) written to \(out)") }
+        return outcome
+    }
+}

@@ -1,0 +1,137 @@
+import MonsterKit
+import Testing
+@testable import GatewayKit
+
+/// Scenario files: parsing, expectations, and the runner (with a fake bus).
+@Suite struct ScenarioTests {
+    @Test func wordsSplitWithQuotesEscapesAndComments() throws {
+        #expect(try ScenarioParser.split("--device ipad tap add   # the plus button") == ["--device", "ipad", "tap", "add"])
+        #expect(try ScenarioParser.split("expect error message=\"an alert is up\"") == ["expect", "error", "message=an alert is up"])
+        #expect(try ScenarioParser.split("select 'Mini-Tomato-Bot' a\\ b") == ["select", "Mini-Tomato-Bot", "a b"])
+        #expect(try ScenarioParser.split("tap 'a#b'") == ["tap", "a#b"])
+        #expect(throws: UsageError.self) { try ScenarioParser.split("tap \"add") }
+    }
+
+    @Test func linesBecomeActionsAndExpectationsWithTheirNumbers() throws {
+        let steps = try ScenarioParser.parse("# comment\n\n--device iphone tap add\nexpect presentation.presented presentation.style=alert\nexpect-no media.add.requested\n")
+        #expect(steps == [
+            ScenarioStep(line: 3, kind: .action(["--device", "iphone", "tap", "add"])),
+            ScenarioStep(line: 4, kind: .expectation(ScenarioExpectation(negated: false, type: "presentation.presented", fields: [.init(path: "presentation.style", value: "alert")]))),
+            ScenarioStep(line: 5, kind: .expectation(ScenarioExpectation(negated: true, type: "media.add.requested", fields: []))),
+        ])
+    }
+
+    @Test func aMalformedExpectationIsNamedByLine() {
+        #expect(throws: UsageError("line 2: 'kind' is not FIELD=VALUE")) { try ScenarioParser.parse("tap add\nexpect media.add.requested kind") }
+        #expect(throws: UsageError("line 1: expect needs a message type")) { try ScenarioParser.parse("expect") }
+    }
+
+    let popover = Envelope(
+        id: "p", correlationId: "a", service: "presentation-policy", device: "ipad", seq: 1, time: "t",
+        body: .presented(Presented(presentation: Presentation(
+            style: .popover, content: .add, message: nil, buttons: ["Photo", "Audio"], buttonFrames: [],
+            cancelButtonIndex: nil, anchor: Anchor(kind: .barButton, element: "add", rect: Rect(x: 716, y: 20, width: 44, height: 44)),
+            permittedArrowDirections: .any, arrowDirection: .up, arrowTip: nil, frame: Rect(x: 558, y: 77, width: 200, height: 125),
+            contentSize: Size(width: 200, height: 125), passthrough: []), reason: "tap")))
+
+    func expectation(_ line: String) throws -> ScenarioExpectation {
+        guard case .expectation(let expectation) = try ScenarioParser.parse(line)[0].kind else { throw UsageError("not one") }
+        return expectation
+    }
+
+    @Test func fieldsAreReadByDottedPathsNumbersAndListsAsWritten() throws {
+        #expect(try expectation("expect presentation.presented presentation.style=popover presentation.permittedArrowDirections=15").failure(in: [popover]) == nil)
+        #expect(try expectation("expect presentation.presented presentation.buttons=Photo,Audio presentation.buttons.1=Audio").failure(in: [popover]) == nil)
+        #expect(try expectation("expect presentation.presented presentation.anchor.rect.x=716 presentation.frame.y=77").failure(in: [popover]) == nil)
+        #expect(try expectation("expect-no presentation.presented presentation.style=alert").failure(in: [popover]) == nil)
+    }
+
+    @Test func aFailedExpectationSaysWhatWasThereInstead() throws {
+        #expect(try expectation("expect presentation.presented presentation.style=alert").failure(in: [popover])
+            == "no presentation.presented message matched: presentation.style is popover")
+        #expect(try expectation("expect media.add.requested").failure(in: [popover])
+            == "no media.add.requested message; the action caused presentation.presented")
+        #expect(try expectation("expect-no presentation.presented").failure(in: [popover]) == "a presentation.presented message matched")
+        #expect(try expectation("expect presentation.presented presentation.nothing=1").failure(in: [popover])
+            == "no presentation.presented message matched: presentation.nothing is absent")
+    }
+
+    func runner(_ messages: [[Envelope]], said: Box, complained: Box) -> ScenarioRunner {
+        let queue = Box()
+        queue.outcomes = messages
+        return ScenarioRunner(
+            source: "test.scenario",
+            perform: { words in
+                if words == ["fly"] { throw UsageError("unknown command 'fly'") }
+                return ActionOutcome(messages: queue.outcomes.removeFirst(), status: 0)
+            },
+            say: { said.lines.append($0) }, complain: { complained.lines.append($0) })
+    }
+
+    final class Box: @unchecked Sendable {
+        var lines: [String] = []
+        var outcomes: [[Envelope]] = []
+    }
+
+    @Test func aPassingScenarioExitsZeroAndCounts() throws {
+        let said = Box(), complained = Box()
+        var runner = runner([[popover]], said: said, complained: complained)
+        let status = runner.run(try ScenarioParser.parse("tap add\nexpect presentation.presented presentation.style=popover\n"))
+        #expect(status == 0)
+        #expect(complained.lines.isEmpty)
+        #expect(said.lines.last == "test.scenario: 1 action(s), 1 expectation(s) passed")
+    }
+
+    @Test func theFirstFailedExpectationStopsTheRunNamingItsLine() throws {
+        let said = Box(), complained = Box()
+        var runner = runner([[popover], [popover]], said: said, complained: complained)
+        let status = runner.run(try ScenarioParser.parse("tap add\nexpect presentation.presented presentation.style=alert\ntap add\n"))
+        #expect(status == 1)
+        #expect(complained.lines == ["test.scenario:2: expectation failed: expect presentation.presented presentation.style=alert: no presentation.presented message matched: presentation.style is popover"])
+        #expect(!said.lines.contains("$ gateway tap add") || said.lines.filter { $0 == "$ gateway tap add" }.count == 1)
+    }
+
+    @Test func anExpectationBeforeAnyActionFails() throws {
+        let said = Box(), complained = Box()
+        var runner = runner([], said: said, complained: complained)
+        #expect(runner.run(try ScenarioParser.parse("expect error")) == 1)
+        #expect(complained.lines.first?.hasPrefix("test.scenario:1:") == true)
+    }
+
+    @Test func aBadActionLineExitsTwoNamingItsLine() throws {
+        let said = Box(), complained = Box()
+        var runner = runner([], said: said, complained: complained)
+        #expect(runner.run(try ScenarioParser.parse("\nfly")) == 2)
+        #expect(complained.lines == ["test.scenario:2: unknown command 'fly'"])
+    }
+}
+
+/// `watch` filters.
+@Suite struct WatchFilterTests {
+    func envelope(_ body: Body, device: String? = "ipad") -> Envelope {
+        Envelope(id: "i", correlationId: "c", service: "s", device: device, seq: 1, time: "t", body: body)
+    }
+
+    @Test func byDeviceAndTypePrefixAndQuietByDefault() {
+        let tap = envelope(.tap(Tap(element: "add")))
+        let beat = envelope(.heartbeat(Heartbeat(service: "roster", version: "1", pid: 1, uptimeSeconds: 1, intervalMilliseconds: 1000, counters: [:])), device: nil)
+        #expect(WatchCommand.shows(tap, device: nil, types: [], json: false))
+        #expect(WatchCommand.shows(tap, device: "ipad", types: [], json: false))
+        #expect(!WatchCommand.shows(tap, device: "iphone", types: [], json: false))
+        #expect(!WatchCommand.shows(tap, device: nil, types: ["presentation."], json: false))
+        #expect(WatchCommand.shows(tap, device: nil, types: ["device."], json: false))
+        #expect(!WatchCommand.shows(beat, device: nil, types: [], json: false))
+        #expect(WatchCommand.shows(beat, device: nil, types: ["sys.heartbeat"], json: false))
+    }
+}
+
+/// `completion bash`.
+@Suite struct CompletionTests {
+    @Test func theScriptCompletesEveryCommandAndElement() {
+        let script = CompletionScript.bash
+        for entry in GatewayHelp.commands { #expect(script.contains(entry.name)) }
+        #expect(script.contains("complete -F _gateway gateway"))
+        #expect(script.contains("ninja-star"))
+        #expect(script.contains("Mini-Tomato-Bot"))
+    }
+}
