@@ -156,12 +156,15 @@ struct Output {
         self.json = json; self.formatter = formatter
     }
 
-    /// Prints `envelope` in the chosen form.
+    /// Prints `envelope` in the chosen form, at once (a pipe reader sees each line as it happens).
     func print(_ envelope: Envelope, describingRequests: Bool = false) {
         if json {
             Swift.print(String(decoding: codec.encode(envelope), as: UTF8.self))
         } else if let line = formatter.line(for: envelope, describingRequests: describingRequests) {
             Swift.print(line)
+        } else {
+            return
         }
+        fflush(nil)
     }
 }

@@ -1,0 +1,26 @@
+// libFuzzer target over the envelope decoder (built by Scripts/fuzz with -sanitize=fuzzer).
+// The input is split at NUL bytes into frames. Whatever the bytes, decoding must not crash;
+// whatever decodes must encode and decode back to the same envelope.
+
+/// The codec under test, one per process (libFuzzer runs inputs on one thread).
+nonisolated(unsafe) let codec = EnvelopeCodec(maxMessageBytes: 65_536)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let frames = bytes.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false).map(Array.init)
+    let decoded: Envelope
+    do {
+        decoded = try frames.count == 1 ? codec.decode(frames[0]) : codec.decode(frames: frames)
+    } catch {
+        return 0
+    }
+    let again: Envelope
+    do {
+        again = try codec.decode(frames: codec.frames(decoded))
+    } catch {
+        fatalError("a decoded envelope failed to decode after encoding: \(error)")
+    }
+    guard again == decoded else { fatalError("round trip changed the envelope: \(decoded) became \(again)") }
+    return 0
+}
