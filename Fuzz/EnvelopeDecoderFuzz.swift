@@ -1,9 +1,14 @@
 // libFuzzer target over the envelope decoder (built by Scripts/fuzz with -sanitize=fuzzer).
-// The input is split at NUL bytes into frames. Whatever the bytes, decoding must not crash;
-// whatever decodes must encode and decode back to the same envelope.
+// The input is split at NUL bytes into frames. Whatever the bytes:
+// - decoding must not crash;
+// - what decodes must encode and decode back to the same envelope;
+// - what the fast decoder accepts, Foundation's JSONDecoder must accept with an equal value
+//   (the fast coders replace Foundation's: they may be stricter, never more lenient or different).
+import Foundation
 
 /// The codec under test, one per process (libFuzzer runs inputs on one thread).
 nonisolated(unsafe) let codec = EnvelopeCodec(maxMessageBytes: 65_536)
+nonisolated(unsafe) let foundation = JSONDecoder()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -14,6 +19,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         decoded = try frames.count == 1 ? codec.decode(frames[0]) : codec.decode(frames: frames)
     } catch {
         return 0
+    }
+    let json = frames.count == 1 ? frames[0] : frames[1]
+    guard let reference = try? foundation.decode(Envelope.self, from: Data(json)) else {
+        fatalError("the fast decoder accepted what Foundation refuses: \(String(decoding: json, as: UTF8.self))")
+    }
+    guard reference == decoded else {
+        fatalError("the fast decoder and Foundation disagree: \(decoded) versus \(reference)")
     }
     let again: Envelope
     do {

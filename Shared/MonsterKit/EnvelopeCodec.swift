@@ -1,27 +1,20 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Turns envelopes into frames (`[topic, JSON]`) and back, rejecting anything malformed with a
-/// `MessageError` that says why. Not shared between threads: each thread owns one.
-public struct EnvelopeCodec {
-    /// The largest JSON frame accepted (also set as `ZMQ_MAXMSGSIZE` on receiving sockets).
+/// `MessageError` that says why. The JSON is written and read by `FastJSONEncoder` and
+/// `FastJSONDecoder` (Foundation's coders cost several times more per message; the tests and
+/// the fuzzer hold the two to the same results).
+public struct EnvelopeCodec: Sendable {
+    /// The largest JSON frame accepted (also set as `ZMQ_MAXMSGSIZE` on the bus's frontend).
     public let maxMessageBytes: Int
-    private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
 
     /// A codec refusing JSON frames over `maxMessageBytes`.
     public init(maxMessageBytes: Int = 65_536) {
         self.maxMessageBytes = maxMessageBytes
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     /// The JSON of `envelope`.
     public func encode(_ envelope: Envelope) -> [UInt8] {
         do {
-            return Array(try encoder.encode(envelope))
+            return try FastJSONEncoder.encode(envelope)
         } catch {
             // Every body is made of strings, numbers, booleans and arrays of them: encoding cannot fail.
             preconditionFailure("an envelope failed to encode: \(error)")
@@ -56,14 +49,13 @@ public struct EnvelopeCodec {
         guard String(validating: json, as: UTF8.self) != nil else {
             throw MessageError(.badUTF8, "message is not valid UTF-8")
         }
-        let data = Data(json)
         do {
-            return try decoder.decode(Envelope.self, from: data)
+            return try FastJSONDecoder.decode(Envelope.self, from: json)
         } catch var error as MessageError {
-            error.offendingId = offendingId(in: data)
+            error.offendingId = offendingId(in: json)
             throw error
         } catch let error as DecodingError {
-            throw Self.explain(error, offendingId: offendingId(in: data))
+            throw Self.explain(error, offendingId: offendingId(in: json))
         } catch {
             throw MessageError(.badJSON, "message is not JSON: \(error)")
         }
@@ -84,9 +76,9 @@ public struct EnvelopeCodec {
     }
 
     /// The `id` of a message that failed to decode, if its JSON has a string one.
-    private func offendingId(in data: Data) -> String? {
+    private func offendingId(in json: [UInt8]) -> String? {
         struct IdOnly: Decodable { let id: String? }
-        return (try? decoder.decode(IdOnly.self, from: data))?.id
+        return (try? FastJSONDecoder.decode(IdOnly.self, from: json))?.id
     }
 
     /// A `MessageError` for a `DecodingError`, naming the field at fault.
