@@ -150,6 +150,17 @@ import Testing
         #expect(Timestamp.format(seconds: 1_796_008_479, milliseconds: 123) == "2026-11-30T03:14:39.123Z")
     }
 
+    @Test func timestampsParseBackToTheirSeconds() throws {
+        #expect(Timestamp.parse("2026-11-30T03:14:39.123Z") == 1_796_008_479.123)
+        #expect(Timestamp.parse("1970-01-01T00:00:00.007Z") == 0.007)
+        let now = Timestamp.wallClock()
+        let parsed = try #require(Timestamp.parse(Timestamp.now()))
+        #expect(abs(parsed - now) < 1)
+        for bad in ["", "t", "2026-11-30 03:14:39.123Z", "2026-13-30T03:14:39.123Z", "2026-11-30T03:14:39.12xZ"] {
+            #expect(Timestamp.parse(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func idsAreUniqueWithinAndAcrossGenerators() {
         let one = IDGenerator(), two = IDGenerator()
         let ids = (0..<1000).map { _ in one.next() } + (0..<1000).map { _ in two.next() }
