@@ -51,6 +51,7 @@ public enum CommandLineParser {
             case "--width": overrides.widthClass = try parseEnum(SizeClass.self, try next(), "--width", "regular or compact")
             case "--at": tapPoint = try parsePoint(try next())
             case "-h", "--help": helpRequested = true
+            case "--force": positional.append(argument)  // keys init --force
             case "--version": positional.insert("version", at: 0)
             default:
                 if argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil {
@@ -160,6 +161,8 @@ public enum CommandLineParser {
                 throw UsageError("ping takes service names (\(known.joined(separator: ", "))), not '\(unknown)'", command: name)
             }
             return .ping(arguments.isEmpty ? known : arguments)
+        case "keys":
+            return .keys(try KeysCommand.parse(arguments))
         case "help":
             return .help(arguments.first)
         case "version":

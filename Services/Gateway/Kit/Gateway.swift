@@ -25,12 +25,14 @@ public enum Gateway {
         case .version:
             print("gateway \(MonsterBus.version)")
             return ExitStatus.ok
+        case .keys(let request):
+            return KeysCommand.run(request)
         default:
             break
         }
         let config: BusConfig
         do {
-            config = try BusConfig.fromEnvironment(environment)
+            config = try BusConfig.fromEnvironment(environment, component: MonsterBus.Service.gateway)
         } catch {
             Log.standardError("gateway: \(error)\n")
             return ExitStatus.usage

@@ -20,6 +20,8 @@ public enum GatewayCommand: Sendable, Equatable {
     case status
     /// `ping [SERVICE…]`: waits until these services (default: all, and the bus) answer through the bus.
     case ping([String])
+    /// `keys init DIR [--force]`: creates CURVE certificates.
+    case keys(KeysRequest)
     /// `help [COMMAND]`.
     case help(String?)
     /// `version`.
@@ -38,7 +40,7 @@ public enum GatewayCommand: Sendable, Equatable {
             return .interaction(Interaction(element: element, enabled: enabled, profile: profile))
         case .describe: return .describe(Describe(profile: profile))
         case .roster: return .snapshotRequest(SnapshotRequest())
-        case .status, .ping, .help, .version: return nil
+        case .status, .ping, .help, .version, .keys: return nil
         }
     }
 }
