@@ -21,6 +21,13 @@ final class KeysFolder {
     func busKey() throws -> CurveKey { try Certificate.load(path + "/bus.key").publicKey }
 }
 
+extension ChildProcess {
+    /// Whether a line containing `text` is (or within 5 seconds gets) in the process's stderr.
+    func logged(_ text: String) -> Bool {
+        waitForLine(timeout: 5) { $0.contains(text) ? true : nil } ?? false
+    }
+}
+
 /// The whole stack on CURVE (`BUS_KEYS_DIR`), over TCP on ephemeral ports: authorised clients
 /// work; plaintext clients and clients with keys the bus does not admit can neither inject an
 /// action nor read a message.
@@ -40,12 +47,12 @@ final class KeysFolder {
         let human = try stack.gateway(["--device", "ipad", "tap", "photo"])
         #expect(human.stdout.contains("ipad add photo requested"), "\(human.stderr)")
         let bus = try #require(stack.processes["bus"])
-        #expect(bus.stderr.contains("CURVE on: server key \(try keys.busKey().z85)"))
-        #expect(bus.stderr.contains("4 authorised client key(s)"))
-        #expect(bus.stderr.contains("admitted gateway"))
+        #expect(bus.logged("CURVE on: server key \(try keys.busKey().z85)"))
+        #expect(bus.logged("4 authorised client key(s)"))
+        #expect(bus.logged("admitted gateway"))
         #expect(!bus.stderr.contains("PLAINTEXT"))
         for service in Stack.services {
-            #expect(stack.processes[service]?.stderr.contains("CURVE: certificate \(keys.path)/\(service).key_secret") == true)
+            #expect(stack.processes[service]?.logged("CURVE: certificate \(keys.path)/\(service).key_secret") == true, "\(service)")
         }
     }
 
@@ -60,13 +67,29 @@ final class KeysFolder {
         let outsider = try CurveKeyPair.generate()
         try expectShutOut(CurveSettings(keys: outsider, serverKey: try keys.busKey(), certificatePath: "(generated)"), device: "key-intruder")
         let bus = try #require(stack.processes["bus"])
-        #expect(bus.waitForLine(timeout: 5) { $0.contains("refused a client from 127.0.0.1: its public key \(outsider.publicKey.z85) is not in") ? true : nil } == true)
+        #expect(bus.logged("refused a client from 127.0.0.1: its public key \(outsider.publicKey.z85) is not in"))
     }
 
     @Test func aClientWithAnotherBusKeyIsShutOut() throws {
         // Its key is admitted, but it expects another server: the handshake fails.
         let gateway = try Certificate.load(keys.path + "/gateway.key_secret")
         try expectShutOut(CurveSettings(keys: gateway.keyPair!, serverKey: try CurveKeyPair.generate().publicKey, certificatePath: "(gateway)"), device: "mitm")
+    }
+
+    @Test func aClientAddedToAuthorizedIsAdmittedAfterSIGHUP() throws {
+        let newcomer = keys.root.appendingPathComponent("newcomer").path
+        try FileManager.default.createDirectory(atPath: newcomer, withIntermediateDirectories: true)
+        try Certificate.generate(metadata: ["name": "newcomer"]).save(in: newcomer, name: "newcomer")
+        let asNewcomer = ["BUS_CLIENT_CERT": newcomer + "/newcomer.key_secret"]
+        #expect(try stack.gateway(["--timeout", "1", "ping", "bus"], environment: asNewcomer).status == 3)
+
+        try FileManager.default.copyItem(atPath: newcomer + "/newcomer.key", toPath: keys.path + "/authorized/newcomer.key")
+        let bus = try #require(stack.processes["bus"])
+        bus.signal(SIGHUP)
+        #expect(bus.waitForLine(timeout: 5) { $0.contains("SIGHUP: re-read") && $0.contains("5 authorised client key(s)") ? true : nil } == true)
+        let admitted = try stack.gateway(["--timeout", "5", "ping"], environment: asNewcomer)
+        #expect(admitted.status == 0, "\(admitted.stderr)")
+        #expect(bus.logged("admitted newcomer"))
     }
 
     /// Proves that a client configured with `curve` (nil: plaintext) is shut out. An admitted
@@ -116,6 +139,7 @@ final class KeysFolder {
 @Suite struct CurveConfigurationTests {
     @Test func withoutKeysTheBusWarnsLoudlyThatItIsPlaintext() throws {
         let stack = try Stack(services: [])
+        try stack.waitUntilAnswering(["bus"])   // up, so that it stops promptly at the end
         let bus = try #require(stack.processes["bus"])
         let warning = bus.waitForLine(timeout: 10) { $0.contains("bus warn: BUS_KEYS_DIR is not set") ? String($0) : nil }
         #expect(warning?.contains("PLAINTEXT") == true)
