@@ -49,6 +49,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests", swiftSettings: strict),
         .testTarget(name: "MonsterKitTests", dependencies: ["MonsterKit"], path: "Tests/MonsterKitTests", swiftSettings: strict),
+        .testTarget(name: "BusKitTests", dependencies: ["BusKit", "ZeroMQ"], path: "Tests/BusKitTests", swiftSettings: strict),
         .testTarget(name: "PresentationCoreTests", dependencies: ["PresentationCore"], path: "Tests/PresentationCoreTests", swiftSettings: strict),
         .testTarget(name: "RosterTests", dependencies: ["RosterCore", "RosterStore"], path: "Tests/RosterTests", swiftSettings: strict),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"], path: "Tests/InputCoreTests", swiftSettings: strict),

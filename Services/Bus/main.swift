@@ -18,6 +18,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           BUS_FRONTEND           XSUB endpoint publishers connect to (default tcp://127.0.0.1:5555)
           BUS_BACKEND            XPUB endpoint subscribers connect to (default tcp://127.0.0.1:5556)
           HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
+          BUS_KEYS_DIR           CURVE: serve with bus.key_secret, admit only authorized/*.key
+                                 (gateway keys init DIR creates them; unset: plaintext)
           LOG_LEVEL              debug, info, warn or error (default info)
         """)
     exit(0)
@@ -29,12 +31,19 @@ if let unknown = arguments.first {
 
 let config: BusConfig
 do {
-    config = try BusConfig.fromEnvironment()
+    config = try BusConfig.fromEnvironment(component: MonsterBus.Service.bus)
 } catch {
     Log.standardError("bus: \(error)\n")
     exit(2)
 }
 let log = Log(service: MonsterBus.Service.bus, level: config.logLevel)
+let security: BusSecurity
+do {
+    security = try BusSecurity(config: config, log: log)
+} catch {
+    Log.standardError("bus: \(error)\n")
+    exit(2)
+}
 
 /// In-process endpoints the bus's own registry client uses.
 let inprocFrontend = "inproc://bus-frontend"
@@ -42,8 +51,11 @@ let inprocBackend = "inproc://bus-backend"
 
 do {
     let context = try ZMQContext()
+    try security.start(context: context)
     let frontend = try ZMQSocket(context, .xsub)
     let backend = try ZMQSocket(context, .xpub)
+    try security.secure(frontend)
+    try security.secure(backend)
     try frontend.bind(config.frontend)
     let frontendEndpoint = frontend.lastEndpoint
     try frontend.bind(inprocFrontend)
@@ -61,6 +73,7 @@ do {
 
     try runProxy(frontend: frontend, backend: backend)
     thread.join()
+    security.join()
     frontend.close()
     backend.close()
     withExtendedLifetime(waker) {}

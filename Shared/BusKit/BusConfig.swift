@@ -16,6 +16,8 @@ public struct BusConfig: Sendable {
     public var maxMessageBytes: Int
     /// Least severe log level written (`LOG_LEVEL`: debug, info, warn, error).
     public var logLevel: LogLevel
+    /// CURVE keys (`BUS_KEYS_DIR`, `BUS_CLIENT_CERT`, `BUS_SERVER_KEY`); `nil`: plaintext.
+    public var curve: CurveSettings?
 
     /// The defaults: `tcp://127.0.0.1:5555` and `:5556`, heartbeat every second, 64 KiB frames.
     public init(
@@ -27,9 +29,10 @@ public struct BusConfig: Sendable {
         self.maxMessageBytes = maxMessageBytes; self.logLevel = logLevel
     }
 
-    /// The configuration in `environment` (the process's by default); bad values are reported.
+    /// The configuration in `environment` (the process's by default) for `component` (`bus`,
+    /// a service's name or `gateway`: it names the default certificate); bad values are reported.
     public static func fromEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String] = ProcessInfo.processInfo.environment, component: String? = nil
     ) throws(ConfigError) -> BusConfig {
         var config = BusConfig()
         if let value = environment["BUS_FRONTEND"], !value.isEmpty { config.frontend = value }
@@ -52,6 +55,7 @@ public struct BusConfig: Sendable {
             }
             config.logLevel = level
         }
+        config.curve = try CurveSettings.fromEnvironment(environment, component: component)
         return config
     }
 }

@@ -15,7 +15,7 @@ public final class BusConnection {
     private var sequence: UInt64 = 0
 
     /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
-    /// `subscriptions` (`""` for everything).
+    /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.
     public init(
         context: ZMQContext, config: BusConfig, service: String, subscriptions: [String],
         lingerMilliseconds: Int32 = 1000
@@ -26,6 +26,10 @@ public final class BusConnection {
         subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
         try subscriber.set(.maxMessageSize, Int64(config.maxMessageBytes + 1024))
         for prefix in subscriptions { try subscriber.subscribe(prefix) }
+        if let curve = config.curve {
+            try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey)
+            try subscriber.makeCurveClient(curve.keys, serverKey: curve.serverKey)
+        }
         try publisher.connect(config.frontend)
         try subscriber.connect(config.backend)
     }

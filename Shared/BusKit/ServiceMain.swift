@@ -27,6 +27,9 @@ public enum ServiceMain {
                   HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
                   BUS_MAX_MESSAGE_BYTES  largest message accepted (default 65536)
                   LOG_LEVEL              debug, info, warn or error (default info)
+                  BUS_KEYS_DIR           CURVE keys folder (gateway keys init); unset: plaintext
+                  BUS_CLIENT_CERT        own secret certificate (default $BUS_KEYS_DIR/\(name).key_secret)
+                  BUS_SERVER_KEY         the bus's public key in Z85 (default from $BUS_KEYS_DIR/bus.key)
                 """ + extraHelp)
             return 0
         }
@@ -36,12 +39,13 @@ public enum ServiceMain {
         }
         let config: BusConfig
         do {
-            config = try BusConfig.fromEnvironment()
+            config = try BusConfig.fromEnvironment(component: name)
         } catch {
             Log.standardError("\(name): \(error)\n")
             return 2
         }
         let log = Log(service: name, level: config.logLevel)
+        log.info(config.securitySummary)
         let handler: Handler
         do {
             handler = try makeHandler(config, log)

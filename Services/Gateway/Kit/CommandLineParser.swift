@@ -63,6 +63,7 @@ public enum CommandLineParser {
                 watchCount = count
             case "--out": screenOut = try next()
             case "-h", "--help": helpRequested = true
+            case "--force": positional.append(argument)  // keys init --force
             case "--version": positional.insert("version", at: 0)
             default:
                 if argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil {
@@ -203,6 +204,8 @@ public enum CommandLineParser {
             try exactly(1, "a shell name (bash)")
             guard arguments[0] == "bash" else { throw UsageError("completion knows bash only, not '\(arguments[0])'", command: name) }
             return .completion("bash")
+        case "keys":
+            return .keys(try KeysCommand.parse(arguments))
         case "help":
             return .help(arguments.first)
         case "version":

@@ -26,12 +26,14 @@ public enum Gateway {
         case .completion:
             print(CompletionScript.bash, terminator: "")
             return ExitStatus.ok
+        case .keys(let request):
+            return KeysCommand.run(request)
         default:
             break
         }
         let config: BusConfig
         do {
-            config = try BusConfig.fromEnvironment(environment)
+            config = try BusConfig.fromEnvironment(environment, component: MonsterBus.Service.gateway)
         } catch {
             Log.standardError("gateway: \(error)\n")
             return ExitStatus.usage
@@ -80,7 +82,7 @@ public enum Gateway {
             var line = try CommandLineParser.parse(words, environment: defaults)
             if line.profile == nil && line.device == invocation.device { line.profile = invocation.profile }
             switch line.command {
-            case .run, .shell, .watch, .completion, .help, .version:
+            case .run, .shell, .watch, .completion, .keys, .help, .version:
                 throw UsageError("\(words.first ?? "") cannot be used inside a scenario")
             default:
                 return try session.execute(line)

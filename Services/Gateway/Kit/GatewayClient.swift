@@ -34,7 +34,7 @@ public final class GatewayClient {
             let now = Timestamp.monotonic()
             guard now < deadline else {
                 let names = waiting.sorted().joined(separator: ", ")
-                throw NoAnswer(description: "no answer from \(names) through the bus at \(config.frontend) / \(config.backend) — is the stack running?")
+                throw NoAnswer(description: "no answer from \(names) through the bus at \(config.frontend) / \(config.backend) — is the stack running?" + CurveHint.text(config))
             }
             pingIds.insert(try bus.publish(.ping(Ping())).id)
             let resendAt = min(deadline, now + retry)

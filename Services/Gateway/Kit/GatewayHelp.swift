@@ -52,6 +52,9 @@ public enum GatewayHelp {
         Entry(name: "completion", usage: "completion bash",
               summary: "Print the bash completion script.",
               examples: ["source <(gateway completion bash)"]),
+        Entry(name: "keys", usage: "keys init DIR [--force]",
+              summary: "Create CURVE certificates for the bus and every component in DIR and authorise the components (DIR/authorized/); then run with BUS_KEYS_DIR=DIR.",
+              examples: ["gateway keys init run/keys", "BUS_KEYS_DIR=run/keys gateway ping"]),
         Entry(name: "help", usage: "help [COMMAND]", summary: "Show help for the gateway or one command.", examples: ["gateway help tap"]),
         Entry(name: "version", usage: "version", summary: "Show the gateway's version.", examples: ["gateway version"]),
     ]

@@ -30,6 +30,8 @@ public enum GatewayCommand: Sendable, Equatable {
     case screen(out: String?)
     /// `completion bash`: the shell completion script.
     case completion(String)
+    /// `keys init DIR [--force]`: creates CURVE certificates.
+    case keys(KeysRequest)
     /// `help [COMMAND]`.
     case help(String?)
     /// `version`.
@@ -48,7 +50,7 @@ public enum GatewayCommand: Sendable, Equatable {
             return .interaction(Interaction(element: element, enabled: enabled, profile: profile))
         case .describe: return .describe(Describe(profile: profile))
         case .roster: return .snapshotRequest(SnapshotRequest())
-        case .status, .ping, .watch, .run, .shell, .screen, .completion, .help, .version: return nil
+        case .status, .ping, .watch, .run, .shell, .screen, .completion, .keys, .help, .version: return nil
         }
     }
 }
