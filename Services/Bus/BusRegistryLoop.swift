@@ -4,12 +4,17 @@ import MonsterKit
 import ZeroMQ
 
 /// The bus's own client, inside the bus process: it listens to heartbeats, answers
-/// `sys.status.request` with what it heard and `sys.ping` as `bus`, and heartbeats itself.
+/// `sys.status.request` with what it heard and `sys.ping` as `bus`, and heartbeats itself with
+/// the proxy's counters (messages through it, publisher connections made and dropped).
 /// Runs on its own thread until the context is shut down.
 struct BusRegistryLoop {
     let context: ZMQContext
     let config: BusConfig
     let log: Log
+    /// Where the frontend's socket events are published.
+    let frontendMonitor: String
+    /// The proxy's control socket.
+    let proxyControl: String
 
     func run() {
         do {
@@ -17,7 +22,13 @@ struct BusRegistryLoop {
                 context: context, config: config, service: MonsterBus.Service.bus,
                 subscriptions: [MessageType.heartbeat, .statusRequest, .ping].map(\.rawValue), lingerMilliseconds: 0)
             defer { bus.close() }
-            try loop(bus)
+            let events = try ZMQSocket(context, .pair)
+            try events.connect(frontendMonitor)
+            defer { events.close() }
+            let control = try ZMQSocket(context, .req)
+            try control.connect(proxyControl)
+            defer { control.close() }
+            try loop(bus, events: events, control: control)
         } catch let error as ZMQError where error.isTerminated {
             return
         } catch {
@@ -25,14 +36,26 @@ struct BusRegistryLoop {
         }
     }
 
-    private func loop(_ bus: BusConnection) throws {
+    /// The proxy's statistics, asked over its control socket.
+    private func statistics(_ control: ZMQSocket) throws -> ProxyStatistics {
+        try control.send([Array("STATISTICS".utf8)])
+        guard let frames = try control.receive(), let statistics = ProxyStatistics(frames: frames) else { return ProxyStatistics() }
+        return statistics
+    }
+
+    private func loop(_ bus: BusConnection, events: ZMQSocket, control: ZMQSocket) throws {
         var registry = BusRegistry()
         var counters: [String: UInt64] = [:]
         let started = Timestamp.monotonic()
         let interval = Double(config.heartbeatIntervalMilliseconds) / 1000
         var nextHeartbeat = started
-        func heartbeat() -> Heartbeat {
-            Heartbeat(
+        func heartbeat() throws -> Heartbeat {
+            let proxy = try statistics(control)
+            counters["messagesIn"] = proxy.frontendMessagesIn
+            counters["messagesOut"] = proxy.backendMessagesOut
+            counters["sendWaits"] = bus.sendWaits
+            counters["sendsDropped"] = bus.sendsDropped
+            return Heartbeat(
                 service: MonsterBus.Service.bus, version: MonsterBus.version, pid: getpid(),
                 uptimeSeconds: ((Timestamp.monotonic() - started) * 1000).rounded() / 1000,
                 intervalMilliseconds: config.heartbeatIntervalMilliseconds, counters: counters)
@@ -40,11 +63,17 @@ struct BusRegistryLoop {
         while true {
             let now = Timestamp.monotonic()
             if now >= nextHeartbeat {
-                try bus.publish(.heartbeat(heartbeat()))
+                try bus.publish(.heartbeat(try heartbeat()))
                 nextHeartbeat = now + interval
             }
             let timeout = max(1, Int((nextHeartbeat - Timestamp.monotonic()) * 1000) + 1)
-            guard let frames = try bus.receiveFrames(timeoutMilliseconds: timeout) else { continue }
+            let ready = try poll([bus.pollItem, .socket(events)], timeoutMilliseconds: timeout)
+            if ready[1], let frames = try events.receive(dontWait: true), let event = MonitorEvent(frames: frames) {
+                // A dropped publisher connection: a client that left, or one refused for an
+                // oversized message (libzmq 4.3.4 does not say which).
+                counters[event.is(.accepted) ? "publishersConnected" : "publishersDisconnected", default: 0] += 1
+            }
+            guard ready[0], let frames = try bus.receiveFramesNow() else { continue }
             guard let envelope = try? bus.codec.decode(frames: frames) else {
                 counters["unreadable", default: 0] += 1
                 continue
@@ -54,7 +83,7 @@ struct BusRegistryLoop {
                 registry.record(beat, at: Timestamp.monotonic())
             case .statusRequest:
                 counters["statusRequests", default: 0] += 1
-                let report = StatusReport(bus: heartbeat(), services: registry.services(now: Timestamp.monotonic()))
+                let report = StatusReport(bus: try heartbeat(), services: registry.services(now: Timestamp.monotonic()))
                 try bus.publish(.statusReport(report), correlationId: envelope.correlationId, device: envelope.device)
             case .ping:
                 try bus.publish(

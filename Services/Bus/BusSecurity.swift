@@ -22,6 +22,7 @@ final class BusSecurity {
         self.log = log
         guard let curve, let folder = curve.authorizedDirectory else {
             log.warn("BUS_KEYS_DIR is not set: the bus runs in PLAINTEXT — no encryption, no authentication; anyone who can reach \(config.frontend) or \(config.backend) can read and inject every message (create keys with `gateway keys init DIR` and set BUS_KEYS_DIR)")
+            reloader = SignalWaker(signals: [SIGHUP]) { _ in log.info("SIGHUP: nothing to reload in plaintext") }
             return
         }
         do {

@@ -45,9 +45,11 @@ do {
     exit(2)
 }
 
-/// In-process endpoints the bus's own registry client uses.
+/// In-process endpoints the bus's own registry client uses, and where it watches the proxy.
 let inprocFrontend = "inproc://bus-frontend"
 let inprocBackend = "inproc://bus-backend"
+let frontendMonitor = "inproc://bus-frontend-monitor"
+let proxyControl = "inproc://bus-proxy-control"
 
 do {
     let context = try ZMQContext()
@@ -56,6 +58,17 @@ do {
     let backend = try ZMQSocket(context, .xpub)
     try security.secure(frontend)
     try security.secure(backend)
+    // Deliberate queues, and no silent drop: a subscriber that falls a whole queue behind
+    // makes the proxy wait (and so the publishers), rather than lose its messages.
+    try frontend.set(.receiveHighWaterMark, config.highWaterMark)
+    try backend.set(.sendHighWaterMark, config.highWaterMark)
+    try backend.set(.xpubNoDrop, Int32(1))
+    // Oversized messages are refused at the socket: libzmq drops the message and the sender's
+    // connection (which reconnects); the registry counts such disconnects.
+    try frontend.set(.maxMessageSize, Int64(config.maxMessageBytes + 1024))
+    try frontend.monitor(frontendMonitor, kinds: [.accepted, .disconnected])
+    let control = try ZMQSocket(context, .rep)
+    try control.bind(proxyControl)
     try frontend.bind(config.frontend)
     let frontendEndpoint = frontend.lastEndpoint
     try frontend.bind(inprocFrontend)
@@ -68,12 +81,14 @@ do {
     var registryConfig = config
     registryConfig.frontend = inprocFrontend
     registryConfig.backend = inprocBackend
-    let registry = BusRegistryLoop(context: context, config: registryConfig, log: log)
+    let registry = BusRegistryLoop(
+        context: context, config: registryConfig, log: log, frontendMonitor: frontendMonitor, proxyControl: proxyControl)
     let thread = OSThread { registry.run() }
 
-    try runProxy(frontend: frontend, backend: backend)
+    try runSteerableProxy(frontend: frontend, backend: backend, control: control)
     thread.join()
     security.join()
+    control.close()
     frontend.close()
     backend.close()
     withExtendedLifetime(waker) {}

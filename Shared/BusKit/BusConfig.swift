@@ -18,6 +18,12 @@ public struct BusConfig: Sendable {
     public var logLevel: LogLevel
     /// CURVE keys (`BUS_KEYS_DIR`, `BUS_CLIENT_CERT`, `BUS_SERVER_KEY`); `nil`: plaintext.
     public var curve: CurveSettings?
+    /// Messages a socket queues per peer before it pushes back (`BUS_HWM`): publishers wait
+    /// rather than drop, so a consumer that falls this far behind slows its producers.
+    public var highWaterMark: Int32 = 100_000
+    /// How long an action may wait on the bus before a service refuses it as overloaded, and how
+    /// long a blocked send is retried before it is given up and counted (`ACTION_TTL_MS`).
+    public var actionTimeToLiveMilliseconds: Int = 30_000
 
     /// The defaults: `tcp://127.0.0.1:5555` and `:5556`, heartbeat every second, 64 KiB frames.
     public init(
@@ -37,17 +43,24 @@ public struct BusConfig: Sendable {
         var config = BusConfig()
         if let value = environment["BUS_FRONTEND"], !value.isEmpty { config.frontend = value }
         if let value = environment["BUS_BACKEND"], !value.isEmpty { config.backend = value }
-        if let value = environment["HEARTBEAT_INTERVAL_MS"], !value.isEmpty {
-            guard let number = Int(value), (10...60_000).contains(number) else {
-                throw ConfigError("HEARTBEAT_INTERVAL_MS must be a number of milliseconds from 10 to 60000, not '\(value)'")
+        func integer(_ name: String, _ range: ClosedRange<Int>, _ unit: String) throws(ConfigError) -> Int? {
+            guard let value = environment[name], !value.isEmpty else { return nil }
+            guard let number = Int(value), range.contains(number) else {
+                throw ConfigError("\(name) must be \(unit) from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
             }
+            return number
+        }
+        if let number = try integer("HEARTBEAT_INTERVAL_MS", 10...60_000, "a number of milliseconds") {
             config.heartbeatIntervalMilliseconds = number
         }
-        if let value = environment["BUS_MAX_MESSAGE_BYTES"], !value.isEmpty {
-            guard let number = Int(value), (1024...16_777_216).contains(number) else {
-                throw ConfigError("BUS_MAX_MESSAGE_BYTES must be from 1024 to 16777216, not '\(value)'")
-            }
+        if let number = try integer("BUS_MAX_MESSAGE_BYTES", 1024...16_777_216, "a number of bytes") {
             config.maxMessageBytes = number
+        }
+        if let number = try integer("BUS_HWM", 100...10_000_000, "a number of messages") {
+            config.highWaterMark = Int32(number)
+        }
+        if let number = try integer("ACTION_TTL_MS", 10...3_600_000, "a number of milliseconds") {
+            config.actionTimeToLiveMilliseconds = number
         }
         if let value = environment["LOG_LEVEL"], !value.isEmpty {
             guard let level = LogLevel(rawValue: value.lowercased()) else {

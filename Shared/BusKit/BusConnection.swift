@@ -13,6 +13,12 @@ public final class BusConnection {
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
     private var sequence: UInt64 = 0
+    private let sendPatience: Double
+    /// Sends that found the bus's queue full and had to wait (backpressure), since the start.
+    public private(set) var sendWaits: UInt64 = 0
+    /// Messages given up after waiting `ACTION_TTL_MS` for the bus to take them: never
+    /// silent — counted here, and the caller is told.
+    public private(set) var sendsDropped: UInt64 = 0
 
     /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
     /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.
@@ -22,9 +28,14 @@ public final class BusConnection {
     ) throws {
         self.service = service
         codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
+        sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
         publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
         subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
-        try subscriber.set(.maxMessageSize, Int64(config.maxMessageBytes + 1024))
+        // Deliberate queues: a full one makes the sender wait (XPUB_NODROP also applies to PUB),
+        // it never drops silently. Oversized messages are refused at the bus's frontend.
+        try publisher.set(.sendHighWaterMark, config.highWaterMark)
+        try publisher.set(.xpubNoDrop, Int32(1))
+        try subscriber.set(.receiveHighWaterMark, config.highWaterMark)
         for prefix in subscriptions { try subscriber.subscribe(prefix) }
         if let curve = config.curve {
             try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey)
@@ -50,9 +61,11 @@ public final class BusConnection {
             seq: sequence, time: Timestamp.now(), body: body)
     }
 
-    /// Publishes `envelope` (topic frame, then JSON).
+    /// Publishes `envelope` (topic frame, then JSON). If the bus's queue is full it waits
+    /// (counted in `sendWaits`); after `ACTION_TTL_MS` it gives up, counts it in
+    /// `sendsDropped` and throws `BusBackpressure`.
     public func send(_ envelope: Envelope) throws {
-        try publisher.send(codec.frames(envelope))
+        try sendRaw(codec.frames(envelope))
     }
 
     /// Builds and publishes a message; returns what was sent.
@@ -63,9 +76,23 @@ public final class BusConnection {
         return envelope
     }
 
-    /// Publishes raw frames as they are (for tests of hostile input and for benchmarks).
+    /// Publishes raw frames as they are (also for tests of hostile input and for benchmarks),
+    /// waiting as `send` does when the bus pushes back.
     public func sendRaw(_ frames: [[UInt8]]) throws {
-        try publisher.send(frames)
+        if try publisher.send(frames, dontWait: true) { return }
+        sendWaits += 1
+        let giveUp = Timestamp.monotonic() + sendPatience
+        while Timestamp.monotonic() < giveUp {
+            let ready = try poll([.socketWritable(publisher)], timeoutMilliseconds: 100)
+            if ready[0], try publisher.send(frames, dontWait: true) { return }
+        }
+        sendsDropped += 1
+        throw BusBackpressure(seconds: sendPatience)
+    }
+
+    /// Publishes raw frames only if the bus takes them now; false when its queue is full.
+    public func trySendRaw(_ frames: [[UInt8]]) throws -> Bool {
+        try publisher.send(frames, dontWait: true)
     }
 
     /// The next message's frames, waiting up to `timeoutMilliseconds` (-1: for ever).
@@ -80,4 +107,10 @@ public final class BusConnection {
 
     /// The SUB socket, to poll it together with other things.
     public var pollItem: PollItem { .socket(subscriber) }
+}
+
+/// The bus did not take a message for `seconds`: it was given up (and counted).
+public struct BusBackpressure: Error, CustomStringConvertible {
+    public let seconds: Double
+    public var description: String { "the bus did not take a message for \(seconds) s: it was dropped (counted as sendsDropped)" }
 }

@@ -69,7 +69,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 // Stop: first handle everything that has already arrived.
                 var drained = 0
                 while let frames = try bus.receiveFramesNow() {
-                    try process(frames, on: bus)
+                    try processCounted(frames, on: bus)
                     drained += 1
                 }
                 log.info("signal received; handled \(drained) waiting message(s), leaving")
@@ -79,7 +79,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 // Take what is waiting in one go, but let heartbeats through under load.
                 var batch = 0
                 while batch < 1000, let frames = try bus.receiveFramesNow() {
-                    try process(frames, on: bus)
+                    try processCounted(frames, on: bus)
                     batch += 1
                 }
             }
@@ -90,6 +90,16 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
 
     private var counterSummary: String {
         counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    /// Processes one message; a message the bus would not take in time has been counted and
+    /// logged, and the service goes on.
+    private func processCounted(_ frames: [[UInt8]], on bus: BusConnection) throws {
+        do {
+            try process(frames, on: bus)
+        } catch let error as BusBackpressure {
+            log.error("\(error)")
+        }
     }
 
     /// Decodes one message and does what it asks.
@@ -134,7 +144,16 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             count("ignored")
             return
         }
-        let reply = handler.handle(envelope)
+        let reply: Reply
+        if let waited = waitedTooLong(envelope) {
+            count("refusedOverload")
+            reply = Reply([.error(
+                "overloaded",
+                "refused: it waited \(waited) ms on the bus, more than ACTION_TTL_MS (\(config.actionTimeToLiveMilliseconds) ms); the service is overloaded",
+                offendingId: envelope.id)])
+        } else {
+            reply = handler.handle(envelope)
+        }
         count("handled")
         var emitted: [String] = []
         var forwarded: [Forward] = []
@@ -154,12 +173,25 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             correlationId: envelope.correlationId, device: envelope.device)
     }
 
+    /// How long (ms) `envelope` waited since it was sent, if that is more than its time to live.
+    private func waitedTooLong(_ envelope: Envelope) -> Int? {
+        guard let sent = Timestamp.parse(envelope.time) else { return nil }
+        let waited = Int((Timestamp.wallClock() - sent) * 1000)
+        return waited > config.actionTimeToLiveMilliseconds ? waited : nil
+    }
+
     private func publishHeartbeat(_ bus: BusConnection) throws {
+        counters["sendWaits"] = bus.sendWaits
+        counters["sendsDropped"] = bus.sendsDropped
         let heartbeat = Heartbeat(
             service: name, version: MonsterBus.version, pid: getpid(),
             uptimeSeconds: (Timestamp.monotonic() - started).rounded(toPlaces: 3),
             intervalMilliseconds: config.heartbeatIntervalMilliseconds, counters: counters)
-        try bus.publish(.heartbeat(heartbeat))
+        do {
+            try bus.publish(.heartbeat(heartbeat))
+        } catch let error as BusBackpressure {
+            log.error("heartbeat: \(error)")
+        }
     }
 }
 

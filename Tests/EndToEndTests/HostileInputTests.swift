@@ -24,7 +24,7 @@ import Testing
 
     static func envelope(id: String, type: String, device: String? = "ipad", body: String, version: Int = 1) -> [UInt8] {
         let devicePart = device.map { "\"device\":\"\($0)\"," } ?? ""
-        return json("{\"v\":\(version),\"type\":\"\(type)\",\"id\":\"\(id)\",\"correlationId\":\"\(id)\",\"service\":\"hostile\",\(devicePart)\"seq\":1,\"time\":\"2026-11-30T00:00:00.000Z\",\"body\":\(body)}")
+        return json("{\"v\":\(version),\"type\":\"\(type)\",\"id\":\"\(id)\",\"correlationId\":\"\(id)\",\"service\":\"hostile\",\(devicePart)\"seq\":1,\"time\":\"\(Timestamp.now())\",\"body\":\(body)}")
     }
 
     static let ipad = "{\"idiom\":\"pad\",\"screen\":{\"width\":768,\"height\":1024},\"os\":\"17.0\",\"orientation\":\"portrait\",\"widthClass\":\"regular\"}"
