@@ -60,11 +60,9 @@ RUN set -eux; \
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq3-dev libsqlite3-dev; \
     rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-# Package.swift names the test targets too, so their folders must exist for the manifest.
-COPY Package.swift ./
-COPY Shared ./Shared
-COPY Services ./Services
-COPY Tests ./Tests
+# The whole package (less what .dockerignore leaves out): Package.swift names test targets too,
+# whose folders must exist, and whatever folder it names next is there without a change here.
+COPY . ./
 RUN set -eux; \
     swift build -c release --static-swift-stdlib; \
     install -d /out; \
