@@ -34,7 +34,8 @@ RUN set -eux; \
     groupadd --gid 10001 monster; \
     useradd --uid 10001 --gid monster --home-dir /var/lib/monster-bus --no-create-home \
         --shell /usr/sbin/nologin monster; \
-    install -d -o monster -g monster -m 0750 /var/lib/monster-bus
+    install -d -o monster -g monster -m 0750 /var/lib/monster-bus; \
+    install -d -o monster -g monster -m 0700 /keys
 # The roster's SQLite database (WAL mode: the directory must be writable). compose.yaml mounts
 # a named volume here; a new named volume takes this directory's owner.
 ENV ROSTER_DB=/var/lib/monster-bus/roster.db

@@ -17,6 +17,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     private var counters: [String: UInt64] = [:]
     private let started = Timestamp.monotonic()
     private var readyPingIds: Set<String> = []
+    private var signalledAt: Double?
     private var isReady = false
 
     /// A runtime for the service `name` with `handler`, configured by `config`.
@@ -34,11 +35,13 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             let context = try ZMQContext()
             let bus = try BusConnection(
                 context: context, config: config, service: name,
-                subscriptions: handler.subscriptions + [MessageType.ping.rawValue])
+                subscriptions: handler.subscriptions + [MessageType.ping.rawValue], lingerMilliseconds: 500)
             defer { bus.close() }
             log.info("version \(MonsterBus.version), pid \(getpid()), publishing to \(config.frontend), subscribed at \(config.backend)")
             try loop(bus, waker: waker)
-            log.info("stopped: \(counterSummary)")
+            bus.close()
+            let took = Int(((Timestamp.monotonic() - (signalledAt ?? Timestamp.monotonic())) * 1000).rounded())
+            log.info("stopped \(took) ms after the signal: \(counterSummary)")
             return 0
         } catch {
             log.error("\(error)")
@@ -66,6 +69,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             let timeout = max(0, Int((wakeAt - Timestamp.monotonic()) * 1000) + 1)
             let ready = try poll([bus.pollItem, .fileDescriptor(waker.readDescriptor)], timeoutMilliseconds: timeout)
             if ready[1] {
+                signalledAt = Timestamp.monotonic()
                 // Stop: first handle everything that has already arrived.
                 var drained = 0
                 while let frames = try bus.receiveFramesNow() {

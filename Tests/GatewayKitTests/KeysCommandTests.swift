@@ -40,7 +40,20 @@ import Testing
         let before = try Certificate.load(folder + "/roster.key_secret")
         #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.refused)
         #expect(try Certificate.load(folder + "/roster.key_secret") == before)
+        #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.ok)
+        #expect(try Certificate.load(folder + "/roster.key_secret") == before)
         #expect(KeysCommand.run(KeysRequest(folder: folder, force: true)) == ExitStatus.ok)
         #expect(try Certificate.load(folder + "/roster.key_secret") != before)
+    }
+
+    @Test func ifMissingCreatesKeysTheFirstTimeAndRefusesAHalfFullFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try parse("keys init k --if-missing") == .keys(KeysRequest(folder: "k", ifMissing: true)))
+        #expect(throws: UsageError.self) { try parse("keys init k --if-missing --force") }
+        #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.ok)
+        #expect(FileManager.default.fileExists(atPath: folder + "/gateway.key_secret"))
+        try FileManager.default.removeItem(atPath: folder + "/roster.key")
+        #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.refused)
     }
 }

@@ -63,7 +63,7 @@ public enum CommandLineParser {
                 watchCount = count
             case "--out": screenOut = try next()
             case "-h", "--help": helpRequested = true
-            case "--force": positional.append(argument)  // keys init --force
+            case "--force", "--if-missing": positional.append(argument)  // keys init options
             case "--version": positional.insert("version", at: 0)
             default:
                 if argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil {

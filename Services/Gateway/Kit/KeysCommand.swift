@@ -1,16 +1,19 @@
 import BusKit
 import MonsterKit
 
-/// `gateway keys init DIR [--force]`, parsed.
+/// `gateway keys init DIR [--force | --if-missing]`, parsed.
 public struct KeysRequest: Sendable, Equatable {
     /// The folder to create the certificates in.
     public var folder: String
     /// Replace certificates that already exist.
     public var force: Bool
+    /// Succeed without changing anything when every certificate is already there (for an init
+    /// container that runs at every start).
+    public var ifMissing: Bool
 
     /// A request to create certificates in `folder`.
-    public init(folder: String, force: Bool = false) {
-        self.folder = folder; self.force = force
+    public init(folder: String, force: Bool = false, ifMissing: Bool = false) {
+        self.folder = folder; self.force = force; self.ifMissing = ifMissing
     }
 }
 
@@ -25,14 +28,16 @@ enum KeysCommand {
     /// The request in the words after `keys`.
     static func parse(_ words: [String]) throws(UsageError) -> KeysRequest {
         let force = words.contains("--force")
-        let rest = words.filter { $0 != "--force" }
+        let ifMissing = words.contains("--if-missing")
+        guard !(force && ifMissing) else { throw UsageError("keys init takes --force or --if-missing, not both", command: "keys") }
+        let rest = words.filter { $0 != "--force" && $0 != "--if-missing" }
         guard rest.first == "init" else {
             throw UsageError(rest.isEmpty ? "keys needs a subcommand: keys init DIR" : "unknown keys subcommand '\(rest[0])' (there is: init)", command: "keys")
         }
         guard rest.count == 2, !rest[1].isEmpty else {
             throw UsageError(rest.count < 2 ? "keys init needs a folder" : "keys init takes one folder; unexpected '\(rest[2])'", command: "keys")
         }
-        return KeysRequest(folder: rest[1], force: force)
+        return KeysRequest(folder: rest[1], force: force, ifMissing: ifMissing)
     }
 
     /// Creates the certificates; returns the exit status.
@@ -44,6 +49,11 @@ enum KeysCommand {
                 [join(folder, name + ".key"), join(folder, name + ".key_secret")]
                     + (name == MonsterBus.Service.bus ? [] : [join(authorized, name + ".key")])
             }.filter(TextFile.exists)
+            let expected = components.count * 3 - 1
+            if request.ifMissing && existing.count == expected {
+                print("\(folder) already has every certificate: nothing to do")
+                return ExitStatus.ok
+            }
             if !existing.isEmpty {
                 let named = existing.prefix(2).map(lastComponent).joined(separator: ", ") + (existing.count > 2 ? " and \(existing.count - 2) more" : "")
                 Log.standardError("gateway: \(folder) already has keys (\(named)); "
