@@ -75,6 +75,7 @@ public struct BusConfig: Sendable {
 
 /// A configuration value that cannot be used, and why.
 public struct ConfigError: Error, CustomStringConvertible {
+    /// What is wrong with the value, naming its variable (e.g. `LOG_LEVEL must be …`).
     public let description: String
     /// An error explained by `description`.
     public init(_ description: String) { self.description = description }

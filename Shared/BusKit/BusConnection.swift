@@ -111,6 +111,8 @@ public final class BusConnection {
 
 /// The bus did not take a message for `seconds`: it was given up (and counted).
 public struct BusBackpressure: Error, CustomStringConvertible {
+    /// How long the send waited before it was given up (`ACTION_TTL_MS`, in seconds).
     public let seconds: Double
+    /// The error for a person and the logs, naming the `sendsDropped` counter it was added to.
     public var description: String { "the bus did not take a message for \(seconds) s: it was dropped (counted as sendsDropped)" }
 }

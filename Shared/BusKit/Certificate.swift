@@ -38,6 +38,7 @@ public struct Certificate: Sendable, Equatable, CustomStringConvertible {
     /// This certificate without its secret key: what goes in `NAME.key` and is shared.
     public var publicCertificate: Certificate { Certificate(publicKey: publicKey, metadata: metadata) }
 
+    /// The certificate for logs: its public key and whether it holds a secret one, never the secret.
     public var description: String {
         "Certificate(public-key \(publicKey.z85)\(keyPair == nil ? "" : ", with its secret key"))"
     }
@@ -128,6 +129,7 @@ public struct Certificate: Sendable, Equatable, CustomStringConvertible {
 
 /// A certificate that cannot be read, written or used, and why (never showing a secret key).
 public struct CertificateError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong, naming the file (or other source); never shows a secret key.
     public let description: String
     /// An error explained by `description`.
     public init(_ description: String) { self.description = description }

@@ -18,6 +18,7 @@ public enum LogLevel: String, Sendable, Comparable {
         }
     }
 
+    /// Orders levels by severity: debug < info < warn < error.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
 }
 
@@ -40,9 +41,13 @@ public struct Log: Sendable {
         Self.standardError(line)
     }
 
+    /// Writes `text` at `debug`: detail shown only with `LOG_LEVEL=debug`.
     public func debug(_ text: @autoclosure () -> String) { write(.debug, text()) }
+    /// Writes `text` at `info`, the default `LOG_LEVEL`: normal events such as start and stop.
     public func info(_ text: @autoclosure () -> String) { write(.info, text()) }
+    /// Writes `text` at `warn`: something wrong that the process survives (an unreadable message, a plaintext bus).
     public func warn(_ text: @autoclosure () -> String) { write(.warn, text()) }
+    /// Writes `text` at `error`: something failed, such as storing a change.
     public func error(_ text: @autoclosure () -> String) { write(.error, text()) }
 
     /// Writes `text` to file descriptor 2 as it is.

@@ -77,6 +77,7 @@ public enum TextFile {
 
 /// A file that cannot be read or written, and why.
 public struct FileError: Error, Equatable, CustomStringConvertible {
+    /// What failed, with the path, then the system's reason (`strerror`) when there is one.
     public let description: String
 
     /// An error saying `text`, followed by the system's reason for `errno` if given.

@@ -31,8 +31,10 @@ public struct OSVersion: Codable, Sendable, Equatable, Comparable, CustomStringC
     /// The first OS with `UIPopoverController`.
     public static let firstWithPopovers = OSVersion("3.2")!
 
+    /// The version as dotted text (`3.1.3`), which is also its JSON form.
     public var description: String { components.map(String.init).joined(separator: ".") }
 
+    /// Orders versions component by component, a missing component counting as 0 (`3.1.3` < `3.2`).
     public static func < (lhs: OSVersion, rhs: OSVersion) -> Bool {
         let count = max(lhs.components.count, rhs.components.count)
         for index in 0..<count {
@@ -43,6 +45,7 @@ public struct OSVersion: Codable, Sendable, Equatable, Comparable, CustomStringC
         return false
     }
 
+    /// Decodes a version from its JSON form, a dotted string such as `"3.1.3"`; other text is refused.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -52,6 +55,7 @@ public struct OSVersion: Codable, Sendable, Equatable, Comparable, CustomStringC
         self = version
     }
 
+    /// Encodes the version as its JSON form, the dotted string (`"17.0"`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

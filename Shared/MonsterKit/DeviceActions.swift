@@ -18,7 +18,9 @@ public struct Tap: Codable, Sendable, Equatable {
 
 /// `device.rotate`: the device turns to `orientation`.
 public struct Rotate: Codable, Sendable, Equatable {
+    /// The orientation the device turns to.
     public var orientation: Orientation
+    /// The device's description, needed the first time a device id is used.
     public var profile: DeviceProfile?
     /// A rotation to `orientation`.
     public init(orientation: Orientation, profile: DeviceProfile? = nil) {
@@ -28,7 +30,9 @@ public struct Rotate: Codable, Sendable, Equatable {
 
 /// `device.resize`: the app's window changes width class (Slide Over, Split View, full screen).
 public struct Resize: Codable, Sendable, Equatable {
+    /// The width class the window takes: `compact` (Slide Over) or `regular` (full screen).
     public var width: SizeClass
+    /// The device's description, needed the first time a device id is used.
     public var profile: DeviceProfile?
     /// A resize to `width`.
     public init(width: SizeClass, profile: DeviceProfile? = nil) {
@@ -38,7 +42,9 @@ public struct Resize: Codable, Sendable, Equatable {
 
 /// `device.select`: the user picks a monster in the roster list.
 public struct Select: Codable, Sendable, Equatable {
+    /// The name of the monster picked, e.g. `Dog-Bot`.
     public var monster: String
+    /// The device's description, needed the first time a device id is used.
     public var profile: DeviceProfile?
     /// A selection of `monster`.
     public init(monster: String, profile: DeviceProfile? = nil) {
@@ -48,8 +54,11 @@ public struct Select: Codable, Sendable, Equatable {
 
 /// `device.interaction`: turns user interaction of a view on or off (`userInteractionEnabled`).
 public struct Interaction: Codable, Sendable, Equatable {
+    /// The view to change, by element name (`weapon`, `add`, `notes`, …).
     public var element: String
+    /// `false` makes taps on the view refused (`interaction-disabled`); `true` lets them through again.
     public var enabled: Bool
+    /// The device's description, needed the first time a device id is used.
     public var profile: DeviceProfile?
     /// Sets `element`'s user interaction to `enabled`.
     public init(element: String, enabled: Bool, profile: DeviceProfile? = nil) {
@@ -59,6 +68,7 @@ public struct Interaction: Codable, Sendable, Equatable {
 
 /// `device.describe`: asks for everything on the device's screen (layout, presentation, input view, roster).
 public struct Describe: Codable, Sendable, Equatable {
+    /// The device's description, needed the first time a device id is used.
     public var profile: DeviceProfile?
     /// A request for the device's state.
     public init(profile: DeviceProfile? = nil) { self.profile = profile }

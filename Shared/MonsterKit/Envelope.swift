@@ -39,6 +39,8 @@ extension Envelope: Codable {
         case version = "v", type, id, correlationId, service, device, seq, time, body
     }
 
+    /// Decodes an envelope from its JSON form (`v`, `type`, header, `body`), refusing versions other
+    /// than 1, unknown types, an empty id, correlationId or service, and a device id empty or over 64 bytes.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
@@ -62,6 +64,7 @@ extension Envelope: Codable {
         }
     }
 
+    /// Encodes the envelope as its JSON form: `v`, `type` (from the body), the header, then `body`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(version, forKey: .version)

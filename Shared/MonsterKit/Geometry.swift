@@ -1,6 +1,8 @@
 /// A point in screen points.
 public struct Point: Codable, Sendable, Equatable {
+    /// Horizontal position, in points from the window's left edge.
     public var x: Double
+    /// Vertical position, in points down from the window's top edge.
     public var y: Double
     /// A point at `x`, `y`.
     public init(x: Double, y: Double) { self.x = x; self.y = y }
@@ -8,7 +10,9 @@ public struct Point: Codable, Sendable, Equatable {
 
 /// A size in points.
 public struct Size: Codable, Sendable, Equatable {
+    /// Horizontal extent, in points.
     public var width: Double
+    /// Vertical extent, in points.
     public var height: Double
     /// A size of `width` × `height`.
     public init(width: Double, height: Double) { self.width = width; self.height = height }
@@ -16,9 +20,13 @@ public struct Size: Codable, Sendable, Equatable {
 
 /// A rectangle in screen points, origin at the top left (UIKit's `CGRect`).
 public struct Rect: Codable, Sendable, Equatable {
+    /// The left edge, in points from the window's left edge.
     public var x: Double
+    /// The top edge, in points down from the window's top edge.
     public var y: Double
+    /// Horizontal extent, in points, rightwards from `x`.
     public var width: Double
+    /// Vertical extent, in points, downwards from `y`.
     public var height: Double
 
     /// A rectangle at `x`, `y` of `width` × `height`.
@@ -31,12 +39,19 @@ public struct Rect: Codable, Sendable, Equatable {
         self.init(x: origin.x, y: origin.y, width: size.width, height: size.height)
     }
 
+    /// The left edge's x (`x`), itself inside the rectangle for `contains(_: Point)`.
     public var minX: Double { x }
+    /// The top edge's y (`y`), itself inside the rectangle for `contains(_: Point)`.
     public var minY: Double { y }
+    /// The right edge's x (`x + width`), itself outside the rectangle for `contains(_: Point)`.
     public var maxX: Double { x + width }
+    /// The bottom edge's y (`y + height`), itself outside the rectangle for `contains(_: Point)`.
     public var maxY: Double { y + height }
+    /// The x of the centre, halfway between the left and right edges.
     public var midX: Double { x + width / 2 }
+    /// The y of the centre, halfway between the top and bottom edges.
     public var midY: Double { y + height / 2 }
+    /// Its width and height without the origin (e.g. a popover's size from its frame).
     public var size: Size { Size(width: width, height: height) }
 
     /// Whether `point` lies inside (left and top edges included, right and bottom excluded).

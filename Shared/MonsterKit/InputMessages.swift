@@ -14,7 +14,9 @@ public struct KeyboardMetrics: Codable, Sendable, Equatable {
 
 /// `input.tap`: presentation-policy passes a tap it does not own to input-handling.
 public struct InputTap: Codable, Sendable, Equatable {
+    /// The element tapped: a first responder (`weapon`, `notes`) or an input view button (`fire`, `close`, …).
     public var element: String
+    /// The device's keyboard metrics now, to size and place an input view it brings up.
     public var keyboard: KeyboardMetrics
     /// A tap on `element` with the device's current `keyboard` metrics.
     public init(element: String, keyboard: KeyboardMetrics) { self.element = element; self.keyboard = keyboard }
@@ -22,6 +24,7 @@ public struct InputTap: Codable, Sendable, Equatable {
 
 /// `input.layout`: the keyboard's metrics changed (rotation, resize).
 public struct InputLayout: Codable, Sendable, Equatable {
+    /// The keyboard's metrics after the change, for the visible input view's new frame.
     public var keyboard: KeyboardMetrics
     /// `rotation` or `resize`.
     public var reason: String
@@ -31,6 +34,7 @@ public struct InputLayout: Codable, Sendable, Equatable {
 
 /// `input.describe`: asks input-handling for a device's first responder and input view.
 public struct InputDescribe: Codable, Sendable, Equatable {
+    /// The device's keyboard metrics now, so the reported input view has its current frame.
     public var keyboard: KeyboardMetrics
     /// A request with the device's current `keyboard` metrics.
     public init(keyboard: KeyboardMetrics) { self.keyboard = keyboard }
@@ -44,6 +48,7 @@ public struct InputView: Codable, Sendable, Equatable {
     public var responder: String
     /// Width (the keyboard's) and height (the view's own).
     public var width: Double
+    /// The view's own height: 110 pt for the weapon picker, the system keyboard's height for `keyboard`.
     public var height: Double
     /// Its frame at the bottom of the window.
     public var frame: Rect
@@ -58,6 +63,7 @@ public struct InputView: Codable, Sendable, Equatable {
 
 /// `input.shown`: an input view slid in (or took a new width after a rotation).
 public struct InputShown: Codable, Sendable, Equatable {
+    /// The input view now on screen: its frame and buttons.
     public var input: InputView
     /// True the one time the view is created (lazily, on first use).
     public var created: Bool
@@ -71,6 +77,7 @@ public struct InputShown: Codable, Sendable, Equatable {
 
 /// `input.hidden`: an input view went away (its responder resigned).
 public struct InputHidden: Codable, Sendable, Equatable {
+    /// The input view as it was on screen before it went away.
     public var input: InputView
     /// `weapon-selected`, `closed`, `taken-over`.
     public var reason: String
@@ -80,6 +87,7 @@ public struct InputHidden: Codable, Sendable, Equatable {
 
 /// `input.weapon.selected`: the user picked a weapon in the weapon input view.
 public struct WeaponSelected: Codable, Sendable, Equatable {
+    /// The weapon picked; in JSON its name (`Fire`, `NinjaStar`, …).
     public var weapon: Weapon
     /// The weapon's raw `WeaponType` value.
     public var weaponType: Int

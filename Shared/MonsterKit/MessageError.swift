@@ -13,6 +13,7 @@ public struct MessageError: Error, Equatable, CustomStringConvertible {
         case tooLarge = "too-large"
     }
 
+    /// The kind of bad input; its raw value is the `code` of the `error` message published.
     public let code: Code
     /// What is wrong, for a person.
     public let reason: String
@@ -24,5 +25,6 @@ public struct MessageError: Error, Equatable, CustomStringConvertible {
         self.code = code; self.reason = reason; self.offendingId = offendingId
     }
 
+    /// The error for a person and the logs: `code: reason`, e.g. `bad-json: …`.
     public var description: String { "\(code.rawValue): \(reason)" }
 }

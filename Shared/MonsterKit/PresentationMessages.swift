@@ -1,21 +1,29 @@
 /// UIKit's `UIPopoverArrowDirection` bit mask.
 public struct ArrowDirections: OptionSet, Codable, Sendable, Hashable {
+    /// The mask's bits as UIKit defines them (Up 1, Down 2, Left 4, Right 8); also its JSON form.
     public let rawValue: UInt64
     /// A mask from its raw value.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
+    /// The arrow points up: the popover is below its anchor (1).
     public static let up = ArrowDirections(rawValue: 1)
+    /// The arrow points down: the popover is above its anchor (2).
     public static let down = ArrowDirections(rawValue: 2)
+    /// The arrow points left: the popover is to the right of its anchor (4).
     public static let left = ArrowDirections(rawValue: 4)
+    /// The arrow points right: the popover is to the left of its anchor (8).
     public static let right = ArrowDirections(rawValue: 8)
+    /// Every direction (15): what this app permits for its popovers.
     public static let any: ArrowDirections = [.up, .down, .left, .right]
     /// `UIPopoverArrowDirectionUnknown` (`NSUIntegerMax`): reported while no popover is visible.
     public static let unknown = ArrowDirections(rawValue: UInt64.max)
 
+    /// Decodes a mask from its JSON form, the bare number (`1`, `15`, `18446744073709551615`).
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(UInt64.self)
     }
 
+    /// Encodes the mask as its JSON form, the bare number UIKit would report.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
@@ -41,6 +49,7 @@ public enum PresentationContent: String, Codable, Sendable {
 public struct Anchor: Codable, Sendable, Equatable {
     /// `barButton` (`presentPopoverFromBarButtonItem:`) or `rect` (`presentPopoverFromRect:inView:`).
     public enum Kind: String, Codable, Sendable { case barButton, rect }
+    /// How the popover was presented: from a bar button or from a view's rectangle.
     public var kind: Kind
     /// The bar button or view the popover comes from.
     public var element: String
@@ -54,7 +63,9 @@ public struct Anchor: Codable, Sendable, Equatable {
 
 /// A popover or alert as it is on screen.
 public struct Presentation: Codable, Sendable, Equatable {
+    /// Popover, or alert where a popover cannot be (iPhone, compact width, before iPhone OS 3.2).
     public var style: PresentationStyle
+    /// What it shows: the `+` choice, the colour picker or the Monster List.
     public var content: PresentationContent
     /// The alert's message (`Add…`); `nil` for popovers.
     public var message: String?
@@ -95,6 +106,7 @@ public struct Presentation: Codable, Sendable, Equatable {
 
 /// `presentation.presented`: a popover or alert appeared (or re-appeared after a rotation).
 public struct Presented: Codable, Sendable, Equatable {
+    /// The popover or alert as it now is on screen.
     public var presentation: Presentation
     /// `tap`, or `rotation` / `resize` when it is shown again at a new place.
     public var reason: String
@@ -104,7 +116,9 @@ public struct Presented: Codable, Sendable, Equatable {
 
 /// `presentation.hidden`: a popover hidden because the device started rotating.
 public struct Hidden: Codable, Sendable, Equatable {
+    /// The popover as it was; after the rotation it is shown again or dismissed.
     public var presentation: Presentation
+    /// Why it was hidden: `rotation`, the only reason so far.
     public var reason: String
     /// A presentation hidden for `reason`.
     public init(presentation: Presentation, reason: String) { self.presentation = presentation; self.reason = reason }
@@ -112,6 +126,7 @@ public struct Hidden: Codable, Sendable, Equatable {
 
 /// `presentation.dismissed`: a popover or alert went away, and why.
 public struct Dismissed: Codable, Sendable, Equatable {
+    /// The popover or alert as it was when it went away.
     public var presentation: Presentation
     /// `button`, `outside-tap`, `toggle`, `replaced`, `selection`, `anchor-gone`, `rect-anchor`, `size-class`.
     public var reason: String
@@ -130,6 +145,7 @@ public enum MediaKind: String, Codable, Sendable { case photo, audio }
 
 /// `media.add.requested`: the user chose Photo or Audio.
 public struct MediaAddRequested: Codable, Sendable, Equatable {
+    /// Photo or Audio, as chosen in the `+` popover or alert.
     public var kind: MediaKind
     /// A request to add `kind`.
     public init(kind: MediaKind) { self.kind = kind }
@@ -137,6 +153,7 @@ public struct MediaAddRequested: Codable, Sendable, Equatable {
 
 /// `color.selected`: the user picked a colour in the colour picker (roster applies it).
 public struct ColorSelected: Codable, Sendable, Equatable {
+    /// The new name-label colour for the monster selected on the envelope's device: red, green or blue.
     public var color: NameColor
     /// A pick of `color`.
     public init(color: NameColor) { self.color = color }
@@ -160,10 +177,13 @@ public struct LayoutElement: Codable, Sendable, Equatable {
 
 /// `device.layout`: the window after a rotation or resize.
 public struct DeviceLayout: Codable, Sendable, Equatable {
+    /// The device's orientation now.
     public var orientation: Orientation
+    /// The window's horizontal size class now (compact on an iPhone or in Slide Over).
     public var widthClass: SizeClass
     /// The app's window size in the current orientation.
     public var window: Size
+    /// Every element on screen with its frame, containers before what they contain.
     public var elements: [LayoutElement]
     /// A layout from its parts.
     public init(orientation: Orientation, widthClass: SizeClass, window: Size, elements: [LayoutElement]) {
@@ -173,7 +193,9 @@ public struct DeviceLayout: Codable, Sendable, Equatable {
 
 /// `device.state`: what presentation-policy knows of a device.
 public struct DeviceState: Codable, Sendable, Equatable {
+    /// The hardware the device was first described with (its starting orientation and width too).
     public var profile: DeviceProfile
+    /// The window as it is now: orientation, width class, size and elements.
     public var layout: DeviceLayout
     /// The popover or alert on screen, if any.
     public var presentation: Presentation?

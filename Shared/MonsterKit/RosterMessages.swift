@@ -8,6 +8,7 @@ public struct SnapshotRequest: Codable, Sendable, Equatable {
 public struct RosterSnapshot: Codable, Sendable, Equatable {
     /// The revision of the last change included; updates with a higher revision follow it.
     public var revision: UInt64
+    /// Every monster, in roster order, as of `revision`.
     public var monsters: [Monster]
     /// The monster selected on the envelope's device, if it names one.
     public var selected: String?
@@ -19,6 +20,7 @@ public struct RosterSnapshot: Codable, Sendable, Equatable {
 
 /// `roster.select.request`: presentation-policy passes a monster selection to roster.
 public struct RosterSelect: Codable, Sendable, Equatable {
+    /// The name of the monster picked (e.g. `Dog-Bot`); roster refuses names it does not know.
     public var monster: String
     /// A selection of `monster`.
     public init(monster: String) { self.monster = monster }
@@ -26,6 +28,7 @@ public struct RosterSelect: Codable, Sendable, Equatable {
 
 /// `roster.selection`: the detail pane now shows `monster`.
 public struct RosterSelection: Codable, Sendable, Equatable {
+    /// The selected monster in full: name, description, icon, weapon and name colour.
     public var monster: Monster
     /// A selection showing `monster`.
     public init(monster: Monster) { self.monster = monster }
@@ -35,6 +38,7 @@ public struct RosterSelection: Codable, Sendable, Equatable {
 public struct MonsterUpdated: Codable, Sendable, Equatable {
     /// The roster revision this change made (one more than the previous change's).
     public var revision: UInt64
+    /// The monster in full, after the change.
     public var monster: Monster
     /// `weapon` or `color`.
     public var change: String

@@ -6,8 +6,11 @@ public struct Ping: Codable, Sendable, Equatable {
 
 /// `sys.pong`: a service's answer to a ping.
 public struct Pong: Codable, Sendable, Equatable {
+    /// The answering process's name (`roster`, `bus`, …).
     public var service: String
+    /// The answering build's version (`MonsterBus.version`).
     public var version: String
+    /// The answering process's id.
     public var pid: Int32
     /// A pong from `service`.
     public init(service: String, version: String, pid: Int32) {
@@ -17,9 +20,13 @@ public struct Pong: Codable, Sendable, Equatable {
 
 /// `sys.heartbeat`: published by every service at a fixed interval.
 public struct Heartbeat: Codable, Sendable, Equatable {
+    /// The sending process's name (`presentation-policy`, `bus`, …).
     public var service: String
+    /// The sending build's version (`MonsterBus.version`).
     public var version: String
+    /// The sending process's id: a new one means it was restarted.
     public var pid: Int32
+    /// Seconds since the process started (monotonic clock, to the millisecond).
     public var uptimeSeconds: Double
     /// The interval between heartbeats, so observers know when one is late.
     public var intervalMilliseconds: Int

@@ -40,8 +40,10 @@ public enum Weapon: Int, Codable, Sendable, CaseIterable, CustomStringConvertibl
         self = weapon
     }
 
+    /// The weapon for a person and the logs: its display name (`NinjaStar`).
     public var description: String { name }
 
+    /// Decodes a weapon from its JSON form: its name (`"Fire"`) or its button's element (`"ninja-star"`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let name = try container.decode(String.self)
@@ -51,6 +53,7 @@ public enum Weapon: Int, Codable, Sendable, CaseIterable, CustomStringConvertibl
         self = weapon
     }
 
+    /// Encodes the weapon as its JSON form, its display name (`"NinjaStar"`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)

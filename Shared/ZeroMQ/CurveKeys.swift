@@ -68,6 +68,8 @@ public struct CurveKeyPair: Sendable, Equatable, CustomStringConvertible, Custom
         return String(decoding: buffer[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The pair for logs: the public key in Z85, the secret key shown as `<hidden>`.
     public var description: String { "CurveKeyPair(public: \(publicKey.z85), secret: <hidden>)" }
+    /// Same as `description`, so `debugPrint` and `String(reflecting:)` hide the secret key too.
     public var debugDescription: String { description }
 }

@@ -4,11 +4,15 @@ import CZeroMQ
 public struct MonitorEvent: Sendable, Equatable {
     /// Which events to watch, as libzmq's bit mask.
     public struct Kinds: OptionSet, Sendable {
+        /// libzmq's `ZMQ_EVENT_*` bits, as `zmq_socket_monitor` takes them.
         public let rawValue: Int32
         /// A mask from its raw value.
         public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// A peer's connection accepted by a bound socket (the bus counts `publishersConnected`).
         public static let accepted = Kinds(rawValue: ZMQ_EVENT_ACCEPTED)
+        /// A connection closed: a peer left or was dropped (the bus counts `publishersDisconnected`).
         public static let disconnected = Kinds(rawValue: ZMQ_EVENT_DISCONNECTED)
+        /// A connection's handshake failed: any of libzmq's three `HANDSHAKE_FAILED` events, ZAP refusals included.
         public static let handshakeFailed = Kinds(rawValue: ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL
             | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
     }

@@ -24,13 +24,21 @@ public func runSteerableProxy(frontend: ZMQSocket, backend: ZMQSocket, control: 
 
 /// The counters a steerable proxy reports for `STATISTICS`.
 public struct ProxyStatistics: Sendable, Equatable {
+    /// Messages the proxy read from its frontend (from publishers); the bus reports it as `messagesIn`.
     public var frontendMessagesIn: UInt64 = 0
+    /// Bytes the proxy read from its frontend (from publishers).
     public var frontendBytesIn: UInt64 = 0
+    /// Messages the proxy wrote to its frontend (subscriptions passed on to publishers).
     public var frontendMessagesOut: UInt64 = 0
+    /// Bytes the proxy wrote to its frontend (subscriptions passed on to publishers).
     public var frontendBytesOut: UInt64 = 0
+    /// Messages the proxy read from its backend (subscriptions and unsubscriptions from subscribers).
     public var backendMessagesIn: UInt64 = 0
+    /// Bytes the proxy read from its backend (subscriptions from subscribers).
     public var backendBytesIn: UInt64 = 0
+    /// Messages the proxy wrote to its backend (to subscribers); the bus reports it as `messagesOut`.
     public var backendMessagesOut: UInt64 = 0
+    /// Bytes the proxy wrote to its backend (to subscribers).
     public var backendBytesOut: UInt64 = 0
 
     /// Zeroes.

@@ -31,6 +31,7 @@ public enum SocketOption: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The option's libzmq name (`ZMQ_SNDHWM`, …), as errors about it show it.
     public var description: String {
         switch self {
         case .linger: "ZMQ_LINGER"

@@ -24,5 +24,6 @@ public struct ZMQError: Error, Equatable, CustomStringConvertible {
     /// True when a signal interrupted the call (`EINTR`): retry it.
     public var isInterrupted: Bool { code == EINTR }
 
+    /// The error for a person and the logs: what was attempted, libzmq's text and the errno.
     public var description: String { "\(operation): \(text) (errno \(code))" }
 }

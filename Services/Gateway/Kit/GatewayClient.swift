@@ -4,6 +4,7 @@ import ZeroMQ
 
 /// Why the gateway gave up waiting.
 public struct NoAnswer: Error, CustomStringConvertible {
+    /// What went unanswered; for no answer at all, what to check (is the stack running, the CURVE keys).
     public let description: String
 }
 

@@ -2,9 +2,13 @@
 public enum GatewayHelp {
     /// One command's help.
     public struct Entry: Sendable {
+        /// The command word, as typed after `gateway` and in `help COMMAND`.
         public let name: String
+        /// The synopsis after `gateway [OPTIONS]`, e.g. `rotate portrait|landscape`.
         public let usage: String
+        /// What the command does, in a sentence or two (also its line in the overview).
         public let summary: String
+        /// Whole command lines to copy, each starting with `gateway`.
         public let examples: [String]
     }
 

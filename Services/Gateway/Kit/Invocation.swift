@@ -68,6 +68,7 @@ public struct Invocation: Sendable, Equatable {
     public var json: Bool
     /// Seconds to wait for the services' answers (`--timeout`, default 5).
     public var timeout: Double
+    /// The command to run, with its arguments parsed.
     public var command: GatewayCommand
 
     /// An invocation from its parts.
@@ -82,6 +83,7 @@ public struct Invocation: Sendable, Equatable {
 
 /// A command line the gateway cannot run, with the reason (exit status 2).
 public struct UsageError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong with the command line, printed before the usage.
     public let description: String
     /// The command whose usage to show with the reason, if known.
     public let command: String?

@@ -2,6 +2,7 @@
 public struct ScenarioStep: Sendable, Equatable {
     /// Its line number in the file, from 1.
     public let line: Int
+    /// What the line asks for: an action to send, or an expectation on its messages.
     public let kind: Kind
 
     /// What a line asks for.

@@ -11,15 +11,20 @@ import Foundation
 public struct ScenarioExpectation: Sendable, Equatable, CustomStringConvertible {
     /// A field of the message body, dotted for nesting, and the text its value must have.
     public struct Field: Sendable, Equatable {
+        /// The field's key in the body, dotted for nesting; a number indexes a list (`buttons.0`).
         public let path: String
+        /// The text the field's value must equal (a list compares as `a,b,c`).
         public let value: String
     }
 
+    /// True for `expect-no`: it passes when no message of `type` has every field.
     public let negated: Bool
     /// The message type, e.g. `presentation.presented`.
     public let type: String
+    /// The `FIELD=VALUE` pairs one message must all match, in the order written.
     public let fields: [Field]
 
+    /// The expectation as a scenario line (`expect TYPE FIELD=VALUE…`), for failure reports.
     public var description: String {
         ([negated ? "expect-no" : "expect", type] + fields.map { "\($0.path)=\($0.value)" }).joined(separator: " ")
     }

@@ -2,8 +2,11 @@ import MonsterKit
 
 /// What presentation-policy keeps for one device.
 public struct DeviceSession: Sendable, Equatable {
+    /// The hardware the device was first described with; a later profile must match it.
     public let profile: DeviceProfile
+    /// The orientation now: the profile's at first, then changed by `device.rotate`.
     public var orientation: Orientation
+    /// The window's width class now: the profile's at first, then changed by `device.resize`.
     public var widthClass: SizeClass
     /// The popover or alert on screen, if any (one at a time).
     public var presentation: Presentation?

@@ -10,7 +10,9 @@ import MonsterKit
 /// over the anchor. When no direction fits, the permitted direction with the most room wins
 /// and the body is shrunk to that room (UIKit also shrinks a popover that does not fit).
 public struct PopoverGeometry: Sendable, Equatable {
+    /// The gap, in points, kept between a popover's body and the window's edges and status bar.
     public static let margin = 10.0
+    /// How far, in points, the arrow reaches from the body to the anchor's edge.
     public static let arrowHeight = 13.0
     /// Keeps the arrow's tip away from the body's rounded corners.
     public static let cornerInset = 13.0

@@ -10,7 +10,9 @@ public enum PresentationFactory {
     public static let monsterListContentSize = Size(width: 320, height: 264)
     /// A UIAlertView's width, and its height above the stacked buttons.
     public static let alertWidth = 270.0
+    /// An alert's height above its buttons (title and message), in points.
     public static let alertMessageHeight = 68.0
+    /// The height each stacked alert button adds, in points.
     public static let alertButtonHeight = 44.0
 
     /// The buttons a content shows in a popover.

@@ -8,10 +8,15 @@ import MonsterKit
 /// the split view is collapsed to the detail pane, with no "Monster List" button.
 /// The detail pane's navigation bar has `+` on the right and "Choose Color" to its left.
 public struct ScreenLayout: Sendable, Equatable {
+    /// The status bar's height at the top of every window, in points.
     public static let statusBarHeight = 20.0
+    /// The height of the navigation bars, and so of their bar buttons, in points.
     public static let navigationBarHeight = 44.0
+    /// The roster pane's width on a regular-width iPad in landscape, in points.
     public static let masterWidth = 320.0
+    /// An iPad window's width when it is compact (Slide Over), in points.
     public static let slideOverWidth = 320.0
+    /// The gap between bar buttons, and between the outer ones and the bar's ends, in points.
     public static let barButtonSpacing = 8.0
 
     /// The window's size.
@@ -20,7 +25,9 @@ public struct ScreenLayout: Sendable, Equatable {
     public let elements: [LayoutElement]
     /// The keyboard (and so any input view) in this layout.
     public let keyboard: KeyboardMetrics
+    /// The orientation this layout is for.
     public let orientation: Orientation
+    /// The window's width class this layout is for.
     public let widthClass: SizeClass
 
     /// Every element name any layout can have, for telling "not here now" from "never exists".

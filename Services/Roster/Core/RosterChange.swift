@@ -10,7 +10,9 @@ public enum RosterChange: Sendable, Equatable {
 
 /// What the roster decided about one message: what to publish, and what to store first.
 public struct RosterDecision: Sendable, Equatable {
+    /// The messages to publish (and pass on) once the change, if any, is stored.
     public var effects: [Effect]
+    /// What to store in SQLite before publishing; `nil` when the message changes nothing.
     public var change: RosterChange?
     /// A decision publishing `effects` after storing `change`, if any.
     public init(_ effects: [Effect], change: RosterChange? = nil) {

@@ -2,8 +2,11 @@ import CSQLite
 
 /// An SQLite failure: the result code and SQLite's message.
 public struct SQLiteError: Error, CustomStringConvertible {
+    /// SQLite's result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …).
     public let code: Int32
+    /// What was being done, then SQLite's own message for the failure.
     public let message: String
+    /// The error for a person and the logs: `SQLite error CODE: message`.
     public var description: String { "SQLite error \(code): \(message)" }
 
     /// The error after a call on `handle` returned `code`.
