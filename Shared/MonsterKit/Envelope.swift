@@ -60,7 +60,7 @@ extension Envelope: Codable {
             throw MessageError(.badShape, "id, correlationId and service must not be empty")
         }
         if let device, device.isEmpty || device.utf8.count > 64 {
-            throw MessageError(.badShape, "a device id has 1 to 64 characters")
+            throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
         }
     }
 

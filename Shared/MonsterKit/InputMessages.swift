@@ -46,7 +46,7 @@ public struct InputView: Codable, Sendable, Equatable {
     public var view: String
     /// The first responder it belongs to: `weapon` or `notes`.
     public var responder: String
-    /// Width (the keyboard's) and height (the view's own).
+    /// Width: always the keyboard's.
     public var width: Double
     /// The view's own height: 110 pt for the weapon picker, the system keyboard's height for `keyboard`.
     public var height: Double

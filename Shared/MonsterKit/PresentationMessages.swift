@@ -175,7 +175,7 @@ public struct LayoutElement: Codable, Sendable, Equatable {
     }
 }
 
-/// `device.layout`: the window after a rotation or resize.
+/// `layout.changed`: the window after a rotation or resize.
 public struct DeviceLayout: Codable, Sendable, Equatable {
     /// The device's orientation now.
     public var orientation: Orientation
@@ -191,7 +191,7 @@ public struct DeviceLayout: Codable, Sendable, Equatable {
     }
 }
 
-/// `device.state`: what presentation-policy knows of a device.
+/// `layout.state`: what presentation-policy knows of a device (the answer to `device.describe`).
 public struct DeviceState: Codable, Sendable, Equatable {
     /// The hardware the device was first described with (its starting orientation and width too).
     public var profile: DeviceProfile

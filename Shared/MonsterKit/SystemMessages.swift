@@ -30,7 +30,7 @@ public struct Heartbeat: Codable, Sendable, Equatable {
     public var uptimeSeconds: Double
     /// The interval between heartbeats, so observers know when one is late.
     public var intervalMilliseconds: Int
-    /// Message counters (`received`, `handled`, `errors`, `refusedSends`, …).
+    /// Message counters (`received`, `handled`, `errors`, `ignored`, `refusedOverload`, `sendWaits`, `sendsDropped`; the bus's own are in the README).
     public var counters: [String: UInt64]
     /// A heartbeat from its parts.
     public init(
@@ -42,7 +42,7 @@ public struct Heartbeat: Codable, Sendable, Equatable {
     }
 }
 
-/// `status.request`: asks the bus which services it has heard from.
+/// `sys.status.request`: asks the bus which services it has heard from.
 public struct StatusRequest: Codable, Sendable, Equatable {
     /// A request.
     public init() {}
@@ -62,7 +62,7 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     }
 }
 
-/// `status.report`: the bus's answer to `status.request`.
+/// `sys.status`: the bus's answer to `sys.status.request`.
 public struct StatusReport: Codable, Sendable, Equatable {
     /// The bus's own heartbeat (its version, pid, uptime, counters).
     public var bus: Heartbeat

@@ -8,7 +8,7 @@ public enum PresentationFactory {
     public static let colorContentSize = Size(width: 150, height: 140)
     /// The roster in a popover: six rows of 44 pt.
     public static let monsterListContentSize = Size(width: 320, height: 264)
-    /// A UIAlertView's width, and its height above the stacked buttons.
+    /// A UIAlertView's width.
     public static let alertWidth = 270.0
     /// An alert's height above its buttons (title and message), in points.
     public static let alertMessageHeight = 68.0
