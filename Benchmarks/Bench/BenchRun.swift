@@ -19,6 +19,10 @@ struct Measurements {
     var rawOneWay: [Throughput] = []
     var rawEcho: [Throughput] = []
     var rawShapedEcho: [Throughput] = []
+    /// The product's protocol with the prototype codec (WhatIf.swift).
+    var whatIfLatency: [Double] = []
+    var whatIfSustained: [Throughput] = []
+    var whatIfLost = 0
     /// Device creation runs and sustained runs, by device count.
     var creation: [Int: [Throughput]] = [:]
     var sustained: [Int: [Throughput]] = [:]
@@ -72,6 +76,9 @@ enum BenchRun {
         let raw = try RawClient(context: context, config: stack.config, payload: payload)
         defer { raw.close() }
         try raw.handshake(timeout: 20)
+        let whatIf = try WhatIfClient(context: context, config: stack.config)
+        defer { whatIf.close() }
+        try whatIf.handshake(timeout: 20)
         m.idleRSS = memory(stack)
 
         // 1-2. Latency: warm both up, then alternate short blocks (25 round trips, a few ms), so
@@ -80,6 +87,7 @@ enum BenchRun {
         for _ in 0..<options.warmUp {
             _ = try raw.roundTrip()
             _ = try product.roundTrip(device: "bench-ipad")
+            _ = try whatIf.roundTrip(device: "bench-ipad")
         }
         // The product's answer, in sizes, for the product-shaped raw reference.
         if let decision = product.samples[.presented], let ack = product.samples[.ack] {
@@ -106,6 +114,9 @@ enum BenchRun {
                 for _ in 0..<perBlock { if let seconds = try raw.roundTrip(shape: shape) { m.rawShapedLatency.append(seconds) } }
                 m.addCPU("round trip raw 1→2", meter.used(), perBlock)
             }
+            meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("whatif-echo", stack.whatIf.pid)])
+            for _ in 0..<perBlock { if let seconds = try whatIf.roundTrip(device: "bench-ipad") { m.whatIfLatency.append(seconds) } }
+            m.addCPU("round trip what-if", meter.used(), perBlock)
         }
         m.clientTime = product.clientTime
         m.rawSendMicroseconds = raw.sendTime.count > 0 ? raw.sendTime.seconds * 1e6 / Double(raw.sendTime.count) : 0
@@ -141,6 +152,12 @@ enum BenchRun {
                 progress("\(label): raw product-shaped echo \(format(shaped.rate, 0)) round trips/s (\(shaped.completed) of \(shaped.sent) answered)")
             }
 
+            meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("whatif-echo", stack.whatIf.pid)])
+            let whatIfRun = try whatIf.sustained(devices: Array(names[0..<m.throughputScale]), window: options.window, seconds: options.seconds)
+            m.addCPU("what-if \(m.throughputScale)", meter.used(), whatIfRun.completed)
+            m.whatIfSustained.append(whatIfRun)
+            progress("\(label): what-if (prototype codec) \(format(whatIfRun.rate, 0)) actions/s (\(whatIfRun.completed) of \(whatIfRun.sent) acknowledged)")
+
             if round > 0 {
                 // A fresh presentation-policy, so that each scale has exactly its devices.
                 try stack.restart(policy)
@@ -166,6 +183,7 @@ enum BenchRun {
         try stack.checkAlive()
         m.loadRSS = memory(stack)
         m.lost = product.lost
+        m.whatIfLost = whatIf.lost
         m.duplicates = product.duplicates
         m.refused = product.refused
     }

@@ -1,5 +1,6 @@
-// The processes under test: the bus on ephemeral TCP ports, the three services, and the raw
-// echo (this executable again, with `--raw-echo`), all in one temporary folder.
+// The processes under test: the bus on ephemeral TCP ports, the three services, the raw echo
+// (this executable again, with `--raw-echo`) and the what-if service (`--whatif-echo`), all in
+// one temporary folder.
 
 import BusKit
 import Glibc
@@ -16,6 +17,7 @@ final class BenchStack {
     private(set) var bus: ChildProcess!
     private(set) var services: [String: ChildProcess] = [:]
     private(set) var echo: ChildProcess!
+    private(set) var whatIf: ChildProcess!
     private var starts = 0
 
     /// The services started, in order.
@@ -32,6 +34,7 @@ final class BenchStack {
             throw BenchError("cannot create a temporary folder: \(String(cString: strerror(errno)))")
         }
         folder = String(cString: made)
+        Children.register(folder: folder)
 
         frontend = "tcp://127.0.0.1:*"
         backend = "tcp://127.0.0.1:*"
@@ -45,6 +48,7 @@ final class BenchStack {
         (frontend, backend) = endpoints
         for name in Self.serviceNames { services[name] = try start(name) }
         echo = try start("bench", arguments: ["--raw-echo"], logName: "raw-echo")
+        whatIf = try start("bench", arguments: ["--whatif-echo"], logName: "whatif-echo")
     }
 
     /// The configuration a client of this stack uses.
@@ -58,7 +62,7 @@ final class BenchStack {
 
     /// Every process with its pid, for memory and CPU readings.
     var processes: [(name: String, pid: pid_t)] {
-        [("bus", bus.pid)] + Self.serviceNames.map { ($0, services[$0]!.pid) } + [("raw-echo", echo.pid)]
+        [("bus", bus.pid)] + Self.serviceNames.map { ($0, services[$0]!.pid) } + [("raw-echo", echo.pid), ("whatif-echo", whatIf.pid)]
     }
 
     /// Stops `name` and starts it again (fresh state); the caller handshakes again.
@@ -69,7 +73,7 @@ final class BenchStack {
 
     /// Raises an error naming every process that has died, with the end of its log.
     func checkAlive() throws {
-        let dead = [bus!, echo!].filter { !$0.isRunning } + services.values.filter { !$0.isRunning }
+        let dead = [bus!, echo!, whatIf!].filter { !$0.isRunning } + services.values.filter { !$0.isRunning }
         guard dead.isEmpty else {
             throw BenchError("process(es) died: " + dead.map(\.name).joined(separator: ", ") + "\n"
                 + dead.map { $0.logTail() }.joined(separator: "\n"))
@@ -78,14 +82,16 @@ final class BenchStack {
 
     /// The end of every log, for error reports.
     var logTails: String {
-        ([bus!, echo!] + Self.serviceNames.compactMap { services[$0] }).map { $0.logTail(5) }.joined(separator: "\n")
+        ([bus!, echo!, whatIf!] + Self.serviceNames.compactMap { services[$0] }).map { $0.logTail(5) }.joined(separator: "\n")
     }
 
     /// Stops everything (services first, the bus last) and removes the folder unless `keep`.
     func stop(keep: Bool) {
         echo?.stop()
+        whatIf?.stop()
         for name in Self.serviceNames { services[name]?.stop() }
         bus?.stop()
+        Children.register(folder: nil)
         if keep {
             Log.standardError("bench: logs kept in \(folder)\n")
         } else {
@@ -131,7 +137,7 @@ final class BenchStack {
     }
 
     /// Removes the files of `folder` (it has no subfolders), then the folder.
-    private static func removeFolder(_ folder: String) {
+    static func removeFolder(_ folder: String) {
         guard let directory = opendir(folder) else { return }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

@@ -112,7 +112,11 @@ enum Children {
     /// The signal sources, kept alive; only touched by `stopOnSignals`, once, at start-up.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
+    private static let folder = Mutex<String?>(nil)
+
     static func register(_ pid: pid_t) { pids.withLock { _ = $0.insert(pid) } }
+    /// The temporary folder to remove if the bench is interrupted.
+    static func register(folder path: String?) { folder.withLock { $0 = path } }
     static func unregister(_ pid: pid_t) { pids.withLock { _ = $0.remove(pid) } }
 
     /// On SIGINT or SIGTERM: terminate every child, then leave with status 130.
@@ -123,6 +127,7 @@ enum Children {
             source.setEventHandler {
                 let running = pids.withLock { $0 }
                 for pid in running { kill(pid, SIGTERM) }
+                if let path = folder.withLock({ $0 }) { BenchStack.removeFolder(path) }
                 Log.standardError("bench: interrupted; stopped \(running.count) process(es)\n")
                 _exit(130)
             }

@@ -24,7 +24,7 @@ struct Verdict {
         let small = median((m.sustained[m.options.scales.first!] ?? []).map(\.microsecondsEach))
         let large = median((m.sustained[m.options.scales.last!] ?? []).map(\.microsecondsEach))
         scaleRatio = small > 0 ? large / small : 0
-        maxIdleRSS = m.idleRSS.filter { $0.name != "raw-echo" }.map(\.megabytes).max() ?? 0
+        maxIdleRSS = m.idleRSS.filter { !$0.name.hasSuffix("-echo") }.map(\.megabytes).max() ?? 0
     }
 
     /// The JSON line: ratios are product ÷ baseline.
@@ -66,6 +66,12 @@ enum Report {
                       ratio(product.p50 / max(shaped.p50, 1e-9)) + " / " + ratio(product.p99 / max(shaped.p99, 1e-9)), "", "")
         }
 
+        if !m.whatIfLatency.isEmpty {
+            let whatIf = LatencySummary(m.whatIfLatency)
+            table.row("  what-if: product protocol, hand-written codec: p50 / p99", "", micro(whatIf.p50) + " / " + micro(whatIf.p99),
+                      ratio(whatIf.p50 / max(raw.p50, 1e-9)) + " / " + ratio(whatIf.p99 / max(raw.p99, 1e-9)), "", "")
+        }
+
         let rawRates = m.rawOneWay.map(\.rate)
         let scaleRuns = m.sustained[m.throughputScale] ?? []
         table.section("throughput: raw one-way msg/s vs product actions/s (\(m.throughputScale) devices), median of rounds")
@@ -81,13 +87,21 @@ enum Report {
             let shapedRates = m.rawShapedEcho.map(\.rate)
             table.row("  raw product-shaped echo (reference)", count(median(shapedRates)) + " rt/s", "", ratio(median(scaleRuns.map(\.rate)) / max(median(shapedRates), 1e-9)), "", "")
         }
+        if !m.whatIfSustained.isEmpty {
+            let rates = m.whatIfSustained.map(\.rate)
+            table.row("  what-if: product protocol, hand-written codec", "", count(median(rates)) + " (" + rates.map { count($0) }.joined(separator: " ") + ")",
+                      ratio(median(rates) / max(median(rawRates), 1e-9)), "", "")
+        }
         table.row("  load latency p50 / p99", "", micro(LatencySummary(scaleRuns.flatMap(\.latencies)).p50) + " / " + micro(LatencySummary(scaleRuns.flatMap(\.latencies)).p99), "", "", "")
 
         let allProductRuns = m.sustained.values.flatMap { $0 } + m.creation.values.flatMap { $0 }
         table.section("loss (product: every action decided and acknowledged exactly once)")
-        table.row("  lost", "\(rawLoss + m.rawLatencyLost)", "\(verdict.lost)", "", "= 0", mark(verdict.lost == 0))
+        let allDecided = sum(allProductRuns, \.decided) == sum(allProductRuns, \.sent)
+        table.row("  lost (and sent = decided, no duplicate)", "\(rawLoss + m.rawLatencyLost)", "\(verdict.lost)", "", "= 0",
+                  mark(verdict.lost == 0 && allDecided && m.duplicates == 0))
         table.row("  sent / acked / decided", "", "\(sum(allProductRuns, \.sent)) / \(sum(allProductRuns, \.completed)) / \(sum(allProductRuns, \.decided))", "", "", "")
         table.row("  duplicates / refused", "", "\(m.duplicates) / \(m.refused)", "", "", "")
+        table.row("  what-if lost", "", "\(m.whatIfLost)", "", "", "")
 
         table.section("scale: µs of wall time per action, sustained (median of rounds)")
         let first = median((m.sustained[o.scales.first!] ?? []).map(\.microsecondsEach))
@@ -104,19 +118,20 @@ enum Report {
         }
 
         table.section("CPU µs per round trip / message (raw) / action (product), per process (/proc/PID/stat)")
-        let kinds = ["round trip raw", "round trip raw 1→2", "round trip product", "raw one-way", "raw echo", "raw echo 1→2"] + o.scales.map { "product \($0)" }
+        let kinds = ["round trip raw", "round trip raw 1→2", "round trip product", "round trip what-if", "raw one-way", "raw echo", "raw echo 1→2"]
+            + o.scales.map { "product \($0)" } + ["what-if \(m.throughputScale)"]
         for kind in kinds {
             guard let entry = m.cpu[kind], entry.completed > 0 else { continue }
             let parts = entry.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(format($0.value * 1e6 / Double(entry.completed), 1))" }
             let total = entry.seconds.values.reduce(0, +) * 1e6 / Double(entry.completed)
-            let isRaw = !kind.contains("product")
+            let isRaw = kind.contains("raw")
             table.row("  \(kind)", isRaw ? parts.joined(separator: ", ") : "", isRaw ? "" : parts.joined(separator: ", "), "", "Σ \(format(total, 1))", "")
         }
 
         table.section("memory: VmRSS MiB idle (after start + handshake) → after the load (private: not shared libraries)")
         for (index, idle) in m.idleRSS.enumerated() {
             let loaded = index < m.loadRSS.count ? m.loadRSS[index] : idle
-            let isService = idle.name != "raw-echo"
+            let isService = !idle.name.hasSuffix("-echo")
             let text = "\(format(idle.megabytes, 1)) → \(format(loaded.megabytes, 1)) (private \(format(idle.privateMegabytes, 1)) → \(format(loaded.privateMegabytes, 1)))"
             table.row("  \(idle.name)", isService ? "" : text, isService ? text : "", "",
                       isService ? "< 20 idle" : "", isService ? mark(idle.megabytes < 20) : "")

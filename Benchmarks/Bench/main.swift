@@ -9,6 +9,10 @@ if arguments.first == "--raw-echo" {
     // The baseline's echo process, started by the bench itself.
     exit(RawEcho.run())
 }
+if arguments.first == "--whatif-echo" {
+    // The what-if service (the product's protocol with the prototype codec), started by the bench.
+    exit(WhatIfEcho.run())
+}
 if arguments.contains("--help") || arguments.contains("-h") {
     print(Options.usage)
     exit(0)
@@ -22,6 +26,9 @@ case .failure(let error):
     exit(2)
 }
 
+#if DEBUG
+Log.standardError("bench: this is a debug build: measure with `swift run -c release bench`\n")
+#endif
 Children.stopOnSignals()
 do {
     let measurements = try BenchRun.run(options)
