@@ -39,6 +39,8 @@ struct Measurements {
     /// The raw client's mean time in `send` per round trip, µs.
     var rawSendMicroseconds = 0.0
     var lost = 0
+    /// What is known of each run that lost actions.
+    var lossNotes: [String] = []
     var duplicates = 0
     var refused = 0
 
@@ -161,12 +163,14 @@ enum BenchRun {
             if round > 0 {
                 // A fresh presentation-policy, so that each scale has exactly its devices.
                 try stack.restart(policy)
+                product.policyRestarted()
                 try product.handshake(services: [policy], timeout: 20)
             }
             var created = 0
             for scale in options.scales {
                 let creation = try product.sustained(devices: Array(names[created..<scale]), window: options.window, length: .oncePerDevice)
                 m.creation[scale, default: []].append(creation)
+                try explainLoss(creation, "creating \(scale) devices", product, &m)
                 created = scale
                 // Warm up on these devices (caches, allocator), unmeasured: the scales always run
                 // in the same order, and the first would otherwise pay for it.
@@ -176,6 +180,7 @@ enum BenchRun {
                 let run = try product.sustained(devices: Array(names[0..<scale]), window: options.window, length: .seconds(options.seconds))
                 m.addCPU("product \(scale)", meter.used(), run.completed)
                 m.sustained[scale, default: []].append(run)
+                try explainLoss(run, "\(scale) devices", product, &m)
                 m.policyRSS[scale] = ProcessStats.residentMegabytes(policyPid)
                 progress("\(label): \(scale) devices: \(format(run.rate, 0)) actions/s, \(format(run.microsecondsEach, 1)) µs/action (\(run.completed) of \(run.sent) acknowledged, \(run.decided) decided)")
             }
@@ -187,6 +192,23 @@ enum BenchRun {
         m.duplicates = product.duplicates
         m.refused = product.refused
     }
+}
+
+/// When `run` lost actions, finds out from presentation-policy's next heartbeat whether they
+/// reached it (its `handled` counter against the actions sent to it) and notes the answer.
+private func explainLoss(_ run: Throughput, _ what: String, _ product: ProductClient, _ m: inout Measurements) throws {
+    guard run.lost > 0 else { return }
+    let note: String
+    if let handled = try product.policyHandledCount() {
+        let missing = product.actionsSinceStart - Int(handled)
+        note = "\(what): \(run.lost) of \(run.sent) actions not acknowledged; presentation-policy handled \(handled) of the "
+            + "\(product.actionsSinceStart) actions sent to it, so \(missing) never reached it"
+            + (missing < run.lost ? " and \(run.lost - missing) were handled but their answers were lost" : "")
+    } else {
+        note = "\(what): \(run.lost) of \(run.sent) actions not acknowledged (no heartbeat from presentation-policy to say more)"
+    }
+    m.lossNotes.append(note)
+    progress(note)
 }
 
 /// Each process's VmRSS and private memory, in MiB.

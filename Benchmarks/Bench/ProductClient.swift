@@ -34,17 +34,50 @@ final class ProductClient {
     /// it, sending it, and decoding what came back.
     private(set) var clientTime = ClientTime()
 
+    /// Actions sent since presentation-policy last (re)started, to compare with its counters.
+    private(set) var actionsSinceStart = 0
+    /// presentation-policy's `handled` counter in its last heartbeat, and when that arrived.
+    private var policyHandled: (count: UInt64, at: Double)?
+
     private static let service = MonsterBus.Service.presentationPolicy
 
     /// Connects to the bus of `config`, subscribed to what the measurements need.
     init(context: ZMQContext, config: BusConfig) throws {
         bus = try BusConnection(
             context: context, config: config, service: "bench",
-            subscriptions: ["presentation.", "ack", "error", MessageType.pong.rawValue], lingerMilliseconds: 0)
+            subscriptions: ["presentation.", "ack", "error", MessageType.pong.rawValue, MessageType.heartbeat.rawValue],
+            lingerMilliseconds: 0)
     }
 
     /// Closes the sockets.
     func close() { bus.close() }
+
+    /// presentation-policy was restarted: count its actions from zero.
+    func policyRestarted() {
+        actionsSinceStart = 0
+        policyHandled = nil
+    }
+
+    /// For a loss report: waits (up to `timeout` s) for a heartbeat of presentation-policy sent
+    /// after now, and returns its `handled` counter — every action that reached it.
+    func policyHandledCount(timeout: Double = 3) throws -> UInt64? {
+        let asked = Timestamp.monotonic()
+        // A heartbeat leaves at most one interval after `asked`; allow for one in transit.
+        while Timestamp.monotonic() < asked + timeout {
+            if let last = policyHandled, last.at > asked + 0.05 { return last.count }
+            _ = try next(until: min(asked + timeout, Timestamp.monotonic() + 0.1))
+        }
+        return policyHandled?.count
+    }
+
+    /// Notes presentation-policy's heartbeats; true when `envelope` was one.
+    private func noteHeartbeat(_ envelope: Envelope) -> Bool {
+        guard case .heartbeat(let beat) = envelope.body else { return false }
+        if beat.service == Self.service, let handled = beat.counters["handled"] {
+            policyHandled = (handled, Timestamp.monotonic())
+        }
+        return true
+    }
 
     /// Pings until every one of `services` has answered through the bus (as the gateway does:
     /// their publishers then know this subscriber), then drops what else arrives for 50 ms.
@@ -81,6 +114,7 @@ final class ProductClient {
         let frames = bus.codec.frames(sent)
         let encoded = Timestamp.monotonic()
         try bus.sendRaw(frames)
+        actionsSinceStart += 1
         clientTime.envelope += made - started
         clientTime.encode += encoded - made
         clientTime.send += Timestamp.monotonic() - encoded
@@ -148,6 +182,7 @@ final class ProductClient {
             if sending {
                 while inFlight.count < window && hasMoreToSend() {
                     let envelope = try bus.publish(action, device: devices[next % devices.count])
+                    actionsSinceStart += 1
                     inFlight[envelope.id] = (Timestamp.monotonic(), false)
                     next += 1
                     result.sent += 1
@@ -160,7 +195,7 @@ final class ProductClient {
             }
             // Take everything waiting before sending again.
             while true {
-                if let envelope = try? bus.codec.decode(frames: frames) {
+                if let envelope = try? bus.codec.decode(frames: frames), !noteHeartbeat(envelope) {
                     switch envelope.body {
                     case .presented, .dismissed:
                         if inFlight[envelope.correlationId] != nil {
@@ -211,7 +246,7 @@ final class ProductClient {
             let started = timed ? Timestamp.monotonic() : 0
             let envelope = try? bus.codec.decode(frames: frames)
             if timed { clientTime.decode += Timestamp.monotonic() - started }
-            if let envelope { return envelope }
+            if let envelope, !noteHeartbeat(envelope) { return envelope }
         }
     }
 }

@@ -102,6 +102,7 @@ enum Report {
         table.row("  sent / acked / decided", "", "\(sum(allProductRuns, \.sent)) / \(sum(allProductRuns, \.completed)) / \(sum(allProductRuns, \.decided))", "", "", "")
         table.row("  duplicates / refused", "", "\(m.duplicates) / \(m.refused)", "", "", "")
         table.row("  what-if lost", "", "\(m.whatIfLost)", "", "", "")
+        for note in m.lossNotes { table.row("  " + note, "", "", "", "", "") }
 
         table.section("scale: µs of wall time per action, sustained (median of rounds)")
         let first = median((m.sustained[o.scales.first!] ?? []).map(\.microsecondsEach))
