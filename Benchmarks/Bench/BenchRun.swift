@@ -52,7 +52,7 @@ enum BenchRun {
     /// Runs every measurement. Progress goes to standard error.
     static func run(_ options: Options) throws -> Measurements {
         var m = Measurements(options: options)
-        progress("starting the bus, \(BenchStack.serviceNames.joined(separator: ", ")) and the raw echo")
+        progress("starting the bus, \(BenchStack.serviceNames.joined(separator: ", ")), the raw echo and the what-if service")
         let stack = try BenchStack()
         defer { stack.stop(keep: options.keep) }
         do {

@@ -31,7 +31,8 @@ struct Options {
 
         Measures Monster Bus against libzmq alone, through the same XSUB/XPUB proxy, in one run:
         it starts its own bus, presentation-policy, roster and input-handling (the release
-        executables next to this one) on ephemeral TCP ports, and a raw echo process.
+        executables next to this one) on ephemeral TCP ports, a raw echo process and a what-if
+        service (the product's protocol with a hand-written prototype codec, for reference).
 
           1. baseline: raw ping-pong latency (client PUB -> bus -> echo process -> bus -> client
              SUB) and raw one-way throughput (PUB -> bus -> SUB, windowed, count checked), with
@@ -43,10 +44,12 @@ struct Options {
           4. scale: µs per action with 10, 1,000 and 10,000 devices holding state;
           5. memory: VmRSS of each process idle and after the load.
 
-        It prints a table, then one JSON line with the ratios (product ÷ baseline).
+        It prints a table, then one JSON line with the ratios (product ÷ baseline). Exit status:
+        0 when the run is complete (targets met or not), 1 when a process fails, 2 for a usage error.
 
-          --quick          a short run (~20 s): 1 round, 1 s per throughput run
-          --full           a long run: 5 rounds, 6 s per throughput run, 20,000 round trips
+          (default)        ~1.5 min: 3 rounds, 3 s per throughput run, 5,000 round trips
+          --quick          ~15 s: 1 round, 1 s per throughput run, 1,000 round trips
+          --full           ~5 min: 5 rounds, 6 s per throughput run, 20,000 round trips
           --rounds N       rounds of throughput measurements (default 3)
           --seconds S      seconds per throughput measurement (default 3)
           --round-trips N  round trips measured per side (default 5000)

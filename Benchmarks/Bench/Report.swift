@@ -62,13 +62,13 @@ enum Report {
         }
         if let shape = m.shape {
             let shaped = LatencySummary(m.rawShapedLatency)
-            table.row("  raw, product-shaped (1 → \(shape.first) + \(shape.second) B): p50 / p99", micro(shaped.p50) + " / " + micro(shaped.p99), "",
+            table.row("  raw, 2 answers (\(shape.first) + \(shape.second) B): p50 / p99", micro(shaped.p50) + " / " + micro(shaped.p99), "",
                       ratio(product.p50 / max(shaped.p50, 1e-9)) + " / " + ratio(product.p99 / max(shaped.p99, 1e-9)), "", "")
         }
 
         if !m.whatIfLatency.isEmpty {
             let whatIf = LatencySummary(m.whatIfLatency)
-            table.row("  what-if: product protocol, hand-written codec: p50 / p99", "", micro(whatIf.p50) + " / " + micro(whatIf.p99),
+            table.row("  what-if, hand-written codec: p50 / p99", "", micro(whatIf.p50) + " / " + micro(whatIf.p99),
                       ratio(whatIf.p50 / max(raw.p50, 1e-9)) + " / " + ratio(whatIf.p99 / max(raw.p99, 1e-9)), "", "")
         }
 
@@ -85,11 +85,11 @@ enum Report {
         table.row("  raw windowed echo (reference)", count(median(echoRates)) + " rt/s", "", ratio(median(scaleRuns.map(\.rate)) / max(median(echoRates), 1e-9)), "", "")
         if !m.rawShapedEcho.isEmpty {
             let shapedRates = m.rawShapedEcho.map(\.rate)
-            table.row("  raw product-shaped echo (reference)", count(median(shapedRates)) + " rt/s", "", ratio(median(scaleRuns.map(\.rate)) / max(median(shapedRates), 1e-9)), "", "")
+            table.row("  raw echo, 2 answers (reference)", count(median(shapedRates)) + " rt/s", "", ratio(median(scaleRuns.map(\.rate)) / max(median(shapedRates), 1e-9)), "", "")
         }
         if !m.whatIfSustained.isEmpty {
             let rates = m.whatIfSustained.map(\.rate)
-            table.row("  what-if: product protocol, hand-written codec", "", count(median(rates)) + " (" + rates.map { count($0) }.joined(separator: " ") + ")",
+            table.row("  what-if, hand-written codec", "", count(median(rates)) + " (" + rates.map { count($0) }.joined(separator: " ") + ")",
                       ratio(median(rates) / max(median(rawRates), 1e-9)), "", "")
         }
         table.row("  load latency p50 / p99", "", micro(LatencySummary(scaleRuns.flatMap(\.latencies)).p50) + " / " + micro(LatencySummary(scaleRuns.flatMap(\.latencies)).p99), "", "", "")
