@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "roster", targets: ["Roster"]),
         .executable(name: "input-handling", targets: ["InputHandling"]),
         .executable(name: "gateway", targets: ["Gateway"]),
+        .executable(name: "bench", targets: ["Bench"]),
     ],
     targets: [
         // C libraries from Debian, through module maps (no pkg-config: it emits -isystem).
@@ -45,6 +46,15 @@ let package = Package(
         // gateway: the CLI's logic as a library, and the executable.
         .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit"], path: "Services/Gateway/Kit", swiftSettings: strict),
         .executableTarget(name: "Gateway", dependencies: ["GatewayKit"], path: "Services/Gateway/Main", swiftSettings: strict),
+
+        // bench: the benchmark of issue 8 (raw libzmq through the bus vs the product). It depends on
+        // the service executables only so that `swift run bench` builds them: it starts them as processes.
+        .executableTarget(
+            name: "Bench",
+            dependencies: ["ZeroMQ", "BusKit", "MonsterKit", "Bus", "PresentationPolicy", "Roster", "InputHandling"],
+            path: "Benchmarks/Bench",
+            swiftSettings: strict
+        ),
 
         // Tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests", swiftSettings: strict),

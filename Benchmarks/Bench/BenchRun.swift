@@ -1,0 +1,214 @@
+// One bench run: start the stack, then measure baseline and product side by side, round after
+// round, so that the machine's other work weighs on both alike.
+
+import BusKit
+import Glibc
+import MonsterKit
+import ZeroMQ
+
+/// Everything measured in one run.
+struct Measurements {
+    var options: Options
+    var payloadBytes = 0
+    var rawLatency: [Double] = []
+    var productLatency: [Double] = []
+    var rawLatencyLost = 0
+    /// The raw echo answering like the product: two messages as large as the decision and the ack.
+    var shape: RawClient.Shape?
+    var rawShapedLatency: [Double] = []
+    var rawOneWay: [Throughput] = []
+    var rawEcho: [Throughput] = []
+    var rawShapedEcho: [Throughput] = []
+    /// Device creation runs and sustained runs, by device count.
+    var creation: [Int: [Throughput]] = [:]
+    var sustained: [Int: [Throughput]] = [:]
+    var codec: [CodecCost] = []
+    /// VmRSS and private memory (MiB) of each process after start and handshake, and after the load.
+    var idleRSS: [(name: String, megabytes: Double, privateMegabytes: Double)] = []
+    var loadRSS: [(name: String, megabytes: Double, privateMegabytes: Double)] = []
+    /// presentation-policy's VmRSS with each number of devices (last round).
+    var policyRSS: [Int: Double] = [:]
+    /// CPU seconds used per process during each kind of run, and what was completed meanwhile.
+    var cpu: [String: (seconds: [String: Double], completed: Int)] = [:]
+    /// The product client's own time in the latency blocks: making/encoding/sending, decoding.
+    var clientTime = ClientTime()
+    /// The raw client's mean time in `send` per round trip, µs.
+    var rawSendMicroseconds = 0.0
+    var lost = 0
+    /// What is known of each run that lost actions.
+    var lossNotes: [String] = []
+    var duplicates = 0
+    var refused = 0
+
+    /// The device count whose sustained run is the product's throughput: the middle scale.
+    var throughputScale: Int { options.scales[options.scales.count / 2] }
+}
+
+enum BenchRun {
+    /// Runs every measurement. Progress goes to standard error.
+    static func run(_ options: Options) throws -> Measurements {
+        var m = Measurements(options: options)
+        progress("starting the bus, \(BenchStack.serviceNames.joined(separator: ", ")) and the raw echo")
+        let stack = try BenchStack()
+        defer { stack.stop(keep: options.keep) }
+        do {
+            try measure(&m, stack)
+        } catch {
+            throw BenchError("\(error)\nlogs:\n\(stack.logTails)")
+        }
+        return m
+    }
+
+    private static func measure(_ m: inout Measurements, _ stack: BenchStack) throws {
+        let options = m.options
+        let policy = MonsterBus.Service.presentationPolicy
+        let context = try ZMQContext()
+        let product = try ProductClient(context: context, config: stack.config)
+        defer { product.close() }
+        try product.handshake(services: BenchStack.serviceNames, timeout: 20)
+
+        // The raw payload is as large as the product's action envelope.
+        let actionSample = product.bus.envelope(product.action, device: "bench-ipad")
+        let payload = product.bus.codec.encode(actionSample)
+        m.payloadBytes = payload.count
+        let raw = try RawClient(context: context, config: stack.config, payload: payload)
+        defer { raw.close() }
+        try raw.handshake(timeout: 20)
+        m.idleRSS = memory(stack)
+
+        // 1-2. Latency: warm both up, then alternate short blocks (25 round trips, a few ms), so
+        // that a burst of other work on the machine falls on every side alike.
+        progress("latency: \(options.roundTrips) round trips on each side, alternating every 25")
+        for _ in 0..<options.warmUp {
+            _ = try raw.roundTrip()
+            _ = try product.roundTrip(device: "bench-ipad")
+        }
+        // The product's answer, in sizes, for the product-shaped raw reference.
+        if let decision = product.samples[.presented], let ack = product.samples[.ack] {
+            let shape = RawClient.Shape(
+                first: product.bus.codec.encode(decision).count, second: product.bus.codec.encode(ack).count)
+            m.shape = shape
+            for _ in 0..<options.warmUp { _ = try raw.roundTrip(shape: shape) }
+        }
+        let perBlock = min(25, options.roundTrips)
+        let blocks = max(1, options.roundTrips / perBlock)
+        let me = getpid()
+        let policyPid = stack.services[policy]!.pid
+        product.resetClientTime()
+        raw.sendTime = (0, 0)
+        for _ in 0..<blocks {
+            var meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo.pid)])
+            for _ in 0..<perBlock { if let seconds = try raw.roundTrip() { m.rawLatency.append(seconds) } }
+            m.addCPU("round trip raw", meter.used(), perBlock)
+            meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
+            for _ in 0..<perBlock { if let seconds = try product.roundTrip(device: "bench-ipad") { m.productLatency.append(seconds) } }
+            m.addCPU("round trip product", meter.used(), perBlock)
+            if let shape = m.shape {
+                meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo.pid)])
+                for _ in 0..<perBlock { if let seconds = try raw.roundTrip(shape: shape) { m.rawShapedLatency.append(seconds) } }
+                m.addCPU("round trip raw 1→2", meter.used(), perBlock)
+            }
+        }
+        m.clientTime = product.clientTime
+        m.rawSendMicroseconds = raw.sendTime.count > 0 ? raw.sendTime.seconds * 1e6 / Double(raw.sendTime.count) : 0
+        m.rawLatencyLost = raw.lost
+        try stack.checkAlive()
+
+        // 3. The codec, on the envelopes just exchanged.
+        progress("codec: \(options.codecIterations) encodes and decodes of each envelope")
+        let replies = [MessageType.presented, .dismissed, .ack].compactMap { product.samples[$0] }
+        m.codec = CodecBench.run(bus: product.bus, action: actionSample, replies: replies, iterations: options.codecIterations)
+
+        // 1, 2, 4. Throughput and scale, round after round.
+        let names = (0..<(options.scales.max() ?? 0)).map { "bench-\($0)" }
+        for round in 0..<options.rounds {
+            let label = "round \(round + 1)/\(options.rounds)"
+            try stack.checkAlive()
+            var meter = CPUMeter([("bench", me), ("bus", stack.bus.pid)])
+            let oneWay = try raw.oneWay(seconds: options.seconds, window: options.window)
+            m.addCPU("raw one-way", meter.used(), oneWay.completed)
+            m.rawOneWay.append(oneWay)
+            progress("\(label): raw one-way \(format(oneWay.rate, 0)) msg/s (\(oneWay.completed) of \(oneWay.sent) received)")
+
+            meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo.pid)])
+            let echo = try raw.windowedEcho(seconds: options.seconds, window: options.window)
+            m.addCPU("raw echo", meter.used(), echo.completed)
+            m.rawEcho.append(echo)
+            progress("\(label): raw windowed echo \(format(echo.rate, 0)) round trips/s (\(echo.completed) of \(echo.sent) answered)")
+            if let shape = m.shape {
+                meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo.pid)])
+                let shaped = try raw.windowedEcho(seconds: options.seconds, window: options.window, shape: shape)
+                m.addCPU("raw echo 1→2", meter.used(), shaped.completed)
+                m.rawShapedEcho.append(shaped)
+                progress("\(label): raw product-shaped echo \(format(shaped.rate, 0)) round trips/s (\(shaped.completed) of \(shaped.sent) answered)")
+            }
+
+            if round > 0 {
+                // A fresh presentation-policy, so that each scale has exactly its devices.
+                try stack.restart(policy)
+                product.policyRestarted()
+                try product.handshake(services: [policy], timeout: 20)
+            }
+            var created = 0
+            for scale in options.scales {
+                let creation = try product.sustained(devices: Array(names[created..<scale]), window: options.window, length: .oncePerDevice)
+                m.creation[scale, default: []].append(creation)
+                try explainLoss(creation, "creating \(scale) devices", product, &m)
+                created = scale
+                // Warm up on these devices (caches, allocator), unmeasured: the scales always run
+                // in the same order, and the first would otherwise pay for it.
+                _ = try product.sustained(devices: Array(names[0..<scale]), window: options.window, length: .seconds(min(0.5, options.seconds / 3)))
+                let policyPid = stack.services[policy]!.pid
+                meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
+                let run = try product.sustained(devices: Array(names[0..<scale]), window: options.window, length: .seconds(options.seconds))
+                m.addCPU("product \(scale)", meter.used(), run.completed)
+                m.sustained[scale, default: []].append(run)
+                try explainLoss(run, "\(scale) devices", product, &m)
+                m.policyRSS[scale] = ProcessStats.residentMegabytes(policyPid)
+                progress("\(label): \(scale) devices: \(format(run.rate, 0)) actions/s, \(format(run.microsecondsEach, 1)) µs/action (\(run.completed) of \(run.sent) acknowledged, \(run.decided) decided)")
+            }
+        }
+        try stack.checkAlive()
+        m.loadRSS = memory(stack)
+        m.lost = product.lost
+        m.duplicates = product.duplicates
+        m.refused = product.refused
+    }
+}
+
+/// When `run` lost actions, finds out from presentation-policy's next heartbeat whether they
+/// reached it (its `handled` counter against the actions sent to it) and notes the answer.
+private func explainLoss(_ run: Throughput, _ what: String, _ product: ProductClient, _ m: inout Measurements) throws {
+    guard run.lost > 0 else { return }
+    let note: String
+    if let handled = try product.policyHandledCount() {
+        let missing = product.actionsSinceStart - Int(handled)
+        note = "\(what): \(run.lost) of \(run.sent) actions not acknowledged; presentation-policy handled \(handled) of the "
+            + "\(product.actionsSinceStart) actions sent to it, so \(missing) never reached it"
+            + (missing < run.lost ? " and \(run.lost - missing) were handled but their answers were lost" : "")
+    } else {
+        note = "\(what): \(run.lost) of \(run.sent) actions not acknowledged (no heartbeat from presentation-policy to say more)"
+    }
+    m.lossNotes.append(note)
+    progress(note)
+}
+
+/// Each process's VmRSS and private memory, in MiB.
+private func memory(_ stack: BenchStack) -> [(name: String, megabytes: Double, privateMegabytes: Double)] {
+    stack.processes.map { ($0.name, ProcessStats.residentMegabytes($0.pid) ?? 0, ProcessStats.privateMegabytes($0.pid) ?? 0) }
+}
+
+extension Measurements {
+    /// Adds CPU seconds `used` by each process during a run of `kind` that completed `completed`.
+    mutating func addCPU(_ kind: String, _ used: [String: Double], _ completed: Int) {
+        var entry = cpu[kind] ?? ([:], 0)
+        for (name, seconds) in used { entry.seconds[name, default: 0] += seconds }
+        entry.completed += completed
+        cpu[kind] = entry
+    }
+}
+
+/// Writes a progress line to standard error.
+func progress(_ text: String) {
+    Log.standardError("bench: \(text)\n")
+}

@@ -1,0 +1,147 @@
+// The processes under test: the bus on ephemeral TCP ports, the three services, and the raw
+// echo (this executable again, with `--raw-echo`), all in one temporary folder.
+
+import BusKit
+import Glibc
+import MonsterKit
+
+final class BenchStack {
+    /// Where the executables are: next to this one (`.build/release`).
+    let directory: String
+    /// The temporary folder: logs and the roster's database.
+    let folder: String
+    /// The bus's real endpoints, as it reported them.
+    private(set) var frontend = ""
+    private(set) var backend = ""
+    private(set) var bus: ChildProcess!
+    private(set) var services: [String: ChildProcess] = [:]
+    private(set) var echo: ChildProcess!
+    private var starts = 0
+
+    /// The services started, in order.
+    static let serviceNames = MonsterBus.Service.all
+
+    /// Starts the bus, reads its endpoints from its log, then the services and the echo.
+    init() throws {
+        directory = Self.executableDirectory()
+        for name in ["bus"] + Self.serviceNames where access(directory + "/" + name, X_OK) != 0 {
+            throw BenchError("\(directory)/\(name) is missing: build everything first (swift build -c release)")
+        }
+        var template = Array("/tmp/monster-bench-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw BenchError("cannot create a temporary folder: \(String(cString: strerror(errno)))")
+        }
+        folder = String(cString: made)
+        Children.register(folder: folder)
+
+        frontend = "tcp://127.0.0.1:*"
+        backend = "tcp://127.0.0.1:*"
+        // The bus reports its endpoints at level info (the services run at warn).
+        bus = try start("bus", logLevel: "info")
+        let endpoints = bus.waitForLogLine(timeout: 10) { line -> (String, String)? in
+            guard let xsub = line.firstRange(of: "XSUB "), let xpub = line.firstRange(of: ", subscribers to XPUB ") else { return nil }
+            return (String(line[xsub.upperBound..<xpub.lowerBound]), String(line[xpub.upperBound...]))
+        }
+        guard let endpoints else { throw BenchError("the bus never reported its endpoints:\n\(bus.logTail())") }
+        (frontend, backend) = endpoints
+        for name in Self.serviceNames { services[name] = try start(name) }
+        echo = try start("bench", arguments: ["--raw-echo"], logName: "raw-echo")
+    }
+
+    /// The configuration a client of this stack uses.
+    var config: BusConfig {
+        var config = BusConfig()
+        config.frontend = frontend
+        config.backend = backend
+        config.logLevel = .warn
+        return config
+    }
+
+    /// Every process with its pid, for memory and CPU readings.
+    var processes: [(name: String, pid: pid_t)] {
+        [("bus", bus.pid)] + Self.serviceNames.map { ($0, services[$0]!.pid) } + [("raw-echo", echo.pid)]
+    }
+
+    /// Stops `name` and starts it again (fresh state); the caller handshakes again.
+    func restart(_ name: String) throws {
+        services[name]?.stop()
+        services[name] = try start(name)
+    }
+
+    /// Raises an error naming every process that has died, with the end of its log.
+    func checkAlive() throws {
+        let dead = [bus!, echo!].filter { !$0.isRunning } + services.values.filter { !$0.isRunning }
+        guard dead.isEmpty else {
+            throw BenchError("process(es) died: " + dead.map(\.name).joined(separator: ", ") + "\n"
+                + dead.map { $0.logTail() }.joined(separator: "\n"))
+        }
+    }
+
+    /// The end of every log, for error reports.
+    var logTails: String {
+        ([bus!, echo!] + Self.serviceNames.compactMap { services[$0] }).map { $0.logTail(5) }.joined(separator: "\n")
+    }
+
+    /// Stops everything (services first, the bus last) and removes the folder unless `keep`.
+    func stop(keep: Bool) {
+        echo?.stop()
+        for name in Self.serviceNames { services[name]?.stop() }
+        bus?.stop()
+        Children.register(folder: nil)
+        if keep {
+            Log.standardError("bench: logs kept in \(folder)\n")
+        } else {
+            Self.removeFolder(folder)
+        }
+    }
+
+    private func start(_ name: String, arguments: [String] = [], logLevel: String = "warn", logName: String? = nil) throws -> ChildProcess {
+        starts += 1
+        var environment = Self.environment()
+        environment["BUS_FRONTEND"] = frontend
+        environment["BUS_BACKEND"] = backend
+        environment["ROSTER_DB"] = folder + "/roster.db"
+        environment["LOG_LEVEL"] = logLevel
+        return try ChildProcess(
+            name: logName ?? name, executable: directory + "/" + name, arguments: arguments,
+            environment: environment, logPath: "\(folder)/\(logName ?? name)-\(starts).log")
+    }
+
+    /// This process's environment.
+    private static func environment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return environment
+    }
+
+    /// The folder holding this executable.
+    private static func executableDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = count > 0
+            ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return String(path[..<slash])
+    }
+
+    /// Removes the files of `folder` (it has no subfolders), then the folder.
+    static func removeFolder(_ folder: String) {
+        guard let directory = opendir(folder) else { return }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { unlink(folder + "/" + name) }
+        }
+        closedir(directory)
+        rmdir(folder)
+    }
+}

@@ -1,0 +1,252 @@
+// The product side: a client made of the project's own BusConnection and EnvelopeCodec, sending
+// device actions to presentation-policy and waiting, like the gateway, for the decision and the
+// service's ack.
+
+import BusKit
+import MonsterKit
+import ZeroMQ
+
+/// Where the product client's own time goes in the round trips (seconds, summed).
+struct ClientTime {
+    var envelope = 0.0
+    var encode = 0.0
+    var send = 0.0
+    var decode = 0.0
+    var roundTrips = 0
+}
+
+/// A device client of the bus, owned by the thread that made it.
+final class ProductClient {
+    /// The project's connection: PUB/SUB, envelopes, codec, ids.
+    let bus: BusConnection
+    /// The action every measurement sends: a tap on `+` of an iPad (its profile included, as the
+    /// gateway sends it), which presents the Photo/Audio popover and dismisses it the next time.
+    let action = Body.tap(Tap(element: "add", profile: .ipad))
+    /// Actions sent whose acknowledgement never came, over every measurement.
+    private(set) var lost = 0
+    /// Acknowledgements received twice, over every measurement.
+    private(set) var duplicates = 0
+    /// Actions refused (an `error` instead of a decision), over every measurement.
+    private(set) var refused = 0
+    /// One of each reply, for the codec measurement.
+    private(set) var samples: [MessageType: Envelope] = [:]
+    /// Seconds spent, in `roundTrip`, on this client's own part: making the envelope, encoding
+    /// it, sending it, and decoding what came back.
+    private(set) var clientTime = ClientTime()
+
+    /// Actions sent since presentation-policy last (re)started, to compare with its counters.
+    private(set) var actionsSinceStart = 0
+    /// presentation-policy's `handled` counter in its last heartbeat, and when that arrived.
+    private var policyHandled: (count: UInt64, at: Double)?
+
+    private static let service = MonsterBus.Service.presentationPolicy
+
+    /// Connects to the bus of `config`, subscribed to what the measurements need.
+    init(context: ZMQContext, config: BusConfig) throws {
+        bus = try BusConnection(
+            context: context, config: config, service: "bench",
+            subscriptions: ["presentation.", "ack", "error", MessageType.pong.rawValue, MessageType.heartbeat.rawValue],
+            lingerMilliseconds: 0)
+    }
+
+    /// Closes the sockets.
+    func close() { bus.close() }
+
+    /// presentation-policy was restarted: count its actions from zero.
+    func policyRestarted() {
+        actionsSinceStart = 0
+        policyHandled = nil
+    }
+
+    /// For a loss report: waits (up to `timeout` s) for a heartbeat of presentation-policy sent
+    /// after now, and returns its `handled` counter — every action that reached it.
+    func policyHandledCount(timeout: Double = 3) throws -> UInt64? {
+        let asked = Timestamp.monotonic()
+        // A heartbeat leaves at most one interval after `asked`; allow for one in transit.
+        while Timestamp.monotonic() < asked + timeout {
+            if let last = policyHandled, last.at > asked + 0.05 { return last.count }
+            _ = try next(until: min(asked + timeout, Timestamp.monotonic() + 0.1))
+        }
+        return policyHandled?.count
+    }
+
+    /// Notes presentation-policy's heartbeats; true when `envelope` was one.
+    private func noteHeartbeat(_ envelope: Envelope) -> Bool {
+        guard case .heartbeat(let beat) = envelope.body else { return false }
+        if beat.service == Self.service, let handled = beat.counters["handled"] {
+            policyHandled = (handled, Timestamp.monotonic())
+        }
+        return true
+    }
+
+    /// Pings until every one of `services` has answered through the bus (as the gateway does:
+    /// their publishers then know this subscriber), then drops what else arrives for 50 ms.
+    func handshake(services: [String], timeout: Double) throws {
+        var waiting = Set(services)
+        var pings: Set<String> = []
+        let deadline = Timestamp.monotonic() + timeout
+        var retry = 0.01
+        while !waiting.isEmpty {
+            let now = Timestamp.monotonic()
+            guard now < deadline else {
+                throw BenchError("no answer from \(waiting.sorted().joined(separator: ", ")) through the bus")
+            }
+            pings.insert(try bus.publish(.ping(Ping())).id)
+            let resendAt = min(deadline, now + retry)
+            retry = min(retry * 2, 0.2)
+            while !waiting.isEmpty, let envelope = try next(until: resendAt) {
+                if case .pong(let pong) = envelope.body, pings.contains(envelope.correlationId) {
+                    waiting.remove(pong.service)
+                }
+            }
+        }
+        while try bus.receiveFrames(timeoutMilliseconds: 50) != nil {}
+    }
+
+    /// One action on `device`: seconds from before the envelope is made until both the
+    /// decision and presentation-policy's ack are in; nil (counted as lost) after `timeout`.
+    func roundTrip(device: String, timeout: Double = 2) throws -> Double? {
+        let started = Timestamp.monotonic()
+        let deadline = started + timeout
+        // What `bus.publish` does, in three timed steps.
+        let sent = bus.envelope(action, device: device)
+        let made = Timestamp.monotonic()
+        let frames = bus.codec.frames(sent)
+        let encoded = Timestamp.monotonic()
+        try bus.sendRaw(frames)
+        actionsSinceStart += 1
+        clientTime.envelope += made - started
+        clientTime.encode += encoded - made
+        clientTime.send += Timestamp.monotonic() - encoded
+        clientTime.roundTrips += 1
+        var decided = false, acknowledged = false
+        while !(decided && acknowledged) {
+            guard let envelope = try next(until: deadline, timed: true) else {
+                lost += 1
+                return nil
+            }
+            guard envelope.correlationId == sent.id else { continue }
+            switch envelope.body {
+            case .presented, .dismissed:
+                decided = true
+                keepSample(envelope)
+            case .ack(let ack) where ack.handledId == sent.id && envelope.service == Self.service:
+                if acknowledged { duplicates += 1 }
+                acknowledged = true
+                keepSample(envelope)
+            case .error:
+                refused += 1
+                decided = true
+            default:
+                break
+            }
+        }
+        return Timestamp.monotonic() - started
+    }
+
+    /// How long a sustained run goes on.
+    enum Length {
+        /// Sends for this many seconds, then waits for the last acknowledgements.
+        case seconds(Double)
+        /// Sends exactly one action per device, in order (to give each device its state).
+        case oncePerDevice
+    }
+
+    /// Actions from `devices` in turn with up to `window` in flight, for `length`. Every action
+    /// must be decided and acknowledged exactly once; one still missing 3 s after the last
+    /// progress is lost. Sends never wait: a PUB socket does not block (it would drop at its
+    /// high-water mark, which the window keeps far away), and replies are drained between sends.
+    func sustained(devices: [String], window: Int, length: Length) throws -> Throughput {
+        var result = Throughput()
+        var inFlight: [String: (sent: Double, decided: Bool)] = [:]
+        inFlight.reserveCapacity(window * 2)
+        var completed: Set<String> = []
+        var next = 0
+        let started = Timestamp.monotonic()
+        var lastProgress = started
+        var finished = started
+        func stillSending() -> Bool {
+            switch length {
+            case .seconds(let seconds): Timestamp.monotonic() - started < seconds
+            case .oncePerDevice: next < devices.count
+            }
+        }
+        func hasMoreToSend() -> Bool {
+            switch length {
+            case .seconds: true
+            case .oncePerDevice: next < devices.count
+            }
+        }
+        while true {
+            let sending = stillSending()
+            if sending {
+                while inFlight.count < window && hasMoreToSend() {
+                    let envelope = try bus.publish(action, device: devices[next % devices.count])
+                    actionsSinceStart += 1
+                    inFlight[envelope.id] = (Timestamp.monotonic(), false)
+                    next += 1
+                    result.sent += 1
+                }
+            }
+            if !sending && inFlight.isEmpty { break }
+            guard var frames = try bus.receiveFrames(timeoutMilliseconds: 100) else {
+                if Timestamp.monotonic() - lastProgress > 3 { break }
+                continue
+            }
+            // Take everything waiting before sending again.
+            while true {
+                if let envelope = try? bus.codec.decode(frames: frames), !noteHeartbeat(envelope) {
+                    switch envelope.body {
+                    case .presented, .dismissed:
+                        if inFlight[envelope.correlationId] != nil {
+                            inFlight[envelope.correlationId]!.decided = true
+                            result.decided += 1
+                        }
+                    case .error:
+                        if inFlight[envelope.correlationId] != nil { result.refused += 1 }
+                    case .ack(let ack) where envelope.service == Self.service:
+                        if let entry = inFlight.removeValue(forKey: ack.handledId) {
+                            completed.insert(ack.handledId)
+                            result.completed += 1
+                            result.latencies.append(Timestamp.monotonic() - entry.sent)
+                        } else if completed.contains(ack.handledId) {
+                            result.duplicates += 1
+                        }
+                    default:
+                        break
+                    }
+                }
+                guard let more = try bus.receiveFramesNow() else { break }
+                frames = more
+            }
+            lastProgress = Timestamp.monotonic()
+            finished = lastProgress
+        }
+        result.seconds = finished - started
+        lost += result.lost
+        duplicates += result.duplicates
+        refused += result.refused
+        return result
+    }
+
+    private func keepSample(_ envelope: Envelope) {
+        if samples[envelope.type] == nil { samples[envelope.type] = envelope }
+    }
+
+    /// Forgets the time counted in `clientTime` (after a warm-up).
+    func resetClientTime() { clientTime = ClientTime() }
+
+    /// The next readable message before `deadline`, skipping unreadable ones; nil at the deadline.
+    /// With `timed`, the decoding time goes into `clientTime`.
+    private func next(until deadline: Double, timed: Bool = false) throws -> Envelope? {
+        while true {
+            let remaining = deadline - Timestamp.monotonic()
+            guard remaining > 0 else { return nil }
+            guard let frames = try bus.receiveFrames(timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
+            let started = timed ? Timestamp.monotonic() : 0
+            let envelope = try? bus.codec.decode(frames: frames)
+            if timed { clientTime.decode += Timestamp.monotonic() - started }
+            if let envelope, !noteHeartbeat(envelope) { return envelope }
+        }
+    }
+}

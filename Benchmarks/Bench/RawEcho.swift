@@ -1,0 +1,95 @@
+// `bench --raw-echo`: the baseline's echo process. It plays the part of a service with libzmq
+// alone: SUB from the bus's backend, PUB to its frontend, and every `bench.ping` message sent
+// straight back as `bench.pong` with the same payload — no decoding, no encoding, no ack.
+
+import BusKit
+import Glibc
+import ZeroMQ
+
+/// The baseline's wire format: two frames like the product's (topic, payload), topics as long as
+/// `device.tap`, the first 8 bytes of the payload holding a sequence number. In a ping, bytes
+/// 8..<16 ask for the product's shape of answer when they are not zero: two messages (like the
+/// decision and the ack), of the sizes in their low and high 32 bits.
+enum RawWire {
+    /// Client → echo.
+    static let pingTopic = Array("bench.ping".utf8)
+    /// Echo → client.
+    static let pongTopic = Array("bench.pong".utf8)
+    /// The one-way flood (client → client's own subscriber thread).
+    static let floodTopic = Array("bench.flood".utf8)
+    /// Sequence number of a probe message (proves a path is live; not counted).
+    static let probe = UInt64.max
+    /// Sequence number of the flood's end marker (the total sent follows it).
+    static let end = UInt64.max - 1
+
+    /// The sequence number in `payload`'s first 8 bytes.
+    static func sequence(of payload: [UInt8]) -> UInt64 {
+        guard payload.count >= 8 else { return probe }
+        return payload.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+    }
+
+    /// Writes `value` into `payload`'s bytes at `offset` (8 bytes).
+    static func stamp(_ value: UInt64, into payload: inout [UInt8], at offset: Int = 0) {
+        payload.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt64.self) }
+    }
+
+    /// The 8 bytes at `offset` of `payload`.
+    static func value(in payload: [UInt8], at offset: Int) -> UInt64 {
+        guard payload.count >= offset + 8 else { return 0 }
+        return payload.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    }
+}
+
+enum RawEcho {
+    /// Runs the echo until it is terminated, or its parent (the bench) is gone.
+    static func run() -> Int32 {
+        let config: BusConfig
+        do {
+            config = try BusConfig.fromEnvironment()
+        } catch {
+            Log.standardError("raw-echo: \(error)\n")
+            return 2
+        }
+        let parent = getppid()
+        do {
+            let context = try ZMQContext()
+            let publisher = try ZMQSocket(context, .pub)
+            let subscriber = try ZMQSocket(context, .sub)
+            defer {
+                publisher.close()
+                subscriber.close()
+            }
+            try subscriber.subscribe(String(decoding: RawWire.pingTopic, as: UTF8.self))
+            try publisher.set(.sendHighWaterMark, Int32(0))  // as the client's (see RawClient)
+            try publisher.connect(config.frontend)
+            try subscriber.connect(config.backend)
+            var answers: [Int: [UInt8]] = [:]
+            while true {
+                // Like ServiceRuntime: poll, then take everything waiting in one go.
+                guard try poll([.socket(subscriber)], timeoutMilliseconds: 1000)[0] else {
+                    if getppid() != parent { return 0 }
+                    continue
+                }
+                while let frames = try subscriber.receive(dontWait: true) {
+                    guard frames.count == 2 else { continue }
+                    let shape = RawWire.value(in: frames[1], at: 8)
+                    if shape == 0 {
+                        try publisher.send([RawWire.pongTopic, frames[1]])
+                        continue
+                    }
+                    // Product-shaped: two answers, each carrying the ping's sequence number.
+                    let sequence = RawWire.sequence(of: frames[1])
+                    for size in [Int(shape & 0xffff_ffff), Int(shape >> 32)] {
+                        var answer = answers[size] ?? [UInt8](repeating: UInt8(ascii: "x"), count: max(16, size))
+                        RawWire.stamp(sequence, into: &answer)
+                        answers[size] = answer
+                        try publisher.send([RawWire.pongTopic, answer])
+                    }
+                }
+            }
+        } catch {
+            Log.standardError("raw-echo: \(error)\n")
+            return 1
+        }
+    }
+}

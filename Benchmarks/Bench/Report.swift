@@ -1,0 +1,243 @@
+// The readable table and the final JSON line.
+
+import Glibc
+import MonsterKit
+import ZeroMQ
+
+/// The figures the JSON line carries, and whether each meets issue 8's target.
+struct Verdict {
+    let rttP50Ratio: Double
+    let rttP99Ratio: Double
+    let throughputRatio: Double
+    let lost: Int
+    let scaleRatio: Double
+    let maxIdleRSS: Double
+
+    init(_ m: Measurements) {
+        let raw = LatencySummary(m.rawLatency), product = LatencySummary(m.productLatency)
+        rttP50Ratio = raw.p50 > 0 ? product.p50 / raw.p50 : 0
+        rttP99Ratio = raw.p99 > 0 ? product.p99 / raw.p99 : 0
+        let rawRate = median(m.rawOneWay.map(\.rate))
+        throughputRatio = rawRate > 0 ? median((m.sustained[m.throughputScale] ?? []).map(\.rate)) / rawRate : 0
+        // Every product run counts: latency, device creation, sustained.
+        lost = m.lost
+        let small = median((m.sustained[m.options.scales.first!] ?? []).map(\.microsecondsEach))
+        let large = median((m.sustained[m.options.scales.last!] ?? []).map(\.microsecondsEach))
+        scaleRatio = small > 0 ? large / small : 0
+        maxIdleRSS = m.idleRSS.filter { !$0.name.hasSuffix("-echo") }.map(\.megabytes).max() ?? 0
+    }
+
+    /// The JSON line: ratios are product ÷ baseline.
+    var json: String {
+        "{\"rtt_p50_ratio\":\(format(rttP50Ratio, 3)), \"rtt_p99_ratio\":\(format(rttP99Ratio, 3)), "
+            + "\"throughput_ratio\":\(format(throughputRatio, 3)), \"lost\":\(lost), "
+            + "\"scale_ratio_10k_vs_10\":\(format(scaleRatio, 3)), \"max_rss_mb\":\(format(maxIdleRSS, 1))}"
+    }
+}
+
+enum Report {
+    /// The whole report: the table, then the JSON line last.
+    static func text(_ m: Measurements) -> String {
+        let verdict = Verdict(m)
+        var out: [String] = []
+        let o = m.options
+        out.append("Monster Bus benchmark — \(o.profile) run: \(o.rounds) round(s) of \(format(o.seconds, 1)) s per throughput run, \(o.roundTrips) round trips per side, window \(o.window)")
+        out.append("machine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPU(s), \(cpuModel()), libzmq \(zmqVersion), \(today())")
+        out.append("payload: \(m.payloadBytes) bytes on both sides (the device.tap envelope); 2 frames per message; bus = XSUB/XPUB zmq_proxy over TCP loopback")
+        out.append("")
+
+        var table = Table(["", "baseline (libzmq)", "product", "ratio", "target", ""])
+        let raw = LatencySummary(m.rawLatency), product = LatencySummary(m.productLatency)
+        table.section("round trip: client → bus → echo / presentation-policy → bus → client")
+        table.row("  p50", micro(raw.p50), micro(product.p50), ratio(verdict.rttP50Ratio), "≤ 1.25×", mark(verdict.rttP50Ratio <= 1.25))
+        table.row("  p90", micro(raw.p90), micro(product.p90), ratio(product.p90 / max(raw.p90, 1e-9)), "", "")
+        table.row("  p99", micro(raw.p99), micro(product.p99), ratio(verdict.rttP99Ratio), "≤ 1.5×", mark(verdict.rttP99Ratio <= 1.5))
+        table.row("  mean / max", micro(raw.mean) + " / " + micro(raw.max), micro(product.mean) + " / " + micro(product.max), "", "", "")
+        table.row("  samples (lost)", "\(raw.count) (\(m.rawLatencyLost))", "\(product.count)", "", "", "")
+        if m.clientTime.roundTrips > 0 {
+            let each = 1e6 / Double(m.clientTime.roundTrips)
+            let t = m.clientTime
+            table.row("  client's own part (mean)", "send \(format(m.rawSendMicroseconds, 1)) µs",
+                      "envelope \(format(t.envelope * each, 1)), encode \(format(t.encode * each, 1)), send \(format(t.send * each, 1)), decode ×2 \(format(t.decode * each, 1)) µs", "", "", "")
+        }
+        if let shape = m.shape {
+            let shaped = LatencySummary(m.rawShapedLatency)
+            table.row("  raw, 2 answers (\(shape.first) + \(shape.second) B): p50 / p99", micro(shaped.p50) + " / " + micro(shaped.p99), "",
+                      ratio(product.p50 / max(shaped.p50, 1e-9)) + " / " + ratio(product.p99 / max(shaped.p99, 1e-9)), "", "")
+        }
+
+        let rawRates = m.rawOneWay.map(\.rate)
+        let scaleRuns = m.sustained[m.throughputScale] ?? []
+        table.section("throughput: raw one-way msg/s vs product actions/s (\(m.throughputScale) devices), median of rounds")
+        table.row("  per second", count(median(rawRates)), count(median(scaleRuns.map(\.rate))),
+                  ratio(verdict.throughputRatio), "≥ 0.40×", mark(verdict.throughputRatio >= 0.40))
+        table.row("  rounds", rawRates.map { count($0) }.joined(separator: " "), scaleRuns.map { count($0.rate) }.joined(separator: " "), "", "", "")
+        let rawLoss = m.rawOneWay.reduce(0) { $0 + $1.lost }
+        table.row("  sent → received / acked", "\(sum(m.rawOneWay, \.sent)) → \(sum(m.rawOneWay, \.completed))",
+                  "\(sum(scaleRuns, \.sent)) → \(sum(scaleRuns, \.completed))", "", "", "")
+        let echoRates = m.rawEcho.map(\.rate)
+        table.row("  raw windowed echo (reference)", count(median(echoRates)) + " rt/s", "", ratio(median(scaleRuns.map(\.rate)) / max(median(echoRates), 1e-9)), "", "")
+        if !m.rawShapedEcho.isEmpty {
+            let shapedRates = m.rawShapedEcho.map(\.rate)
+            table.row("  raw echo, 2 answers (reference)", count(median(shapedRates)) + " rt/s", "", ratio(median(scaleRuns.map(\.rate)) / max(median(shapedRates), 1e-9)), "", "")
+        }
+        table.row("  load latency p50 / p99", "", micro(LatencySummary(scaleRuns.flatMap(\.latencies)).p50) + " / " + micro(LatencySummary(scaleRuns.flatMap(\.latencies)).p99), "", "", "")
+
+        let allProductRuns = m.sustained.values.flatMap { $0 } + m.creation.values.flatMap { $0 }
+        table.section("loss (product: every action decided and acknowledged exactly once)")
+        let allDecided = sum(allProductRuns, \.decided) == sum(allProductRuns, \.sent)
+        table.row("  lost (and sent = decided, no duplicate)", "\(rawLoss + m.rawLatencyLost)", "\(verdict.lost)", "", "= 0",
+                  mark(verdict.lost == 0 && allDecided && m.duplicates == 0))
+        table.row("  sent / acked / decided", "", "\(sum(allProductRuns, \.sent)) / \(sum(allProductRuns, \.completed)) / \(sum(allProductRuns, \.decided))", "", "", "")
+        table.row("  duplicates / refused", "", "\(m.duplicates) / \(m.refused)", "", "", "")
+        for note in m.lossNotes { table.row("  " + note, "", "", "", "", "") }
+
+        table.section("scale: µs of wall time per action, sustained (median of rounds)")
+        let first = median((m.sustained[o.scales.first!] ?? []).map(\.microsecondsEach))
+        for scale in o.scales {
+            let runs = m.sustained[scale] ?? []
+            let each = median(runs.map(\.microsecondsEach))
+            let isLast = scale == o.scales.last!
+            table.row("  \(count(Double(scale))) devices", "", format(each, 1) + " µs (" + runs.map { format($0.microsecondsEach, 1) }.joined(separator: " ") + ")",
+                      ratio(first > 0 ? each / first : 0), isLast ? "≤ 1.2×" : "", isLast ? mark(verdict.scaleRatio <= 1.2) : "")
+        }
+        for scale in o.scales {
+            let creations = m.creation[scale] ?? []
+            table.row("  creating devices → \(count(Double(scale)))", "", format(median(creations.map(\.rate)), 0) + " /s", "", "", "")
+        }
+
+        table.section("CPU µs per round trip / message (raw) / action (product), per process (/proc/PID/stat)")
+        let kinds = ["round trip raw", "round trip raw 1→2", "round trip product", "raw one-way", "raw echo", "raw echo 1→2"]
+            + o.scales.map { "product \($0)" }
+        for kind in kinds {
+            guard let entry = m.cpu[kind], entry.completed > 0 else { continue }
+            let parts = entry.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(format($0.value * 1e6 / Double(entry.completed), 1))" }
+            let total = entry.seconds.values.reduce(0, +) * 1e6 / Double(entry.completed)
+            let isRaw = kind.contains("raw")
+            table.row("  \(kind)", isRaw ? parts.joined(separator: ", ") : "", isRaw ? "" : parts.joined(separator: ", "), "", "Σ \(format(total, 1))", "")
+        }
+
+        table.section("memory: VmRSS MiB idle (after start + handshake) → after the load (private: not shared libraries)")
+        for (index, idle) in m.idleRSS.enumerated() {
+            let loaded = index < m.loadRSS.count ? m.loadRSS[index] : idle
+            let isService = !idle.name.hasSuffix("-echo")
+            let text = "\(format(idle.megabytes, 1)) → \(format(loaded.megabytes, 1)) (private \(format(idle.privateMegabytes, 1)) → \(format(loaded.privateMegabytes, 1)))"
+            table.row("  \(idle.name)", isService ? "" : text, isService ? text : "", "",
+                      isService ? "< 20 idle" : "", isService ? mark(idle.megabytes < 20) : "")
+        }
+        let policyRSS = o.scales.compactMap { scale in m.policyRSS[scale].map { "\(count(Double(scale))): \(format($0, 1))" } }
+        table.row("  presentation-policy by devices", "", policyRSS.joined(separator: ", "), "", "", "")
+        out.append(table.render())
+
+        out.append("")
+        var codec = Table(["codec and envelope (in process, fastest of 5 batches)", "JSON bytes", "µs each", ""])
+        for cost in m.codec {
+            codec.row(cost.name, cost.bytes.map { "\($0)" } ?? "", format(cost.microseconds, 2), cost.note)
+        }
+        out.append(codec.render())
+        let costs = Dictionary(m.codec.map { ($0.name, $0.microseconds) }, uniquingKeysWith: { first, _ in first })
+        let client = (costs["encode device.tap"] ?? 0) + (costs["decode presentation.presented"] ?? 0) + (costs["decode ack"] ?? 0)
+        let service = (costs["decode device.tap"] ?? 0) + (costs["encode presentation.presented"] ?? 0) + (costs["encode ack"] ?? 0)
+        let envelopes = costs["new envelope (id, seq, time)"] ?? 0
+        out.append("per action, codec alone: client \(format(client, 1)) µs (encode tap, decode decision + ack), presentation-policy \(format(service, 1)) µs (decode tap, encode decision + ack), + \(format(envelopes, 2)) µs per new envelope (3 per action)")
+
+        out.append("")
+        let met = [verdict.rttP50Ratio <= 1.25, verdict.rttP99Ratio <= 1.5, verdict.throughputRatio >= 0.40,
+                   verdict.lost == 0, verdict.scaleRatio <= 1.2, verdict.maxIdleRSS < 20]
+        out.append("targets met: \(met.filter { $0 }.count) of \(met.count)")
+        out.append(verdict.json)
+        return out.joined(separator: "\n")
+    }
+
+    private static func sum(_ runs: [Throughput], _ field: KeyPath<Throughput, Int>) -> Int {
+        runs.reduce(0) { $0 + $1[keyPath: field] }
+    }
+    private static func micro(_ seconds: Double) -> String { format(seconds * 1e6, 1) + " µs" }
+    private static func ratio(_ value: Double) -> String { format(value, 2) + "×" }
+    private static func mark(_ ok: Bool) -> String { ok ? "met" : "MISSED" }
+    private static func count(_ value: Double) -> String { grouped(Int(value.rounded())) }
+
+    private static func cpuModel() -> String {
+        guard let info = readFile("/proc/cpuinfo") else { return "unknown CPU" }
+        for line in info.split(separator: "\n") where line.hasPrefix("model name") {
+            if let colon = line.firstIndex(of: ":") {
+                return line[line.index(after: colon)...].trimmingPrefix(" ").description
+            }
+        }
+        return "unknown CPU"
+    }
+
+    private static func today() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return String(Timestamp.format(seconds: Int(spec.tv_sec), milliseconds: 0).prefix(16)).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+}
+
+/// A text table: columns sized to their widest cell, the first left-aligned.
+struct Table {
+    private var rows: [[String]]
+    private var sections: Set<Int> = []
+
+    init(_ header: [String]) { rows = [header] }
+
+    mutating func row(_ cells: String...) { rows.append(cells) }
+
+    /// A line of its own, across the table.
+    mutating func section(_ title: String) {
+        sections.insert(rows.count)
+        rows.append([title])
+    }
+
+    func render() -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for (index, row) in rows.enumerated() where !sections.contains(index) {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        return rows.enumerated().map { index, row in
+            if sections.contains(index) { return row[0] }
+            return row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + padding : padding + cell
+            }.joined(separator: "  ").trimmingSuffixSpaces()
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffixSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    fileprivate func replacingOccurrences(of target: Character, with replacement: Character) -> String {
+        String(map { $0 == target ? replacement : $0 })
+    }
+}
+
+/// `value` with `decimals` digits after the point (no Foundation formatters).
+func format(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "—" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let rounded = (abs(value) * scale).rounded()
+    let whole = Int(rounded / scale)
+    let sign = value < 0 && rounded > 0 ? "-" : ""
+    guard decimals > 0 else { return sign + String(whole) }
+    let fraction = Int(rounded - Double(whole) * scale)
+    let digits = String(fraction)
+    return sign + String(whole) + "." + String(repeating: "0", count: decimals - digits.count) + digits
+}
+
+/// `value` with thousands separated by commas.
+func grouped(_ value: Int) -> String {
+    let digits = String(abs(value))
+    var out = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+        out.append(digit)
+    }
+    return (value < 0 ? "-" : "") + out
+}

@@ -1,0 +1,36 @@
+// bench: Monster Bus against libzmq alone, through the same bus, in one run (issue 8).
+// `swift run -c release bench [--quick | --full]`; `bench --help` explains.
+
+import BusKit
+import Glibc
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--raw-echo" {
+    // The baseline's echo process, started by the bench itself.
+    exit(RawEcho.run())
+}
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(Options.usage)
+    exit(0)
+}
+let options: Options
+switch Options.parse(arguments) {
+case .success(let parsed):
+    options = parsed
+case .failure(let error):
+    Log.standardError("bench: \(error)\n\(Options.usage)\n")
+    exit(2)
+}
+
+#if DEBUG
+Log.standardError("bench: this is a debug build: measure with `swift run -c release bench`\n")
+#endif
+Children.stopOnSignals()
+do {
+    let measurements = try BenchRun.run(options)
+    print(Report.text(measurements))
+    exit(0)
+} catch {
+    Log.standardError("bench: \(error)\n")
+    exit(1)
+}
