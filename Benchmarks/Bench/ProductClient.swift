@@ -119,8 +119,11 @@ final class ProductClient {
         clientTime.encode += encoded - made
         clientTime.send += Timestamp.monotonic() - encoded
         clientTime.roundTrips += 1
-        var decided = false, acknowledged = false
-        while !(decided && acknowledged) {
+        // Timed until the decision is back (what the issue measures); the ack, which follows it
+        // on the same socket, is awaited too before the next round trip, but not timed.
+        var decidedAt: Double?
+        var acknowledged = false
+        while !(decidedAt != nil && acknowledged) {
             guard let envelope = try next(until: deadline, timed: true) else {
                 lost += 1
                 return nil
@@ -128,7 +131,7 @@ final class ProductClient {
             guard envelope.correlationId == sent.id else { continue }
             switch envelope.body {
             case .presented, .dismissed:
-                decided = true
+                decidedAt = decidedAt ?? Timestamp.monotonic()
                 keepSample(envelope)
             case .ack(let ack) where ack.handledId == sent.id && envelope.service == Self.service:
                 if acknowledged { duplicates += 1 }
@@ -136,12 +139,12 @@ final class ProductClient {
                 keepSample(envelope)
             case .error:
                 refused += 1
-                decided = true
+                decidedAt = decidedAt ?? Timestamp.monotonic()
             default:
                 break
             }
         }
-        return Timestamp.monotonic() - started
+        return (decidedAt ?? Timestamp.monotonic()) - started
     }
 
     /// How long a sustained run goes on.

@@ -159,22 +159,27 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             reply = handler.handle(envelope)
         }
         count("handled")
+        // Everything is encoded first and then sent back to back, so that libzmq's I/O thread
+        // can write it in one go.
+        var outgoing: [[[UInt8]]] = []
         var emitted: [String] = []
         var forwarded: [Forward] = []
-        for outgoing in reply.effects {
-            let sent = try bus.publish(
-                outgoing.body, correlationId: envelope.correlationId, device: outgoing.device ?? envelope.device)
-            emitted.append(sent.id)
-            if let service = outgoing.forwardTo { forwarded.append(Forward(id: sent.id, service: service)) }
-            if case .error(let error) = outgoing.body {
+        for effect in reply.effects {
+            let message = bus.envelope(effect.body, correlationId: envelope.correlationId, device: effect.device ?? envelope.device)
+            outgoing.append(bus.codec.frames(message))
+            emitted.append(message.id)
+            if let service = effect.forwardTo { forwarded.append(Forward(id: message.id, service: service)) }
+            if case .error(let error) = effect.body {
                 count("errors")
                 log.info("refused \(envelope.type.rawValue) \(envelope.id): \(error.code): \(error.message)")
             }
         }
-        count("published")
-        try bus.publish(
+        let ack = bus.envelope(
             .ack(Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)),
             correlationId: envelope.correlationId, device: envelope.device)
+        outgoing.append(bus.codec.frames(ack))
+        for frames in outgoing { try bus.sendRaw(frames) }
+        count("published")
     }
 
     /// How long (ms) `envelope` waited since it was sent, if that is more than its time to live.

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,11 +8,19 @@ import Darwin
 
 /// Wall-clock timestamps for envelopes, formatted without Foundation's date formatters.
 public enum Timestamp {
+    /// The text of the last second formatted, reused within that second.
+    private static let lastSecond = Mutex<(seconds: Int, text: String)>((-1, ""))
+
     /// Now, as `2026-11-30T03:14:39.123Z`.
     public static func now() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        return format(seconds: Int(spec.tv_sec), milliseconds: Int(spec.tv_nsec / 1_000_000))
+        let seconds = Int(spec.tv_sec), milliseconds = Int(spec.tv_nsec / 1_000_000)
+        let prefix = lastSecond.withLock { last in
+            if last.seconds != seconds { last = (seconds, String(format(seconds: seconds, milliseconds: 0).dropLast(5))) }
+            return last.text
+        }
+        return prefix + "." + pad(milliseconds, 3) + "Z"
     }
 
     /// `seconds` since 1970 plus `milliseconds`, in ISO 8601 UTC.
