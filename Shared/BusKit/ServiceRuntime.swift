@@ -179,7 +179,6 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             correlationId: envelope.correlationId, device: envelope.device)
         outgoing.append(bus.codec.frames(ack))
         for frames in outgoing { try bus.sendRaw(frames) }
-        count("published")
     }
 
     /// How long (ms) `envelope` waited since it was sent, if that is more than its time to live.

@@ -1,4 +1,5 @@
 import BusKit
+import Foundation
 import MonsterKit
 
 #if canImport(Glibc)
@@ -91,7 +92,7 @@ public enum Gateway {
     }
 
     private static func runScenario(_ path: String, invocation: Invocation, environment: [String: String], session: GatewaySession) throws -> Int32 {
-        guard let text = readFile(path) else {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw UsageError("cannot read the scenario file '\(path)'", command: "run")
         }
         let steps: [ScenarioStep]
@@ -132,19 +133,6 @@ public enum Gateway {
             }
         }
         return status
-    }
-
-    private static func readFile(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[..<count]
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 }
 
