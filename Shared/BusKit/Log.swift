@@ -76,8 +76,9 @@ public struct Log: Sendable {
     }
 
     /// Writes `text` at `lineLevel`, if the log's level lets it through, about `context` if given.
-    public func write(_ lineLevel: LogLevel, _ text: @autoclosure () -> String, context: LogContext? = nil) {
+    public func write(_ lineLevel: LogLevel, _ text: @autoclosure () -> String, context: @autoclosure () -> LogContext? = nil) {
         guard lineLevel >= level else { return }
+        let context = context()
         switch format {
         case .text:
             var line = "\(Timestamp.now()) \(service) \(lineLevel.rawValue): \(text())"
@@ -132,13 +133,13 @@ public struct Log: Sendable {
     }
 
     /// Writes `text` at `debug`: detail shown only with `LOG_LEVEL=debug`.
-    public func debug(_ text: @autoclosure () -> String, context: LogContext? = nil) { write(.debug, text(), context: context) }
+    public func debug(_ text: @autoclosure () -> String, context: @autoclosure () -> LogContext? = nil) { write(.debug, text(), context: context()) }
     /// Writes `text` at `info`, the default `LOG_LEVEL`: normal events such as start and stop.
-    public func info(_ text: @autoclosure () -> String, context: LogContext? = nil) { write(.info, text(), context: context) }
+    public func info(_ text: @autoclosure () -> String, context: @autoclosure () -> LogContext? = nil) { write(.info, text(), context: context()) }
     /// Writes `text` at `warn`: something wrong that the process survives (an unreadable message, a plaintext bus).
-    public func warn(_ text: @autoclosure () -> String, context: LogContext? = nil) { write(.warn, text(), context: context) }
+    public func warn(_ text: @autoclosure () -> String, context: @autoclosure () -> LogContext? = nil) { write(.warn, text(), context: context()) }
     /// Writes `text` at `error`: something failed, such as storing a change.
-    public func error(_ text: @autoclosure () -> String, context: LogContext? = nil) { write(.error, text(), context: context) }
+    public func error(_ text: @autoclosure () -> String, context: @autoclosure () -> LogContext? = nil) { write(.error, text(), context: context()) }
 
     /// Writes `text` to file descriptor 2 as it is.
     public static func standardError(_ text: String) {

@@ -170,7 +170,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             if let service = effect.forwardTo { forwarded.append(Forward(id: message.id, service: service)) }
             if case .error(let error) = effect.body {
                 count("errors")
-                log.info("refused \(envelope.type.rawValue) \(envelope.id): \(error.code): \(error.message)")
+                log.info("refused \(envelope.type.rawValue) \(envelope.id): \(error.code): \(error.message)", context: LogContext(envelope))
             }
         }
         let ack = bus.envelope(

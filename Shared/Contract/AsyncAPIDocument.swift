@@ -35,7 +35,8 @@ public enum AsyncAPIDocument {
             do {
                 _ = try recorder.schema(of: Envelope.self)
             } catch {
-                throw ContractError("recording the schema of \(type.rawValue) failed: \(error)")
+                throw ContractError(
+                    "recording the schema of \(type.rawValue) failed: \(error) (a type whose decoding checks its value must state its schema: conform it to SchemaDescribing in Shared/Contract/Descriptions.swift)")
             }
             envelope = recorder.components["Envelope"] ?? [:]
             guard case .string(let reference)? = envelope["properties"]?["body"]?["$ref"] else {

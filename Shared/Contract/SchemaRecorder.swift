@@ -41,7 +41,12 @@ public final class SchemaRecorder {
             return (["type": "object", "additionalProperties": values], dictionary.empty as! T)
         }
         let decoder = RecordingDecoder(recorder: self, codingPath: path)
-        let sample = try T(from: decoder)
+        let sample: T
+        do {
+            sample = try T(from: decoder)
+        } catch where type is any RawRepresentable.Type {
+            throw ContractError("\(Self.name(of: type)) has raw values the contract cannot list: make it CaseIterable (\(error))")
+        }
         switch decoder.recorded {
         case .object(let record):
             let name = Self.name(of: type)

@@ -108,3 +108,25 @@ import Testing
         #expect(validator.problems(inEnvelope: envelope([:], type: "no.such")) == ["unknown message type 'no.such'"])
     }
 }
+
+/// What the recorder cannot follow, it says so rather than guess.
+@Suite struct SchemaRecorderLimitsTests {
+    enum Unlisted: String, Decodable { case one, two }
+    struct Checked: Decodable {
+        let version: String
+        init(from decoder: any Decoder) throws {
+            version = try decoder.singleValueContainer().decode(String.self)
+            guard version.contains(".") else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a version"))
+            }
+        }
+    }
+
+    @Test func anEnumThatIsNotCaseIterableIsRefusedWithWhatToDo() {
+        #expect(throws: ContractError.self) { try SchemaRecorder().schema(of: Unlisted.self) }
+    }
+
+    @Test func aTypeThatChecksItsValueFailsLoudly() {
+        #expect(throws: DecodingError.self) { try SchemaRecorder().schema(of: Checked.self) }
+    }
+}
