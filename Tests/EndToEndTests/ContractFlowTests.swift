@@ -1,4 +1,5 @@
 import Foundation
+import MonsterKit
 import Testing
 
 /// Python with what the contract checks need (`Scripts/test` installs them).
@@ -188,6 +189,23 @@ final class ContractFlowTests {
         #expect(violations.count == 1, "\(watch.stderr)")
         #expect(violations.first?.contains("device.tap t-2 from test-client: body.force: not in the contract") == true)
         #expect(watch.stderr.contains("1 message(s) broke the contract"))
+    }
+
+    @Test func aMalformedTraceparentIsRefusedWithAReasonAndChangesNothing() throws {
+        let client = try TestClient(stack, subscriptions: ["error", "ack"])
+        #expect(client.waitForPath(to: [MonsterBus.Service.presentationPolicy]))
+        let json = "{\"v\":1,\"type\":\"device.tap\",\"id\":\"bad-trace-1\",\"correlationId\":\"bad-trace-1\",\"service\":\"test-client\",\"device\":\"ipad\",\"seq\":1,\"time\":\"2026-11-30T03:31:37.994Z\",\"traceparent\":\"00-not-a-trace-01\",\"body\":{\"element\":\"add\"}}"
+        try client.bus.sendRaw([Array("device.tap".utf8), Array(json.utf8)])
+        let refusal = client.waitFor { envelope in
+            if case .error(let error) = envelope.body { return error.offendingId == "bad-trace-1" }
+            return false
+        }
+        guard case .error(let error)? = refusal?.body else { Issue.record("no error for the malformed traceparent"); return }
+        #expect(error.code == "bad-shape")
+        #expect(error.message.contains("traceparent"))
+        // Nothing was presented: the iPad still has no popover.
+        let state = try stack.json("ipad", "describe")
+        #expect(value(state.body("layout.state"), "presentation") == nil)
     }
 
     @Test func thePythonExampleDoesTheIPhonePlusFlowFromTheContractAlone() throws {
