@@ -8,12 +8,17 @@ import Foundation
 /// from these so that it is written the same way every time, and messages are read into them
 /// to be checked against their schema.
 public indirect enum JSONTree: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, as its JSON literal (so `18446744073709551615` stays exact).
     case number(String)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONTree])
+    /// An object, its members in order.
     case object([JSONMember])
 
     /// The member `key` of an object, if this is one and has it.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// W3C Trace Context for one message: the trace it belongs to and its own span
 /// (`traceparent` = `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`).
 /// An action starts a trace; every message it causes carries the same trace id, a span of its
@@ -35,7 +37,22 @@ public struct TraceContext: Sendable, Equatable {
 
     /// A new span in the same trace, for a message caused by the one this context belongs to.
     public func child() -> TraceContext {
-        TraceContext(traceId: traceId, spanId: Self.randomHex(8), flags: flags)
+        TraceContext(traceId: traceId, spanId: Self.nextSpanId(), flags: flags)
+    }
+
+    /// Span ids: a per-process random start stepped by a constant and mixed (SplitMix64's
+    /// finaliser, a bijection), so they never repeat within a process and look random across
+    /// processes — at the cost of an atomic add rather than a system random call per message.
+    private static let spanSequence = Atomic<UInt64>(UInt64.random(in: .min ... .max))
+
+    private static func nextSpanId() -> String {
+        var z = spanSequence.add(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        if z == 0 { z = 1 }
+        let hex = String(z, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// Whether `text` is a span id: 16 lowercase hex digits, not all zero.

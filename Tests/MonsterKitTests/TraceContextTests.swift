@@ -30,6 +30,9 @@ import Testing
         #expect(child.spanId != root.spanId)
         #expect(TraceContext(traceparent: child.traceparent) == child)
         #expect(TraceContext.newTrace().traceId != root.traceId)
+        let spans = (0..<10_000).map { _ in root.child().spanId }
+        #expect(Set(spans).count == spans.count)
+        #expect(spans.allSatisfy { TraceContext.isSpanId($0) })
     }
 
     @Test func anEnvelopeWithABadTraceparentOrParentSpanIsRefused() throws {
