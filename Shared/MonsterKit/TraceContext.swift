@@ -46,7 +46,7 @@ public struct TraceContext: Sendable, Equatable {
     private static let spanSequence = Atomic<UInt64>(UInt64.random(in: .min ... .max))
 
     private static func nextSpanId() -> String {
-        var z = spanSequence.add(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
+        var z = spanSequence.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31
