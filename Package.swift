@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
         .target(name: "MonsterKit", path: "Shared/MonsterKit", swiftSettings: strict),
         .target(name: "BusKit", dependencies: ["ZeroMQ", "MonsterKit"], path: "Shared/BusKit", swiftSettings: strict),
+        // The contract: the AsyncAPI document recorded from MonsterKit's Codable types, and a validator.
+        .target(name: "Contract", dependencies: ["MonsterKit"], path: "Shared/Contract", swiftSettings: strict),
 
         // The bus.
         .executableTarget(name: "Bus", dependencies: ["BusKit"], path: "Services/Bus", swiftSettings: strict),
@@ -44,7 +46,7 @@ let package = Package(
         .executableTarget(name: "InputHandling", dependencies: ["InputCore", "BusKit"], path: "Services/InputHandling/Main", swiftSettings: strict),
 
         // gateway: the CLI's logic as a library, and the executable.
-        .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit"], path: "Services/Gateway/Kit", swiftSettings: strict),
+        .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit", "Contract"], path: "Services/Gateway/Kit", swiftSettings: strict),
         .executableTarget(name: "Gateway", dependencies: ["GatewayKit"], path: "Services/Gateway/Main", swiftSettings: strict),
 
         // bench: the benchmark of issue 8 (raw libzmq through the bus vs the product). It depends on
@@ -59,11 +61,12 @@ let package = Package(
         // Tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests", swiftSettings: strict),
         .testTarget(name: "MonsterKitTests", dependencies: ["MonsterKit"], path: "Tests/MonsterKitTests", swiftSettings: strict),
+        .testTarget(name: "ContractTests", dependencies: ["Contract", "MonsterKit"], path: "Tests/ContractTests", swiftSettings: strict),
         .testTarget(name: "BusKitTests", dependencies: ["BusKit", "ZeroMQ"], path: "Tests/BusKitTests", swiftSettings: strict),
         .testTarget(name: "PresentationCoreTests", dependencies: ["PresentationCore"], path: "Tests/PresentationCoreTests", swiftSettings: strict),
         .testTarget(name: "RosterTests", dependencies: ["RosterCore", "RosterStore"], path: "Tests/RosterTests", swiftSettings: strict),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"], path: "Tests/InputCoreTests", swiftSettings: strict),
-        .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit"], path: "Tests/GatewayKitTests", swiftSettings: strict),
+        .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit", "Contract"], path: "Tests/GatewayKitTests", swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BusKit", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway"],

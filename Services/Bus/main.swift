@@ -36,7 +36,7 @@ do {
     Log.standardError("bus: \(error)\n")
     exit(2)
 }
-let log = Log(service: MonsterBus.Service.bus, level: config.logLevel)
+let log = Log(service: MonsterBus.Service.bus, level: config.logLevel, format: config.logFormat)
 let security: BusSecurity
 do {
     security = try BusSecurity(config: config, log: log)

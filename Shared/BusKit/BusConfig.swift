@@ -16,6 +16,8 @@ public struct BusConfig: Sendable {
     public var maxMessageBytes: Int
     /// Least severe log level written (`LOG_LEVEL`: debug, info, warn, error).
     public var logLevel: LogLevel
+    /// Text lines or OpenTelemetry JSON records (`LOG_FORMAT`: text, json).
+    public var logFormat: LogFormat = .text
     /// CURVE keys (`BUS_KEYS_DIR`, `BUS_CLIENT_CERT`, `BUS_SERVER_KEY`); `nil`: plaintext.
     public var curve: CurveSettings?
     /// Messages a socket queues per peer before it pushes back (`BUS_HWM`): publishers wait
@@ -67,6 +69,12 @@ public struct BusConfig: Sendable {
                 throw ConfigError("LOG_LEVEL must be debug, info, warn or error, not '\(value)'")
             }
             config.logLevel = level
+        }
+        if let value = environment["LOG_FORMAT"], !value.isEmpty {
+            guard let format = LogFormat(rawValue: value.lowercased()) else {
+                throw ConfigError("LOG_FORMAT must be text or json, not '\(value)'")
+            }
+            config.logFormat = format
         }
         config.curve = try CurveSettings.fromEnvironment(environment, component: component)
         return config

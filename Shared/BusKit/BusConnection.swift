@@ -52,13 +52,25 @@ public final class BusConnection {
     }
 
     /// An envelope from this sender: fresh id, next sequence number, current time.
-    /// `correlationId` defaults to the new id (an action causes itself).
-    public func envelope(_ body: Body, correlationId: String? = nil, device: String? = nil) -> Envelope {
+    /// `correlationId` defaults to the new id (an action causes itself); `trace` is its span
+    /// (`traceparent`) and `parentSpan` the span of the message that caused it.
+    public func envelope(
+        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil
+    ) -> Envelope {
         sequence += 1
         let id = ids.next()
         return Envelope(
             id: id, correlationId: correlationId ?? id, service: service, device: device,
-            seq: sequence, time: Timestamp.now(), body: body)
+            seq: sequence, time: Timestamp.now(), traceparent: trace?.traceparent, parentSpan: parentSpan, body: body)
+    }
+
+    /// An envelope for a message that `cause` caused: its correlation id, and a new span in its
+    /// trace (a new trace when `cause` carries none, as W3C Trace Context has a receiver do).
+    public func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil) -> Envelope {
+        let parent = cause.trace
+        return envelope(
+            body, correlationId: cause.correlationId, device: device ?? cause.device,
+            trace: parent?.child() ?? .newTrace(), parentSpan: parent?.spanId)
     }
 
     /// Publishes `envelope` (topic frame, then JSON). If the bus's queue is full it waits
@@ -70,8 +82,10 @@ public final class BusConnection {
 
     /// Builds and publishes a message; returns what was sent.
     @discardableResult
-    public func publish(_ body: Body, correlationId: String? = nil, device: String? = nil) throws -> Envelope {
-        let envelope = envelope(body, correlationId: correlationId, device: device)
+    public func publish(
+        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil
+    ) throws -> Envelope {
+        let envelope = envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan)
         try send(envelope)
         return envelope
     }

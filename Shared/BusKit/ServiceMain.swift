@@ -27,6 +27,7 @@ public enum ServiceMain {
                   HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
                   BUS_MAX_MESSAGE_BYTES  largest message accepted (default 65536)
                   LOG_LEVEL              debug, info, warn or error (default info)
+                  LOG_FORMAT             text or json (OpenTelemetry log records, one per line; default text)
                   BUS_KEYS_DIR           CURVE keys folder (gateway keys init); unset: plaintext
                   BUS_CLIENT_CERT        own secret certificate (default $BUS_KEYS_DIR/\(name).key_secret)
                   BUS_SERVER_KEY         the bus's public key in Z85 (default from $BUS_KEYS_DIR/bus.key)
@@ -44,7 +45,7 @@ public enum ServiceMain {
             Log.standardError("\(name): \(error)\n")
             return 2
         }
-        let log = Log(service: name, level: config.logLevel)
+        let log = Log(service: name, level: config.logLevel, format: config.logFormat)
         log.info(config.securitySummary)
         let handler: Handler
         do {

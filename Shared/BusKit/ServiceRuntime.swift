@@ -25,7 +25,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         self.name = name
         self.handler = handler
         self.config = config
-        self.log = Log(service: name, level: config.logLevel)
+        self.log = Log(service: name, level: config.logLevel, format: config.logFormat)
     }
 
     /// Runs until SIGTERM or SIGINT; returns the process exit status.
@@ -109,6 +109,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// Decodes one message and does what it asks.
     private func process(_ frames: [[UInt8]], on bus: BusConnection) throws {
         count("received")
+        let started = Timestamp.monotonic()
         let envelope: Envelope
         do {
             envelope = try bus.codec.decode(frames: frames)
@@ -138,9 +139,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 // Until this service has heard its own ping, the bus may not have its heartbeat
                 // yet: send one first, so whoever this pong reassures also finds it in status.
                 if !isReady { try publishHeartbeat(bus) }
-                try bus.publish(
-                    .pong(Pong(service: name, version: MonsterBus.version, pid: getpid())),
-                    correlationId: envelope.correlationId, device: envelope.device)
+                try bus.send(bus.envelope(.pong(Pong(service: name, version: MonsterBus.version, pid: getpid())), causedBy: envelope))
             }
             return
         }
@@ -165,19 +164,22 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         var emitted: [String] = []
         var forwarded: [Forward] = []
         for effect in reply.effects {
-            let message = bus.envelope(effect.body, correlationId: envelope.correlationId, device: effect.device ?? envelope.device)
+            let message = bus.envelope(effect.body, causedBy: envelope, device: effect.device)
             outgoing.append(bus.codec.frames(message))
             emitted.append(message.id)
             if let service = effect.forwardTo { forwarded.append(Forward(id: message.id, service: service)) }
             if case .error(let error) = effect.body {
                 count("errors")
-                log.info("refused \(envelope.type.rawValue) \(envelope.id): \(error.code): \(error.message)")
+                log.info("refused \(envelope.type.rawValue) \(envelope.id): \(error.code): \(error.message)", context: LogContext(envelope))
             }
         }
         let ack = bus.envelope(
             .ack(Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)),
-            correlationId: envelope.correlationId, device: envelope.device)
+            causedBy: envelope)
         outgoing.append(bus.codec.frames(ack))
+        log.info(
+            "span: handled \(envelope.type.rawValue) from \(envelope.service) in \(Int(((Timestamp.monotonic() - started) * 1_000_000).rounded())) µs; published \((reply.effects.map(\.body.type.rawValue) + ["ack"]).joined(separator: ", "))",
+            context: LogContext(envelope))
         for frames in outgoing { try bus.sendRaw(frames) }
     }
 

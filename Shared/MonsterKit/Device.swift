@@ -1,15 +1,15 @@
 /// The user interface idiom (`UIUserInterfaceIdiom`).
-public enum Idiom: String, Codable, Sendable {
+public enum Idiom: String, Codable, Sendable, CaseIterable {
     case pad, phone
 }
 
 /// The interface orientation.
-public enum Orientation: String, Codable, Sendable {
+public enum Orientation: String, Codable, Sendable, CaseIterable {
     case portrait, landscape
 }
 
 /// The horizontal size class of the app's window (`UIUserInterfaceSizeClass`).
-public enum SizeClass: String, Codable, Sendable {
+public enum SizeClass: String, Codable, Sendable, CaseIterable {
     /// Full screen on an iPad, or the wide side of Split View.
     case regular
     /// An iPhone, Slide Over, or the narrow side of Split View.

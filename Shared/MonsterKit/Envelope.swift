@@ -18,29 +18,41 @@ public struct Envelope: Sendable, Equatable {
     public var seq: UInt64
     /// When it was sent, ISO 8601 in UTC with milliseconds.
     public var time: String
+    /// W3C `traceparent` of this message's span: an action starts a trace, and every message it
+    /// causes carries the same trace id with a span id of its own. Absent on messages nothing caused
+    /// (heartbeats) and from clients that do not trace.
+    public var traceparent: String?
+    /// The span id (16 hex digits) of the message that caused this one; absent on an action.
+    public var parentSpan: String?
     /// The payload; its case is the message type.
     public var body: Body
 
     /// The message type, from the body.
     public var type: MessageType { body.type }
 
+    /// The trace context in `traceparent`, if there is a valid one.
+    public var trace: TraceContext? { traceparent.flatMap(TraceContext.init(traceparent:)) }
+
     /// An envelope from its parts, at the current version.
     public init(
-        id: String, correlationId: String, service: String, device: String?, seq: UInt64, time: String, body: Body
+        id: String, correlationId: String, service: String, device: String?, seq: UInt64, time: String,
+        traceparent: String? = nil, parentSpan: String? = nil, body: Body
     ) {
         self.version = Envelope.currentVersion
         self.id = id; self.correlationId = correlationId; self.service = service
-        self.device = device; self.seq = seq; self.time = time; self.body = body
+        self.device = device; self.seq = seq; self.time = time
+        self.traceparent = traceparent; self.parentSpan = parentSpan; self.body = body
     }
 }
 
 extension Envelope: Codable {
     enum CodingKeys: String, CodingKey {
-        case version = "v", type, id, correlationId, service, device, seq, time, body
+        case version = "v", type, id, correlationId, service, device, seq, time, traceparent, parentSpan, body
     }
 
     /// Decodes an envelope from its JSON form (`v`, `type`, header, `body`), refusing versions other
-    /// than 1, unknown types, an empty id, correlationId or service, and a device id empty or over 64 bytes.
+    /// than 1, unknown types, an empty id, correlationId or service, a device id empty or over 64 bytes,
+    /// and a `traceparent` or `parentSpan` not in the W3C form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
@@ -55,12 +67,20 @@ extension Envelope: Codable {
         device = try container.decodeIfPresent(String.self, forKey: .device)
         seq = try container.decode(UInt64.self, forKey: .seq)
         time = try container.decode(String.self, forKey: .time)
+        traceparent = try container.decodeIfPresent(String.self, forKey: .traceparent)
+        parentSpan = try container.decodeIfPresent(String.self, forKey: .parentSpan)
         body = try Body.decode(type, from: container, forKey: .body)
         guard !id.isEmpty, !correlationId.isEmpty, !service.isEmpty else {
             throw MessageError(.badShape, "id, correlationId and service must not be empty")
         }
         if let device, device.isEmpty || device.utf8.count > 64 {
             throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
+        }
+        if let traceparent, TraceContext(traceparent: traceparent) == nil {
+            throw MessageError(.badShape, "traceparent must be 00-<32 hex trace id>-<16 hex span id>-<2 hex flags> (W3C Trace Context)")
+        }
+        if let parentSpan, !TraceContext.isSpanId(parentSpan) {
+            throw MessageError(.badShape, "parentSpan must be a span id: 16 lowercase hex digits, not all zero")
         }
     }
 
@@ -75,6 +95,8 @@ extension Envelope: Codable {
         try container.encodeIfPresent(device, forKey: .device)
         try container.encode(seq, forKey: .seq)
         try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(traceparent, forKey: .traceparent)
+        try container.encodeIfPresent(parentSpan, forKey: .parentSpan)
         try body.encode(into: &container, forKey: .body)
     }
 }

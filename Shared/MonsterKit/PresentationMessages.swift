@@ -31,12 +31,12 @@ public struct ArrowDirections: OptionSet, Codable, Sendable, Hashable {
 }
 
 /// How a presentation appears.
-public enum PresentationStyle: String, Codable, Sendable {
+public enum PresentationStyle: String, Codable, Sendable, CaseIterable {
     case popover, alert
 }
 
 /// What a presentation shows.
-public enum PresentationContent: String, Codable, Sendable {
+public enum PresentationContent: String, Codable, Sendable, CaseIterable {
     /// The `+` button's choice: Photo or Audio.
     case add
     /// The colour picker: Red, Green, Blue.
@@ -48,7 +48,7 @@ public enum PresentationContent: String, Codable, Sendable {
 /// What a popover is presented from.
 public struct Anchor: Codable, Sendable, Equatable {
     /// `barButton` (`presentPopoverFromBarButtonItem:`) or `rect` (`presentPopoverFromRect:inView:`).
-    public enum Kind: String, Codable, Sendable { case barButton, rect }
+    public enum Kind: String, Codable, Sendable, CaseIterable { case barButton, rect }
     /// How the popover was presented: from a bar button or from a view's rectangle.
     public var kind: Kind
     /// The bar button or view the popover comes from.
@@ -141,7 +141,7 @@ public struct Dismissed: Codable, Sendable, Equatable {
 }
 
 /// What `media.add.requested` asks for.
-public enum MediaKind: String, Codable, Sendable { case photo, audio }
+public enum MediaKind: String, Codable, Sendable, CaseIterable { case photo, audio }
 
 /// `media.add.requested`: the user chose Photo or Audio.
 public struct MediaAddRequested: Codable, Sendable, Equatable {

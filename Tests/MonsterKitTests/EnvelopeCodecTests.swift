@@ -30,6 +30,8 @@ import Testing
         #expect(object["device"] as? String == "ipad")
         #expect(object["seq"] as? Int == 3)
         #expect(object["time"] as? String == "2026-11-30T03:14:39.123Z")
+        #expect(object["traceparent"] as? String == "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        #expect(object["parentSpan"] as? String == "b7ad6b7169203331")
         #expect(object["body"] is [String: Any])
     }
 

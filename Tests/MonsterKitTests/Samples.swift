@@ -63,6 +63,8 @@ enum Samples {
     ]
 
     static func envelope(_ body: Body, device: String? = "ipad") -> Envelope {
-        Envelope(id: "id-1", correlationId: "id-0", service: "test", device: device, seq: 3, time: "2026-11-30T03:14:39.123Z", body: body)
+        Envelope(
+            id: "id-1", correlationId: "id-0", service: "test", device: device, seq: 3, time: "2026-11-30T03:14:39.123Z",
+            traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", parentSpan: "b7ad6b7169203331", body: body)
     }
 }

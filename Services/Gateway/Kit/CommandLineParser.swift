@@ -17,6 +17,9 @@ public enum CommandLineParser {
         var watchTypes: [String] = []
         var watchCount: Int?
         var screenOut: String?
+        var trace = false
+        var format: WatchFormat?
+        var validate = false
 
         var index = 0
         func value(_ option: String) throws(UsageError) -> String {
@@ -62,6 +65,14 @@ public enum CommandLineParser {
                 guard let count = Int(text), count > 0 else { throw UsageError("--count takes a positive number, not '\(text)'", command: "watch") }
                 watchCount = count
             case "--out": screenOut = try next()
+            case "--trace": trace = true
+            case "--validate": validate = true
+            case "--format":
+                let text = try next()
+                guard let chosen = WatchFormat(rawValue: text) else {
+                    throw UsageError("--format takes human, json or cloudevents, not '\(text)'", command: "watch")
+                }
+                format = chosen
             case "-h", "--help": helpRequested = true
             case "--force", "--if-missing": positional.append(argument)  // keys init options
             case "--version": positional.insert("version", at: 0)
@@ -88,13 +99,16 @@ public enum CommandLineParser {
             try checkOnly(tapPoint != nil, "--at", goesWith: "tap", command)
             try checkOnly(!watchTypes.isEmpty || watchCount != nil, "--type and --count", goesWith: "watch", command)
             try checkOnly(screenOut != nil, "--out", goesWith: "screen", command)
+            try checkOnly(format != nil || validate, "--format and --validate", goesWith: "watch", command)
         }
         if case .watch = command { command = .watch(types: watchTypes, count: watchCount) }
         if case .screen = command { command = .screen(out: screenOut) }
         if case .help(let topic?) = command, GatewayHelp.command(named: topic) == nil {
             command = .help(nil)
         }
-        return Invocation(device: device, deviceGiven: deviceGiven, profile: profile, json: json, timeout: timeout, command: command)
+        return Invocation(
+            device: device, deviceGiven: deviceGiven, profile: profile, json: json, timeout: timeout, command: command,
+            trace: trace, format: format, validate: validate)
     }
 
     /// Refuses an option given with a command it does not belong to.
@@ -206,6 +220,9 @@ public enum CommandLineParser {
             return .completion("bash")
         case "keys":
             return .keys(try KeysCommand.parse(arguments))
+        case "contract":
+            try exactly(0, "no arguments")
+            return .contract
         case "help":
             return .help(arguments.first)
         case "version":

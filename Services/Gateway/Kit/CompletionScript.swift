@@ -22,18 +22,19 @@ enum CompletionScript {
                     --orientation) COMPREPLY=($(compgen -W "portrait landscape" -- "$current")); return ;;
                     --width) COMPREPLY=($(compgen -W "regular compact" -- "$current")); return ;;
                     --out) COMPREPLY=($(compgen -f -- "$current")); return ;;
+                    --format) COMPREPLY=($(compgen -W "human json cloudevents" -- "$current")); return ;;
                     --timeout|--screen|--os|--at|--type|--count) return ;;
                 esac
                 command=""
                 for ((i = 1; i < COMP_CWORD; i++)); do
                     case "${COMP_WORDS[i]}" in
-                        --device|--profile|--timeout|--idiom|--screen|--os|--orientation|--width|--at|--type|--count|--out) ((i++)) ;;
+                        --device|--profile|--timeout|--idiom|--screen|--os|--orientation|--width|--at|--type|--count|--out|--format) ((i++)) ;;
                         -*) ;;
                         *) command="${COMP_WORDS[i]}"; break ;;
                     esac
                 done
                 if [[ "$current" == -* ]]; then
-                    COMPREPLY=($(compgen -W "--device --profile --json --timeout --idiom --screen --os --orientation --width --help --at --type --count --out" -- "$current"))
+                    COMPREPLY=($(compgen -W "--device --profile --json --timeout --idiom --screen --os --orientation --width --help --at --type --count --out --trace --format --validate" -- "$current"))
                     return
                 fi
                 case "$command" in

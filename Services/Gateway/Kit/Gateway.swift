@@ -29,6 +29,8 @@ public enum Gateway {
             return ExitStatus.ok
         case .keys(let request):
             return KeysCommand.run(request)
+        case .contract:
+            return ContractCommand.run()
         default:
             break
         }
@@ -83,7 +85,7 @@ public enum Gateway {
             var line = try CommandLineParser.parse(words, environment: defaults)
             if line.profile == nil && line.device == invocation.device { line.profile = invocation.profile }
             switch line.command {
-            case .run, .shell, .watch, .completion, .keys, .help, .version:
+            case .run, .shell, .watch, .completion, .keys, .contract, .help, .version:
                 throw UsageError("\(words.first ?? "") cannot be used inside a scenario")
             default:
                 return try session.execute(line)

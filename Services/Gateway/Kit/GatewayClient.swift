@@ -50,12 +50,15 @@ public final class GatewayClient {
 
     /// Sends `body` for `device` and waits until everything it causes has arrived, calling
     /// `onMessage` for each message as it comes. Throws `NoAnswer` at `deadline`.
+    /// The action starts a new trace (`traceparent`); `onSent` sees it as sent.
     public func perform(
-        _ body: Body, device: String?, firstHop: [String], deadline: Double, onMessage: (Envelope) -> Void
+        _ body: Body, device: String?, firstHop: [String], deadline: Double,
+        onSent: (Envelope) -> Void = { _ in }, onMessage: (Envelope) -> Void
     ) throws -> ActionTracker {
-        let action = bus.envelope(body, device: device)
+        let action = bus.envelope(body, device: device, trace: .newTrace())
         var tracker = ActionTracker(actionId: action.id, firstHop: firstHop)
         try bus.send(action)
+        onSent(action)
         while !tracker.isComplete {
             guard let envelope = try next(until: deadline) else {
                 throw NoAnswer(description: "\(action.type.rawValue) \(action.id): still waiting for \(tracker.awaiting) after the timeout")
@@ -76,15 +79,14 @@ public final class GatewayClient {
         }
     }
 
-    /// Calls `onMessage` with every readable message until it returns false or the file
-    /// descriptor `stop` becomes readable (a signal arrived).
-    public func listen(stop: Int32, onMessage: (Envelope) -> Bool) throws {
+    /// Calls `onFrames` with every message's frames as they came, readable or not, until it
+    /// returns false or the file descriptor `stop` becomes readable.
+    public func listenRaw(stop: Int32, onFrames: ([[UInt8]]) -> Bool) throws {
         while true {
             let ready = try poll([bus.pollItem, .fileDescriptor(stop)], timeoutMilliseconds: -1)
             if ready[1] { return }
             while let frames = try bus.receiveFramesNow() {
-                guard let envelope = try? bus.codec.decode(frames: frames) else { continue }
-                if !onMessage(envelope) { return }
+                if !onFrames(frames) { return }
             }
         }
     }

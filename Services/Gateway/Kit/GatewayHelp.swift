@@ -42,8 +42,9 @@ public enum GatewayHelp {
               summary: "Wait until the services (default: bus and all three) answer through the bus; exit 3 if one does not in time. A health check.",
               examples: ["gateway ping", "gateway --timeout 2 ping roster"]),
         Entry(name: "watch", usage: "watch [--type PREFIX]… [--count N]",
-              summary: "Print what passes on the bus, human or --json; --device filters by device, --type by message type prefix; stops after N messages or on Ctrl-C.",
-              examples: ["gateway watch", "gateway --json watch --type presentation. --type roster.", "gateway --device iphone watch --count 5"]),
+              summary: "Print what passes on the bus, human, --json or as CloudEvents 1.0 (--format human|json|cloudevents); --device filters by device, --type by message type prefix; --validate checks every message against the AsyncAPI contract and reports those that break it (exit 1 if any did); stops after N messages or on Ctrl-C.",
+              examples: ["gateway watch", "gateway --json watch --type presentation. --type roster.", "gateway --device iphone watch --count 5",
+                         "gateway watch --format cloudevents", "gateway watch --validate --type ''"]),
         Entry(name: "run", usage: "run FILE",
               summary: "Run a scenario: each line is what you would type after `gateway`; `expect TYPE [FIELD=VALUE…]` and `expect-no TYPE […]` check the messages the previous action caused (FIELD is a body key, dotted for nesting); # starts a comment. Stops at the first failed expectation with exit 1, naming FILE:LINE.",
               examples: ["gateway run Scenarios/plus-button-ipad.scenario", "gateway --json run my.scenario"]),
@@ -59,6 +60,9 @@ public enum GatewayHelp {
         Entry(name: "keys", usage: "keys init DIR [--force | --if-missing]",
               summary: "Create CURVE certificates for the bus and every component in DIR and authorise the components (DIR/authorized/); then run with BUS_KEYS_DIR=DIR. --if-missing: succeed, changing nothing, when they all exist.",
               examples: ["gateway keys init run/keys", "BUS_KEYS_DIR=run/keys gateway ping"]),
+        Entry(name: "contract", usage: "contract",
+              summary: "Print the AsyncAPI 3.0 document of the bus, generated from the message vocabulary (Scripts/contract writes it to docs/asyncapi.yaml).",
+              examples: ["gateway contract > docs/asyncapi.yaml"]),
         Entry(name: "help", usage: "help [COMMAND]", summary: "Show help for the gateway or one command.", examples: ["gateway help tap"]),
         Entry(name: "version", usage: "version", summary: "Show the gateway's version.", examples: ["gateway version"]),
     ]
@@ -88,6 +92,8 @@ public enum GatewayHelp {
               --width regular|compact
                                  describe the hardware fully instead
               --json             print every message as one JSON envelope per line
+              --trace            after an action, print the tree of what it caused: service, message,
+                                 time and per-hop latency, from the messages' trace context
               --timeout SECONDS  how long to wait for the services (default 5)
               -h, --help         this help, or a command's with COMMAND --help
 

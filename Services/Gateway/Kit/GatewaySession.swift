@@ -30,8 +30,17 @@ final class GatewaySession {
         let isRosterRequest = body.type == .snapshotRequest
         let handler = isRosterRequest ? MonsterBus.Service.roster : MonsterBus.Service.presentationPolicy
         try ensureAnswering(isRosterRequest ? [handler] : MonsterBus.Service.all, deadline: deadline)
-        let tracker = try client.perform(body, device: invocation.device, firstHop: [handler], deadline: deadline) {
+        var sent: TraceTree.Hop?
+        var arrivals: [TraceTree.Hop] = []
+        let tracker = try client.perform(
+            body, device: invocation.device, firstHop: [handler], deadline: deadline,
+            onSent: { sent = TraceTree.Hop(envelope: $0, at: Timestamp.monotonic()) }
+        ) {
+            if invocation.trace { arrivals.append(TraceTree.Hop(envelope: $0, at: Timestamp.monotonic())) }
             if printing { output.print($0) }
+        }
+        if invocation.trace, let sent {
+            for line in TraceTree(action: sent, caused: arrivals).lines() { print(line) }
         }
         return ActionOutcome(messages: tracker.received, status: tracker.errors.isEmpty ? ExitStatus.ok : ExitStatus.refused)
     }

@@ -32,6 +32,8 @@ public enum GatewayCommand: Sendable, Equatable {
     case completion(String)
     /// `keys init DIR [--force]`: creates CURVE certificates.
     case keys(KeysRequest)
+    /// `contract`: prints the AsyncAPI document of the bus (docs/asyncapi.yaml).
+    case contract
     /// `help [COMMAND]`.
     case help(String?)
     /// `version`.
@@ -50,7 +52,7 @@ public enum GatewayCommand: Sendable, Equatable {
             return .interaction(Interaction(element: element, enabled: enabled, profile: profile))
         case .describe: return .describe(Describe(profile: profile))
         case .roster: return .snapshotRequest(SnapshotRequest())
-        case .status, .ping, .watch, .run, .shell, .screen, .completion, .keys, .help, .version: return nil
+        case .status, .ping, .watch, .run, .shell, .screen, .completion, .keys, .contract, .help, .version: return nil
         }
     }
 }
@@ -70,15 +72,32 @@ public struct Invocation: Sendable, Equatable {
     public var timeout: Double
     /// The command to run, with its arguments parsed.
     public var command: GatewayCommand
+    /// Print the tree of what each action caused, with per-hop latencies (`--trace`).
+    public var trace: Bool
+    /// How `watch` prints messages (`--format human|json|cloudevents`; `--json` is `json`).
+    public var format: WatchFormat
+    /// Whether `watch` checks each message against the AsyncAPI contract (`--validate`).
+    public var validate: Bool
 
     /// An invocation from its parts.
     public init(
         device: String = "ipad", deviceGiven: Bool = false, profile: DeviceProfile? = .ipad, json: Bool = false,
-        timeout: Double = 5, command: GatewayCommand
+        timeout: Double = 5, command: GatewayCommand, trace: Bool = false, format: WatchFormat? = nil, validate: Bool = false
     ) {
         self.device = device; self.deviceGiven = deviceGiven; self.profile = profile; self.json = json
         self.timeout = timeout; self.command = command
+        self.trace = trace; self.format = format ?? (json ? .json : .human); self.validate = validate
     }
+}
+
+/// How `gateway watch` prints each message.
+public enum WatchFormat: String, Sendable, CaseIterable {
+    /// A readable line per message (the default).
+    case human
+    /// The JSON envelope, one per line (as `--json`).
+    case json
+    /// A CloudEvents 1.0 event in its JSON format, one per line.
+    case cloudevents
 }
 
 /// A command line the gateway cannot run, with the reason (exit status 2).

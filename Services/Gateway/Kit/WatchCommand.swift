@@ -1,24 +1,69 @@
 import BusKit
+import Contract
 import MonsterKit
 
-/// `gateway watch`: tails the bus, filtered by device and type prefix.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gateway watch`: tails the bus, filtered by device and type prefix, printed as readable
+/// lines, JSON envelopes or CloudEvents; with `--validate`, checks every message against the
+/// AsyncAPI contract and reports those that break it.
 enum WatchCommand {
     /// Bookkeeping that floods a human reader: shown only when a `--type` asks for it.
     static let quietPrefixes = ["sys.", "ack"]
 
     static func run(_ invocation: Invocation, types: [String], count: Int?, session: GatewaySession) throws -> Int32 {
         try session.ensureAnswering([MonsterBus.Service.bus], deadline: Timestamp.monotonic() + invocation.timeout)
+        let validator = invocation.validate ? try SchemaValidator.generated() : nil
         let device = invocation.deviceGiven ? invocation.device : nil
-        Log.standardError("watching the bus\(device.map { " for device \($0)" } ?? "")\(types.isEmpty ? "" : " (types \(types.joined(separator: ", ")))"); Ctrl-C stops\n")
+        Log.standardError("watching the bus\(device.map { " for device \($0)" } ?? "")\(types.isEmpty ? "" : " (types \(types.joined(separator: ", ")))")\(validator == nil ? "" : ", checking every message against the contract"); Ctrl-C stops\n")
         let waker = SignalWaker()
+        let codec = EnvelopeCodec()
         var printed = 0
-        try session.client.listen(stop: waker.readDescriptor) { envelope in
-            guard shows(envelope, device: device, types: types, json: session.output.json) else { return true }
-            session.output.print(envelope, describingRequests: true)
+        var violations = 0
+        try session.client.listenRaw(stop: waker.readDescriptor) { frames in
+            let envelope = try? codec.decode(frames: frames)
+            if let validator {
+                let problems = contractProblems(frames, envelope: envelope, validator: validator)
+                if !problems.isEmpty {
+                    violations += 1
+                    let what = envelope.map { "\($0.type.rawValue) \($0.id) from \($0.service)" }
+                        ?? (frames.last.map(EnvelopeCodec.excerpt) ?? "an empty message")
+                    Log.standardError("contract violation: \(what): \(problems.joined(separator: "; "))\n")
+                }
+            }
+            guard let envelope, shows(envelope, device: device, types: types, json: invocation.format != .human) else { return true }
+            switch invocation.format {
+            case .human, .json:
+                session.output.print(envelope, describingRequests: true)
+            case .cloudevents:
+                let body = (try? JSONTree.parse(frames[1]))?["body"] ?? [:]
+                print(CloudEvent.event(envelope, body: body).jsonText)
+                fflush(nil)
+            }
             printed += 1
             return count.map { printed < $0 } ?? true
         }
-        return ExitStatus.ok
+        if validator != nil { Log.standardError("\(violations) message(s) broke the contract\n") }
+        return violations == 0 ? ExitStatus.ok : ExitStatus.refused
+    }
+
+    /// Why `frames` break the contract: unreadable, or not what their type's schema says.
+    static func contractProblems(_ frames: [[UInt8]], envelope: Envelope?, validator: SchemaValidator) -> [String] {
+        guard frames.count == 2 else { return ["\(frames.count) frame(s), not 2 (topic, JSON)"] }
+        let json: JSONTree
+        do {
+            json = try JSONTree.parse(frames[1])
+        } catch {
+            return ["not JSON"]
+        }
+        var problems = validator.problems(inEnvelope: json)
+        if case .string(let type)? = json["type"], !frames[0].elementsEqual(type.utf8) {
+            problems.append("topic '\(EnvelopeCodec.excerpt(frames[0]))' is not the type")
+        }
+        if problems.isEmpty && envelope == nil { problems.append("the services would refuse it") }
+        return problems
     }
 
     /// Whether `envelope` passes the filters.

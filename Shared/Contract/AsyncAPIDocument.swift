@@ -1,0 +1,226 @@
+import MonsterKit
+
+/// The AsyncAPI 3.0 document of the whole bus (`docs/asyncapi.yaml`), generated from the one
+/// declaration of the vocabulary: `MessageType` lists the channels, and each body's JSON Schema
+/// is recorded from `Envelope`'s and the body types' own `Decodable` code (`SchemaRecorder`).
+/// What the decoders check beyond JSON types (non-empty ids, the trace formats) is stated in
+/// `envelopeRefinements` beside it. `gateway contract` prints it; `Scripts/contract` writes it.
+public enum AsyncAPIDocument {
+    /// The messages a client sends, and the message that answers each (its operation's `reply`):
+    /// an action is answered by the `ack` of the service that handles it; requests by their answer.
+    public static let replies: [MessageType: MessageType] = {
+        var replies: [MessageType: MessageType] = [.ping: .pong, .statusRequest: .statusReport, .snapshotRequest: .snapshot]
+        for type in MessageType.allCases where type.isDeviceAction { replies[type] = .ack }
+        return replies
+    }()
+
+    /// The id of a message type in channel, message and operation names (`device_tap`): AsyncAPI
+    /// tools accept only letters, digits, `_` and `-` there.
+    public static func identifier(_ type: MessageType) -> String {
+        type.rawValue.replacingDots()
+    }
+
+    /// The schema name of each message type's body (`Tap` for `device.tap`), and every schema
+    /// met while recording them, `Envelope` included.
+    public static func recordSchemas() throws -> (bodies: [MessageType: String], components: [String: JSONTree]) {
+        let recorder = SchemaRecorder(samples: [
+            "time": "2026-01-01T00:00:00.000Z",
+            "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "parentSpan": "00f067aa0ba902b7",
+        ])
+        var bodies: [MessageType: String] = [:]
+        var envelope: JSONTree = [:]
+        for type in MessageType.allCases {
+            recorder.samples["type"] = type.rawValue
+            do {
+                _ = try recorder.schema(of: Envelope.self)
+            } catch {
+                throw ContractError(
+                    "recording the schema of \(type.rawValue) failed: \(error) (a type whose decoding checks its value must state its schema: conform it to SchemaDescribing in Shared/Contract/Descriptions.swift)")
+            }
+            envelope = recorder.components["Envelope"] ?? [:]
+            guard case .string(let reference)? = envelope["properties"]?["body"]?["$ref"] else {
+                throw ContractError("the body of \(type.rawValue) is not a named type")
+            }
+            bodies[type] = String(reference.split(separator: "/").last ?? "")
+        }
+        var components = recorder.components
+        components["Envelope"] = refine(envelope)
+        return (bodies, components)
+    }
+
+    /// What `Envelope`'s decoder checks beyond JSON types, and what each header field means.
+    static let envelopeRefinements: [String: JSONTree] = [
+        "v": ["const": 1, "description": "The envelope format version: 1."],
+        "type": [
+            "enum": .array(MessageType.allCases.map { .string($0.rawValue) }),
+            "description": "The message type; also the topic frame.",
+        ],
+        "id": ["minLength": 1, "description": "Unique id of this message (a random per-process prefix and a counter)."],
+        "correlationId": ["minLength": 1, "description": "The id of the action that caused this message (an action's own id for the action)."],
+        "service": ["minLength": 1, "description": "The sender: gateway, presentation-policy, roster, input-handling, bus, or another client."],
+        "device": ["minLength": 1, "maxLength": 64, "description": "The simulated device the message concerns (1 to 64 bytes of UTF-8)."],
+        "seq": ["description": "The sender's sequence number: one more for every message it publishes."],
+        "time": [
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$",
+            "description": "When it was sent: ISO 8601 in UTC, with milliseconds.",
+        ],
+        "traceparent": [
+            "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
+            "description": "W3C Trace Context of this message's span: 00-<trace id>-<span id>-<flags>. An action starts a trace; every message it causes has the same trace id and a span of its own.",
+        ],
+        "parentSpan": [
+            "pattern": "^[0-9a-f]{16}$",
+            "description": "The span id of the message that caused this one (absent on an action).",
+        ],
+        "body": ["description": "The payload; its schema depends on type."],
+    ]
+
+    private static func refine(_ envelope: JSONTree) -> JSONTree {
+        guard case .object(var properties)? = envelope["properties"] else { return envelope }
+        for index in properties.indices {
+            let key = properties[index].key
+            var schema = key == "body" ? ["type": "object"] : properties[index].value
+            if case .object(let extra)? = envelopeRefinements[key] {
+                for member in extra { schema = schema.setting(member.key, member.value) }
+            }
+            properties[index].value = schema
+        }
+        return envelope.setting("properties", .object(properties))
+    }
+
+    /// The whole document.
+    public static func build() throws -> JSONTree {
+        let (bodies, components) = try recordSchemas()
+        var channels: [JSONMember] = []
+        var operations: [JSONMember] = []
+        var messages: [JSONMember] = []
+        for type in MessageType.allCases {
+            let id = identifier(type)
+            let messageReference: JSONTree = ["$ref": .string("#/channels/\(id)/messages/\(id)")]
+            channels.append(JSONMember(key: id, value: [
+                "address": .string(type.rawValue),
+                "title": .string(type.rawValue),
+                "messages": .object([JSONMember(key: id, value: ["$ref": .string("#/components/messages/\(id)")])]),
+            ]))
+            messages.append(JSONMember(key: id, value: [
+                "name": .string(type.rawValue),
+                "title": .string(type.rawValue),
+                "contentType": "application/json",
+                "correlationId": ["$ref": "#/components/correlationIds/action"],
+                "payload": ["allOf": [
+                    SchemaRecorder.reference("Envelope"),
+                    [
+                        "type": "object",
+                        "properties": ["type": ["const": .string(type.rawValue)], "body": SchemaRecorder.reference(bodies[type] ?? "")],
+                        "required": ["type", "body"],
+                    ],
+                ]],
+                "x-body-type": .string(bodies[type] ?? ""),
+            ]))
+            if let reply = replies[type] {
+                let replyId = identifier(reply)
+                operations.append(JSONMember(key: "send_" + id, value: [
+                    "action": "send",
+                    "channel": ["$ref": .string("#/channels/\(id)")],
+                    "summary": .string(type.isDeviceAction
+                        ? "A device action; presentation-policy handles it and answers with an ack listing what it published and passed on."
+                        : "A request, answered by \(reply.rawValue) with the request's id as correlationId."),
+                    "messages": [messageReference],
+                    "reply": [
+                        "channel": ["$ref": .string("#/channels/\(replyId)")],
+                        "messages": [["$ref": .string("#/channels/\(replyId)/messages/\(replyId)")]],
+                    ],
+                ]))
+            }
+            operations.append(JSONMember(key: "receive_" + id, value: [
+                "action": "receive",
+                "channel": ["$ref": .string("#/channels/\(id)")],
+                "summary": .string("Every subscriber to the prefix of \(type.rawValue) receives it."),
+                "messages": [messageReference],
+            ]))
+        }
+        let schemas = components.keys.sorted { ($0 == "Envelope" ? "" : $0) < ($1 == "Envelope" ? "" : $1) }
+            .map { JSONMember(key: $0, value: components[$0]!) }
+        return [
+            "asyncapi": "3.0.0",
+            "info": [
+                "title": "Monster Bus",
+                "version": .string(MonsterBus.version),
+                "description": .string(description),
+            ],
+            "defaultContentType": "application/json",
+            "servers": [
+                "frontend": server(
+                    port: 5555, socket: "XSUB", peer: "PUB", variable: "BUS_FRONTEND",
+                    description: "The bus's XSUB socket: every publisher connects a PUB socket here and sends two frames, the topic then the JSON envelope."),
+                "backend": server(
+                    port: 5556, socket: "XPUB", peer: "SUB", variable: "BUS_BACKEND",
+                    description: "The bus's XPUB socket: every subscriber connects a SUB socket here and subscribes to topic prefixes (device., presentation., …; empty for everything)."),
+            ],
+            "channels": .object(channels),
+            "operations": .object(operations),
+            "components": [
+                "messages": .object(messages),
+                "schemas": .object(schemas),
+                "correlationIds": [
+                    "action": [
+                        "description": "The id of the action that caused the message: everything an action causes carries it.",
+                        "location": "$message.payload#/correlationId",
+                    ],
+                ],
+                "securitySchemes": [
+                    "curve": [
+                        "type": "asymmetricEncryption",
+                        "description": "CurveZMQ (ZMTP CURVE mechanism, RFC 26): the bus's sockets are CURVE servers; a client needs its own key pair, the bus's public key, and its public certificate in the bus's authorized/ folder (ZAP). Without BUS_KEYS_DIR the bus runs in plaintext (the NULL mechanism).",
+                        "x-zeromq-mechanism": "CURVE",
+                        "x-key-files": "ZPL certificates: NAME.key (public-key, Z85) and NAME.key_secret (secret-key), as czmq and pyzmq write them; the role is metadata/role.",
+                    ],
+                ],
+            ],
+        ]
+    }
+
+    private static let description = """
+        Every message is two ZeroMQ frames: the topic (the message type, so subscribers filter by prefix) and the JSON envelope. \
+        A message that cannot be read is answered with an error naming what is wrong. Every service acknowledges each message it \
+        handles with an ack listing the ids it published and those it passed on to another service, which acknowledges in turn. \
+        Generated from the Swift vocabulary (gateway contract); do not edit by hand: run Scripts/contract.
+        """
+
+    private static func server(port: Int, socket: String, peer: String, variable: String, description: String) -> JSONTree {
+        [
+            "host": .string("127.0.0.1:\(port)"),
+            "protocol": "zmtp",
+            "protocolVersion": "3.1",
+            "description": .string(description),
+            "security": [["$ref": "#/components/securitySchemes/curve"]],
+            "x-zeromq": [
+                "socketType": .string(socket),
+                "peerSocketType": .string(peer),
+                "endpoint": .string("tcp://127.0.0.1:\(port)"),
+                "environment": .string(variable),
+                "frames": ["topic (the message type, UTF-8)", "JSON envelope (UTF-8)"],
+                "maxMessageBytes": 65536,
+                "maxMessageBytesEnvironment": "BUS_MAX_MESSAGE_BYTES",
+            ],
+        ]
+    }
+
+    /// The document as YAML, as `docs/asyncapi.yaml` holds it.
+    public static func yaml() throws -> String {
+        "# Generated by `gateway contract` (Scripts/contract) from Shared/MonsterKit: do not edit.\n" + YAMLWriter.write(try build())
+    }
+}
+
+/// The contract could not be generated, and why.
+public struct ContractError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+extension String {
+    func replacingDots() -> String { String(map { $0 == "." ? "_" : $0 }) }
+}
