@@ -21,7 +21,13 @@ final class GatewaySession {
     }
 
     /// Sends a device action (or a roster request), prints everything it causes (unless
-    /// `printing` is off), and returns it.
+    /// `printing` is off) in a fixed order once it is complete, then the verdict (`action.outcome`:
+    /// always with `--json`, for people only when nothing else was printed), and returns it.
+    ///
+    /// Only the service that handles the action first must have answered a ping before it is
+    /// sent (every service answers each ping, so the others prove their path at the same time):
+    /// with another service down, an action that does not reach it still works, and one that
+    /// does times out naming it.
     func perform(_ invocation: Invocation, printing: Bool = true) throws -> ActionOutcome {
         guard let body = invocation.command.action(profile: invocation.profile) else {
             throw UsageError("not an action")
@@ -29,11 +35,27 @@ final class GatewaySession {
         let deadline = Timestamp.monotonic() + invocation.timeout
         let isRosterRequest = body.type == .snapshotRequest
         let handler = isRosterRequest ? MonsterBus.Service.roster : MonsterBus.Service.presentationPolicy
-        try ensureAnswering(isRosterRequest ? [handler] : MonsterBus.Service.all, deadline: deadline)
-        let tracker = try client.perform(body, device: invocation.device, firstHop: [handler], deadline: deadline) {
-            if printing { output.print($0) }
+        try ensureAnswering([handler], deadline: deadline)
+        var arrived: [Envelope] = []
+        let tracker: ActionTracker
+        do {
+            tracker = try client.perform(body, device: invocation.device, firstHop: [handler], deadline: deadline) {
+                arrived.append($0)
+            }
+        } catch let error as NoAnswer {
+            if printing { for envelope in arrived { output.print(envelope) } }
+            let silent = MonsterBus.Service.all.filter { !client.heard.contains($0) }
+            let hint = silent.isEmpty ? "" : " (\(silent.joined(separator: ", ")) never answered a ping either: is it running? This action needs it)"
+            throw NoAnswer(description: error.description + hint)
         }
-        return ActionOutcome(messages: tracker.received, status: tracker.errors.isEmpty ? ExitStatus.ok : ExitStatus.refused)
+        let ordered = tracker.ordered
+        let verdict = client.envelope(.outcome(tracker.outcome(of: body.type)), correlationId: tracker.actionId, device: invocation.device)
+        if printing {
+            var printed = false
+            for envelope in ordered { printed = output.print(envelope) || printed }
+            if output.json || !printed { output.print(verdict) }
+        }
+        return ActionOutcome(messages: ordered + [verdict], status: tracker.errors.isEmpty ? ExitStatus.ok : ExitStatus.refused)
     }
 
     /// Runs any command that talks to the bus; returns what it caused and its exit status.
