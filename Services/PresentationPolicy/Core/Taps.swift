@@ -152,6 +152,9 @@ enum Taps {
                     return [.forward(.rosterSelect(RosterSelect(monster: title)), to: MonsterBus.Service.roster)]
                 }
                 let what = element.title.map { " “\($0)”" } ?? ""
+                if element.kind == "pane" || element.kind == "bar" {
+                    return [unchanged("empty-space", "the tap landed on the \(element.name) \(element.kind)\(what), on no control: nothing there responds to it")]
+                }
                 return [unchanged("no-action", "'\(element.name)' (\(element.kind)\(what)) does nothing when tapped")]
             }
         case .background:
