@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import InputCore
 import MonsterKit
 import PresentationCore
@@ -143,52 +140,51 @@ import Testing
 }
 
 @Suite struct FidelityScreenTests {
-    static func state(_ session: DeviceSession) -> DeviceState { session.message }
-
     @Test func theInputViewSpansTheScreenInSlideOverAndItsKeysAreTheModels() throws {
         var session = DeviceSession(profile: .ipad)
         session.widthClass = .compact
         session.mode = .slideOver
         session.orientation = .landscape
         let view = InputViews.view(for: .weapon, keyboard: session.layout.keyboard)
-        let svg = ScreenRenderer.svg(
+        let svg = try XMLTree.parse(ScreenRenderer.svg(
             device: session.message, input: InputState(firstResponder: "weapon", input: view, weaponPickerCreated: true),
-            roster: nil, deviceName: "ipad")
-        let tree = try XMLDocument(xmlString: svg)
-        let keyboardWindow = try #require(try tree.nodes(forXPath: "//*[@id='keyboard-window']").first as? XMLElement)
-        #expect(keyboardWindow.attribute(forName: "transform")?.stringValue == "translate(704 0)")
-        let background = try #require(try tree.nodes(forXPath: "//*[@id='input-view-background']").first as? XMLElement)
-        #expect(background.attribute(forName: "width")?.stringValue == "1024")
-        #expect(background.attribute(forName: "x")?.stringValue == "-704")
+            roster: nil, deviceName: "ipad"))
+        let keyboardWindow = try #require(svg.element(id: "keyboard-window"))
+        #expect(keyboardWindow.attributes["transform"] == "translate(704 0)")
+        let background = try #require(svg.element(id: "input-view-background"))
+        #expect(background.attributes["width"] == "1024")
+        #expect(background.attributes["x"] == "-704")
         // The window group (clipped to the window) does not hold the input view.
-        #expect(try tree.nodes(forXPath: "//*[@id='window']//*[@id='input-view']").isEmpty)
+        #expect(svg.element(id: "window")?.element(id: "input-view") == nil)
         // Each key is drawn at the frame the model gives.
-        let fire = try #require(try tree.nodes(forXPath: "//*[@class='weapon-button' and @data-name='fire']/*[@fill='\(ScreenTheme.key)']").first as? XMLElement)
+        let fire = try #require(svg.elements(class: "weapon-button").first { $0.attributes["data-name"] == "fire" })
+        let key = try #require(fire.children.last { $0.name == "rect" && $0.attributes["fill"] == ScreenTheme.key })
         let frame = view.buttonFrames[1]
-        #expect(fire.attribute(forName: "x")?.stringValue == SVGBuilder.number(frame.x))
-        #expect(fire.attribute(forName: "width")?.stringValue == SVGBuilder.number(frame.width))
+        #expect(key.attributes["x"] == SVGBuilder.number(frame.x))
+        #expect(key.attributes["y"] == SVGBuilder.number(frame.y))
+        #expect(key.attributes["width"] == SVGBuilder.number(frame.width))
+        let close = try #require(svg.elements(class: "input-key").first { $0.attributes["data-name"] == "close" })
+        #expect(close.attributes["x"] == SVGBuilder.number(view.buttonFrames[5].x))
     }
 
     @Test func splitViewPutsTheWindowLeftAndTheOtherAppRight() throws {
         var session = DeviceSession(profile: .ipad)
         session.widthClass = .compact
         session.mode = .splitView
-        let svg = ScreenRenderer.svg(device: session.message, input: nil, roster: nil, deviceName: "ipad")
-        let tree = try XMLDocument(xmlString: svg)
-        let window = try #require(try tree.nodes(forXPath: "//*[@id='window']").first as? XMLElement)
-        #expect(window.attribute(forName: "transform") == nil)
-        #expect(svg.contains("another app"))
+        let svg = try XMLTree.parse(ScreenRenderer.svg(device: session.message, input: nil, roster: nil, deviceName: "ipad"))
+        #expect(svg.element(id: "window")?.attributes["transform"] == nil)
+        #expect(svg.element(id: "other-app")?.text.contains("another app") == true)
     }
 
     @Test func theAlertsMessageIsDrawnAsAMessageNotABoldTitle() throws {
         let session = DeviceSession(profile: .iphone)
         var state = session.message
         state.presentation = PresentationFactory.alert(.add, in: session.layout)
-        let svg = ScreenRenderer.svg(device: state, input: nil, roster: nil, deviceName: "iphone")
-        let tree = try XMLDocument(xmlString: svg)
-        let message = try #require(try tree.nodes(forXPath: "//*[@id='alert-message']").first as? XMLElement)
-        #expect(message.attribute(forName: "font-weight") == nil)
-        #expect(message.attribute(forName: "font-size")?.stringValue == "13")
-        #expect(message.attribute(forName: "class")?.stringValue == "message")
+        let svg = try XMLTree.parse(ScreenRenderer.svg(device: state, input: nil, roster: nil, deviceName: "iphone"))
+        let message = try #require(svg.element(id: "alert-message"))
+        #expect(message.attributes["font-weight"] == nil)
+        #expect(message.attributes["font-size"] == "13")
+        #expect(message.attributes["class"] == "message")
+        #expect(message.text == "Add…")
     }
 }

@@ -455,7 +455,7 @@ fileprivate enum Screens {
 // MARK: - Reading the SVG back
 
 /// An element of a parsed XML document, with its attributes, children and text.
-fileprivate final class XMLTree {
+final class XMLTree {
     let name: String
     let attributes: [String: String]
     var children: [XMLTree] = []
