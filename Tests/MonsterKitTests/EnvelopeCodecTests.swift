@@ -178,3 +178,13 @@ import Testing
         #expect(layout.keyboard.left == 0)
     }
 }
+
+/// The same message is always the same text.
+@Suite struct DeterministicEncodingTests {
+    @Test func heartbeatCountersAreWrittenInKeyOrder() {
+        let counters: [String: UInt64] = ["zeta": 1, "alpha": 2, "mid": 3, "beta": 4, "omega": 5, "handled": 6]
+        let beat = Heartbeat(service: "roster", version: "1", pid: 1, uptimeSeconds: 1, intervalMilliseconds: 1000, counters: counters)
+        let text = String(decoding: EnvelopeCodec().encode(Samples.envelope(.heartbeat(beat))), as: UTF8.self)
+        #expect(text.contains(#""counters":{"alpha":2,"beta":4,"handled":6,"mid":3,"omega":5,"zeta":1}"#))
+    }
+}
