@@ -109,6 +109,12 @@ import Testing
         #expect(text.hasSuffix("nothing presented; user interaction off: add, weapon"))
     }
 
+    @Test func aScreenWidePickerSaysWhereItStartsLeftOfTheWindow() throws {
+        let view = InputViews.view(for: .weapon, keyboard: KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024, left: -448))
+        let text = try #require(line(.inputShown(InputShown(input: view, created: true, reason: "first-responder"))))
+        #expect(text.hasPrefix("iphone input view weapon-picker shown for weapon, 768×110 pt from x -448 (created)"))
+    }
+
     @Test func theVerdictReads() {
         #expect(line(.outcome(Outcome(action: "device.tap", result: .unchanged, reason: "empty-space", messages: 2)))
             == "iphone device.tap: unchanged (empty-space)")

@@ -15,7 +15,7 @@ public enum GatewayHelp {
     /// Every command, in the order `--help` lists them.
     public static let commands: [Entry] = [
         Entry(name: "tap", usage: "tap ELEMENT | tap --at X,Y",
-              summary: "Tap an element: add, icon, color, monster-list, photo, audio, cancel, red, green, blue, weapon, notes, blowgun, fire, ninja-star, smoke, sword, close, outside.",
+              summary: "Tap an element: add, icon, color, monster-list, photo, audio, cancel, red, green, blue, weapon, notes, blowgun, fire, ninja-star, smoke, sword, close, outside, or a visible roster row by the monster's name (Fire-Bot). A point is hit-tested like UIKit: an alert, the keyboard's window (the input view), then the app's window. A tap that changes nothing says why.",
               examples: ["gateway --device ipad tap add", "gateway --device iphone --json tap add", "gateway tap photo", "gateway tap --at 400,700"]),
         Entry(name: "rotate", usage: "rotate portrait|landscape",
               summary: "Rotate the device; a popover is hidden, then shown again at its anchor or dismissed.",

@@ -78,7 +78,9 @@ public struct HumanFormatter: Sendable {
         case .inputShown(let shown):
             let v = shown.input
             let buttons = v.buttons.isEmpty ? "" : ": " + v.buttons.joined(separator: ", ")
-            return "input view \(v.view) shown for \(v.responder), \(Int(v.width))×\(Int(v.height)) pt\(shown.created ? " (created)" : "")\(shown.reason == "first-responder" ? "" : " after \(shown.reason)")\(buttons)"
+            // Wider than a Slide Over or Split View window: say where the screen-wide view starts.
+            let from = v.frame.x == 0 ? "" : " from x \(number(v.frame.x))"
+            return "input view \(v.view) shown for \(v.responder), \(Int(v.width))×\(Int(v.height)) pt\(from)\(shown.created ? " (created)" : "")\(shown.reason == "first-responder" ? "" : " after \(shown.reason)")\(buttons)"
         case .inputHidden(let hidden):
             return "input view \(hidden.input.view) hidden: \(hidden.reason)"
         case .weaponSelected(let selected):
