@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "PresentationCoreTests", dependencies: ["PresentationCore"], path: "Tests/PresentationCoreTests", swiftSettings: strict),
         .testTarget(name: "RosterTests", dependencies: ["RosterCore", "RosterStore"], path: "Tests/RosterTests", swiftSettings: strict),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"], path: "Tests/InputCoreTests", swiftSettings: strict),
-        .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit", "Contract"], path: "Tests/GatewayKitTests", swiftSettings: strict),
+        .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit", "Contract", "InputCore", "PresentationCore"], path: "Tests/GatewayKitTests", swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BusKit", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway"],

@@ -11,6 +11,12 @@ public enum Body: Sendable, Equatable {
     case presented(Presented)
     case hidden(Hidden)
     case dismissed(Dismissed)
+    case moved(Moved)
+    case interactionChanged(InteractionChanged)
+    // Outcomes: a service's "nothing changed", the gateway's verdict.
+    case unchanged(Unchanged)
+    case outcome(Outcome)
+    case inputPassed(InputPassed)
     case mediaAddRequested(MediaAddRequested)
     case colorSelected(ColorSelected)
     case deviceLayout(DeviceLayout)
@@ -50,6 +56,11 @@ public enum Body: Sendable, Equatable {
         case .presented: .presented
         case .hidden: .hidden
         case .dismissed: .dismissed
+        case .moved: .moved
+        case .interactionChanged: .interactionChanged
+        case .unchanged: .unchanged
+        case .outcome: .outcome
+        case .inputPassed: .inputPassed
         case .mediaAddRequested: .mediaAddRequested
         case .colorSelected: .colorSelected
         case .deviceLayout: .deviceLayout
@@ -88,6 +99,11 @@ public enum Body: Sendable, Equatable {
         case .presented(let body): try container.encode(body, forKey: key)
         case .hidden(let body): try container.encode(body, forKey: key)
         case .dismissed(let body): try container.encode(body, forKey: key)
+        case .moved(let body): try container.encode(body, forKey: key)
+        case .interactionChanged(let body): try container.encode(body, forKey: key)
+        case .unchanged(let body): try container.encode(body, forKey: key)
+        case .outcome(let body): try container.encode(body, forKey: key)
+        case .inputPassed(let body): try container.encode(body, forKey: key)
         case .mediaAddRequested(let body): try container.encode(body, forKey: key)
         case .colorSelected(let body): try container.encode(body, forKey: key)
         case .deviceLayout(let body): try container.encode(body, forKey: key)
@@ -128,6 +144,11 @@ public enum Body: Sendable, Equatable {
         case .presented: .presented(try container.decode(Presented.self, forKey: key))
         case .hidden: .hidden(try container.decode(Hidden.self, forKey: key))
         case .dismissed: .dismissed(try container.decode(Dismissed.self, forKey: key))
+        case .moved: .moved(try container.decode(Moved.self, forKey: key))
+        case .interactionChanged: .interactionChanged(try container.decode(InteractionChanged.self, forKey: key))
+        case .unchanged: .unchanged(try container.decode(Unchanged.self, forKey: key))
+        case .outcome: .outcome(try container.decode(Outcome.self, forKey: key))
+        case .inputPassed: .inputPassed(try container.decode(InputPassed.self, forKey: key))
         case .mediaAddRequested: .mediaAddRequested(try container.decode(MediaAddRequested.self, forKey: key))
         case .colorSelected: .colorSelected(try container.decode(ColorSelected.self, forKey: key))
         case .deviceLayout: .deviceLayout(try container.decode(DeviceLayout.self, forKey: key))

@@ -16,6 +16,20 @@ public enum SizeClass: String, Codable, Sendable, CaseIterable {
     case compact
 }
 
+/// Where an app's window is on the screen (iPad multitasking). The keyboard, and so any input
+/// view, spans the whole screen whatever the window's place.
+public enum WindowMode: String, CaseIterable, Codable, Sendable {
+    /// The whole screen (regular width on an iPad).
+    case fullScreen = "full-screen"
+    /// Slide Over: a compact 320 pt window floating at the screen's right edge.
+    case slideOver = "slide-over"
+    /// The narrow side of Split View: a compact 320 pt window at the screen's left edge, another app to its right.
+    case splitView = "split-view"
+
+    /// The window's width class in this mode.
+    public var widthClass: SizeClass { self == .fullScreen ? .regular : .compact }
+}
+
 /// An OS version such as `17.0` or `3.1.3`, compared numerically.
 public struct OSVersion: Codable, Sendable, Equatable, Comparable, CustomStringConvertible {
     /// The dotted components, e.g. `[3, 2]`.
@@ -109,9 +123,6 @@ public struct DeviceProfile: Codable, Sendable, Equatable {
         var problems: [String] = []
         if !(screen.width > 0 && screen.height > 0 && screen.width <= 4096 && screen.height <= 4096) {
             problems.append("screen must be between 1 and 4096 points on each side")
-        }
-        if idiom == .phone && widthClass == .regular {
-            problems.append("an iPhone window is always compact width here")
         }
         return problems
     }

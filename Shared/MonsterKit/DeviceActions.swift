@@ -32,11 +32,18 @@ public struct Rotate: Codable, Sendable, Equatable {
 public struct Resize: Codable, Sendable, Equatable {
     /// The width class the window takes: `compact` (Slide Over) or `regular` (full screen).
     public var width: SizeClass
+    /// Where the window goes: `slide-over` or `split-view` (compact), `full-screen` (regular);
+    /// absent: Slide Over for compact, full screen for regular.
+    public var mode: WindowMode?
     /// The device's description, needed the first time a device id is used.
     public var profile: DeviceProfile?
     /// A resize to `width`.
     public init(width: SizeClass, profile: DeviceProfile? = nil) {
-        self.width = width; self.profile = profile
+        self.width = width; self.mode = nil; self.profile = profile
+    }
+    /// A resize to the window `mode` (its width class follows).
+    public init(mode: WindowMode, profile: DeviceProfile? = nil) {
+        self.width = mode.widthClass; self.mode = mode; self.profile = profile
     }
 }
 

@@ -1,25 +1,61 @@
 /// Where the keyboard goes on a device right now: its width and the system keyboard's height.
+/// The keyboard (and so any input view) spans the whole screen, not the app's window: in Slide
+/// Over or Split View it is wider than the window and starts left of it.
 public struct KeyboardMetrics: Codable, Sendable, Equatable {
-    /// The keyboard's width: the window's width in the current orientation.
+    /// The keyboard's width: the screen's width in the current orientation.
     public var width: Double
     /// The system keyboard's height in the current orientation.
     public var systemHeight: Double
     /// The window's height, so an input view's frame can sit at its bottom.
     public var windowHeight: Double
+    /// The keyboard's left edge in window coordinates (the screen's left edge): 0 for a window
+    /// at the screen's left, negative for one further right (Slide Over). Absent in JSON means 0.
+    public var left: Double
     /// Metrics from their parts.
-    public init(width: Double, systemHeight: Double, windowHeight: Double) {
-        self.width = width; self.systemHeight = systemHeight; self.windowHeight = windowHeight
+    public init(width: Double, systemHeight: Double, windowHeight: Double, left: Double = 0) {
+        self.width = width; self.systemHeight = systemHeight; self.windowHeight = windowHeight; self.left = left
+    }
+
+    /// Decodes metrics; `left` may be absent (0).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        width = try container.decode(Double.self, forKey: .width)
+        systemHeight = try container.decode(Double.self, forKey: .systemHeight)
+        windowHeight = try container.decode(Double.self, forKey: .windowHeight)
+        left = try container.decodeIfPresent(Double.self, forKey: .left) ?? 0
     }
 }
 
-/// `input.tap`: presentation-policy passes a tap it does not own to input-handling.
+/// `input.tap`: presentation-policy passes a tap it does not own to input-handling: a named
+/// first responder or input view button, or a point, which the keyboard's window (above the
+/// app's) hit-tests first and passes back (`input.passed`) when no input view is there.
 public struct InputTap: Codable, Sendable, Equatable {
-    /// The element tapped: a first responder (`weapon`, `notes`) or an input view button (`fire`, `close`, …).
-    public var element: String
+    /// The element tapped: a first responder (`weapon`, `notes`) or an input view button (`fire`, `close`, …);
+    /// `nil` when `point` is given.
+    public var element: String?
+    /// The point tapped, in window coordinates; `nil` when `element` is given.
+    public var point: Point?
     /// The device's keyboard metrics now, to size and place an input view it brings up.
     public var keyboard: KeyboardMetrics
+    /// Elements with user interaction off (input view buttons among them never take a tap); absent means none.
+    public var interactionDisabled: [String]?
     /// A tap on `element` with the device's current `keyboard` metrics.
-    public init(element: String, keyboard: KeyboardMetrics) { self.element = element; self.keyboard = keyboard }
+    public init(element: String, keyboard: KeyboardMetrics, interactionDisabled: [String]? = nil) {
+        self.element = element; self.point = nil; self.keyboard = keyboard; self.interactionDisabled = interactionDisabled
+    }
+    /// A tap at `point` with the device's current `keyboard` metrics.
+    public init(point: Point, keyboard: KeyboardMetrics, interactionDisabled: [String]? = nil) {
+        self.element = nil; self.point = point; self.keyboard = keyboard; self.interactionDisabled = interactionDisabled
+    }
+}
+
+/// `input.passed`: input-handling passes a tap at a point back to presentation-policy because
+/// no input view is there: the app's window hit-tests it (UIKit's next window down).
+public struct InputPassed: Codable, Sendable, Equatable {
+    /// The point tapped, in window coordinates.
+    public var point: Point
+    /// A tap at `point` passed on to the app's window.
+    public init(point: Point) { self.point = point }
 }
 
 /// `input.layout`: the keyboard's metrics changed (rotation, resize).
@@ -54,10 +90,30 @@ public struct InputView: Codable, Sendable, Equatable {
     public var frame: Rect
     /// Its buttons, in order (element names `blowgun`, … `close`).
     public var buttons: [String]
+    /// Each button's frame in window coordinates, in the order of `buttons` (what `tap --at` hits
+    /// and what `gateway screen` draws). Absent in JSON means none.
+    public var buttonFrames: [Rect]
     /// A view from its parts.
-    public init(view: String, responder: String, width: Double, height: Double, frame: Rect, buttons: [String]) {
+    public init(view: String, responder: String, width: Double, height: Double, frame: Rect, buttons: [String], buttonFrames: [Rect] = []) {
         self.view = view; self.responder = responder; self.width = width; self.height = height
-        self.frame = frame; self.buttons = buttons
+        self.frame = frame; self.buttons = buttons; self.buttonFrames = buttonFrames
+    }
+
+    /// Decodes a view; `buttonFrames` may be absent (none).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        view = try container.decode(String.self, forKey: .view)
+        responder = try container.decode(String.self, forKey: .responder)
+        width = try container.decode(Double.self, forKey: .width)
+        height = try container.decode(Double.self, forKey: .height)
+        frame = try container.decode(Rect.self, forKey: .frame)
+        buttons = try container.decode([String].self, forKey: .buttons)
+        buttonFrames = try container.decodeIfPresent([Rect].self, forKey: .buttonFrames) ?? []
+    }
+
+    /// The button at `point`, if any: its index in `buttons`.
+    public func button(at point: Point) -> Int? {
+        buttonFrames.firstIndex { $0.contains(point) }
     }
 }
 

@@ -114,6 +114,31 @@ public struct Presented: Codable, Sendable, Equatable {
     public init(presentation: Presentation, reason: String) { self.presentation = presentation; self.reason = reason }
 }
 
+/// `presentation.moved`: the presentation on screen stayed up but moved: an alert re-centred
+/// after a rotation or resize (it never left the screen, so it is not presented again).
+public struct Moved: Codable, Sendable, Equatable {
+    /// The presentation at its new place.
+    public var presentation: Presentation
+    /// `rotation` or `resize`.
+    public var reason: String
+    /// A presentation moved for `reason`.
+    public init(presentation: Presentation, reason: String) { self.presentation = presentation; self.reason = reason }
+}
+
+/// `interaction.changed`: a view's user interaction was turned on or off.
+public struct InteractionChanged: Codable, Sendable, Equatable {
+    /// The view, by element name (`weapon`, `blowgun`, …).
+    public var element: String
+    /// Its user interaction now.
+    public var enabled: Bool
+    /// Every element with user interaction off now, sorted.
+    public var interactionDisabled: [String]
+    /// `element`'s interaction now `enabled`, leaving `interactionDisabled` off.
+    public init(element: String, enabled: Bool, interactionDisabled: [String]) {
+        self.element = element; self.enabled = enabled; self.interactionDisabled = interactionDisabled
+    }
+}
+
 /// `presentation.hidden`: a popover hidden because the device started rotating.
 public struct Hidden: Codable, Sendable, Equatable {
     /// The popover as it was; after the rotation it is shown again or dismissed.
@@ -185,9 +210,17 @@ public struct DeviceLayout: Codable, Sendable, Equatable {
     public var window: Size
     /// Every element on screen with its frame, containers before what they contain.
     public var elements: [LayoutElement]
+    /// Where the window is on the screen (`full-screen`, `slide-over`, `split-view`); absent: full screen.
+    public var mode: WindowMode?
+    /// The window's top left corner in screen coordinates; absent: the screen's top left.
+    public var windowOrigin: Point?
     /// A layout from its parts.
-    public init(orientation: Orientation, widthClass: SizeClass, window: Size, elements: [LayoutElement]) {
+    public init(
+        orientation: Orientation, widthClass: SizeClass, window: Size, elements: [LayoutElement],
+        mode: WindowMode? = nil, windowOrigin: Point? = nil
+    ) {
         self.orientation = orientation; self.widthClass = widthClass; self.window = window; self.elements = elements
+        self.mode = mode; self.windowOrigin = windowOrigin
     }
 }
 

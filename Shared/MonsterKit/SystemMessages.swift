@@ -40,6 +40,37 @@ public struct Heartbeat: Codable, Sendable, Equatable {
         self.service = service; self.version = version; self.pid = pid; self.uptimeSeconds = uptimeSeconds
         self.intervalMilliseconds = intervalMilliseconds; self.counters = counters
     }
+
+    /// Encodes the heartbeat with its counters in key order, so the same heartbeat is always the
+    /// same JSON text (a dictionary's own order changes from process to process).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(service, forKey: .service)
+        try container.encode(version, forKey: .version)
+        try container.encode(pid, forKey: .pid)
+        try container.encode(uptimeSeconds, forKey: .uptimeSeconds)
+        try container.encode(intervalMilliseconds, forKey: .intervalMilliseconds)
+        try container.encode(SortedCounters(counters: counters), forKey: .counters)
+    }
+
+    /// Counters written as a JSON object in key order.
+    private struct SortedCounters: Encodable {
+        let counters: [String: UInt64]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CounterKey.self)
+            for (name, value) in counters.sorted(by: { $0.key < $1.key }) {
+                try container.encode(value, forKey: CounterKey(stringValue: name))
+            }
+        }
+    }
+
+    /// A counter's name as a coding key.
+    private struct CounterKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }
 
 /// `sys.status.request`: asks the bus which services it has heard from.

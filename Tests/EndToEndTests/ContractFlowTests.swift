@@ -121,7 +121,7 @@ final class ContractFlowTests {
         let weapon = try stack.gateway(["--json", "--trace", "--device", "ipad", "tap", "weapon"])
         #expect(weapon.status == 0, "\(weapon.stderr)")
         let weaponTrace = try #require(weapon.stdout.split(separator: "\n").first { $0.hasPrefix("trace ") }?.split(separator: " ")[1])
-        #expect(weapon.envelopes.count == 4)
+        #expect(weapon.envelopes.count == 5) // input.tap, input.shown, two acks, and the gateway's verdict
         for envelope in weapon.envelopes {
             #expect((envelope["traceparent"] as? String)?.split(separator: "-")[1] == weaponTrace)
         }

@@ -18,7 +18,16 @@ import FoundationXML
         return url
     }()
 
-    @Test(arguments: ["plus-button-ipad", "plus-button-iphone", "weapon-picker", "color-picker", "rotation"])
+    /// Every scenario in Scenarios/ (a new file runs without touching this test).
+    static let scenarios: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Scenarios").path)) ?? [])
+        .filter { $0.hasSuffix(".scenario") }.map { String($0.dropLast(".scenario".count)) }.sorted()
+
+    @Test func theScenarioFolderHoldsTheShippedScenarios() {
+        #expect(Self.scenarios.count >= 12)
+        #expect(Self.scenarios.contains("rotation-alert"))
+    }
+
+    @Test(arguments: GatewayToolTests.scenarios)
     func theShippedScenariosPass(_ name: String) throws {
         let file = Self.root.appendingPathComponent("Scenarios/\(name).scenario").path
         let result = try stack.gateway(["run", file])

@@ -94,11 +94,15 @@ import Testing
         #expect(result.seconds < 4)
     }
 
-    @Test func aMissingServiceIsNamed() throws {
+    @Test func aMissingServiceIsNamedByTheActionsThatNeedIt() throws {
         let stack = try Stack(services: ["presentation-policy", "roster"])
-        let result = try stack.gateway(["--timeout", "1", "tap", "add"])
+        let result = try stack.gateway(["--timeout", "1", "tap", "weapon"])
         #expect(result.status == 3)
         #expect(result.stderr.contains("input-handling"))
+        #expect(result.stderr.contains("never answered a ping"))
+        // `tap add` needs only presentation-policy: it works without input-handling.
+        let add = try stack.gateway(["--timeout", "1", "tap", "add"])
+        #expect(add.status == 0, "\(add.stderr)")
     }
 
     @Test func unknownCommandsAndBadArgumentsExitTwoWithUsage() throws {

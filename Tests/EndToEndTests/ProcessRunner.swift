@@ -95,6 +95,12 @@ struct CommandResult {
         }
     }
 
+    /// The gateway's verdict: the body of the last line, which is always `action.outcome` with `--json`.
+    var outcome: [String: Any]? {
+        guard let last = envelopes.last, last["type"] as? String == "action.outcome" else { return nil }
+        return last["body"] as? [String: Any]
+    }
+
     /// The envelopes of `type`.
     func messages(_ type: String) -> [[String: Any]] {
         envelopes.filter { $0["type"] as? String == type }
@@ -106,10 +112,13 @@ struct CommandResult {
         return found.count == 1 ? found[0]["body"] as? [String: Any] : nil
     }
 
-    /// The message types printed, in order, without acknowledgements and the requests one
-    /// service passes to another.
+    /// The message types printed, in order, without acknowledgements, the requests one
+    /// service passes to another, and the gateway's closing verdict (`action.outcome`).
     var types: [String] {
-        let betweenServices: Set = ["ack", "input.tap", "input.layout", "input.describe", "roster.select.request", "roster.snapshot.request"]
+        let betweenServices: Set = [
+            "ack", "input.tap", "input.layout", "input.describe", "input.passed", "roster.select.request", "roster.snapshot.request",
+            "action.outcome",
+        ]
         return envelopes.compactMap { $0["type"] as? String }.filter { !betweenServices.contains($0) }
     }
 }

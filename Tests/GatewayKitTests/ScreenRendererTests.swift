@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 @testable import GatewayKit
 import MonsterKit
+import InputCore
 
 /// The screen renderer draws every kind of screen as well-formed SVG with the parts tests look for.
 @Suite struct ScreenRendererTests {
@@ -170,10 +171,7 @@ import MonsterKit
     @Test func weaponPicker_isAsWideAsTheKeyboardWithFiveSquaresAndClose() throws {
         let input = InputState(
             firstResponder: "weapon",
-            input: InputView(
-                view: "weapon-picker", responder: "weapon", width: 768, height: 110,
-                frame: Rect(x: 0, y: 914, width: 768, height: 110),
-                buttons: ["blowgun", "fire", "ninja-star", "smoke", "sword", "close"]),
+            input: InputViews.view(for: .weapon, keyboard: KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)),
             weaponPickerCreated: true)
         let svg = try XMLTree.parse(render(Screens.state(.ipad), input: input))
         let view = try #require(svg.element(id: "input-view"))
@@ -192,22 +190,6 @@ import MonsterKit
         #expect(weapons.filter { $0.classes.contains("current") }.compactMap { $0.attributes["data-name"] } == ["sword"])
         #expect(svg.element(id: "weapon")?.classes.contains("first-responder") == true)
         #expect(view.text.contains("Close"))
-    }
-
-    @Test func weaponPickerButtons_neverOverlapEvenInANarrowWindow() {
-        for width in [320.0, 375, 667, 768, 1024] {
-            let box = Rect(x: 0, y: 500, width: width, height: 110)
-            let frames = ScreenDrawing.inputButtonFrames(frame: box, buttons: ["blowgun", "fire", "ninja-star", "smoke", "sword", "close"])
-            #expect(frames.map(\.name) == ["blowgun", "fire", "ninja-star", "smoke", "sword", "close"])
-            for (index, first) in frames.enumerated() {
-                #expect(box.contains(first.frame), "\(first.name) outside at width \(width)")
-                for second in frames[(index + 1)...] {
-                    let apart = first.frame.maxX <= second.frame.minX || second.frame.maxX <= first.frame.minX
-                        || first.frame.maxY <= second.frame.minY || second.frame.maxY <= first.frame.minY
-                    #expect(apart, "\(first.name) and \(second.name) overlap at width \(width)")
-                }
-            }
-        }
     }
 
     @Test func keyboard_isDrawnAsAKeyboardPlaceholder() throws {
@@ -304,9 +286,7 @@ import MonsterKit
         state.presentation = Screens.alert(window: state.layout.window)
         let input = InputState(
             firstResponder: "weapon",
-            input: InputView(view: "weapon-picker", responder: "weapon", width: 1024, height: 110,
-                             frame: Rect(x: 0, y: 658, width: 1024, height: 110),
-                             buttons: ["blowgun", "fire", "ninja-star", "smoke", "sword", "close"]),
+            input: InputViews.view(for: .weapon, keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768)),
             weaponPickerCreated: true)
         let svg = try XMLTree.parse(render(state, input: input))
         let ids = svg.all.compactMap { $0.attributes["id"] }
@@ -475,7 +455,7 @@ fileprivate enum Screens {
 // MARK: - Reading the SVG back
 
 /// An element of a parsed XML document, with its attributes, children and text.
-fileprivate final class XMLTree {
+final class XMLTree {
     let name: String
     let attributes: [String: String]
     var children: [XMLTree] = []

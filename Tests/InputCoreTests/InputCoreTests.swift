@@ -12,10 +12,15 @@ import Testing
     }
 
     var picker: InputView {
-        InputView(
-            view: "weapon-picker", responder: "weapon", width: 768, height: 110,
-            frame: Rect(x: 0, y: 914, width: 768, height: 110),
-            buttons: ["blowgun", "fire", "ninja-star", "smoke", "sword", "close"])
+        let frame = Rect(x: 0, y: 914, width: 768, height: 110)
+        let buttons = ["blowgun", "fire", "ninja-star", "smoke", "sword", "close"]
+        return InputView(
+            view: "weapon-picker", responder: "weapon", width: 768, height: 110, frame: frame,
+            buttons: buttons, buttonFrames: InputViews.buttonFrames(frame: frame, buttons: buttons))
+    }
+
+    func tap(_ core: inout InputCore, at point: Point, keyboard: KeyboardMetrics? = nil, disabled: [String]? = nil) -> [Effect] {
+        core.handle(device: "ipad", body: .inputTap(InputTap(point: point, keyboard: keyboard ?? portrait, interactionDisabled: disabled)))
     }
 
     @Test func tappingTheWeaponShowsThePickerAtKeyboardWidthCreatedOnce() {
@@ -24,10 +29,14 @@ import Testing
         #expect(core.devices["ipad"]?.firstResponder == .weapon)
     }
 
-    @Test func tappingTheWeaponAgainWhileItIsFirstResponderDoesNothing() {
+    @Test func tappingTheWeaponAgainWhileItIsFirstResponderSaysNothingChanged() {
         var core = InputCore()
         _ = tap(&core, "weapon")
-        #expect(tap(&core, "weapon").isEmpty)
+        let effects = tap(&core, "weapon")
+        #expect(types(effects) == [.unchanged])
+        guard case .unchanged(let unchanged) = effects.first?.body else { return }
+        #expect(unchanged.reason == "already-first-responder")
+        #expect(unchanged.message.contains("already first responder"))
     }
 
     @Test func thePickerIsCreatedOnlyTheFirstTime() {
@@ -88,9 +97,10 @@ import Testing
         var core = InputCore()
         _ = tap(&core, "weapon")
         let effects = core.handle(device: "ipad", body: .inputLayout(InputLayout(keyboard: landscape, reason: "rotation")))
+        let frame = Rect(x: 0, y: 658, width: 1024, height: 110)
         let wide = InputView(
             view: "weapon-picker", responder: "weapon", width: 1024, height: 110,
-            frame: Rect(x: 0, y: 658, width: 1024, height: 110), buttons: picker.buttons)
+            frame: frame, buttons: picker.buttons, buttonFrames: InputViews.buttonFrames(frame: frame, buttons: picker.buttons))
         #expect(effects == [.publish(.inputShown(InputShown(input: wide, created: false, reason: "rotation")))])
     }
 
@@ -124,10 +134,99 @@ import Testing
         #expect(core.devices["ipad"]?.firstResponder == .weapon)
     }
 
+    // MARK: Taps at a point: the keyboard's window is hit-tested first
+
+    @Test func aPointOnAKeyOfThePickerIsThatKey() {
+        var core = InputCore()
+        _ = tap(&core, "weapon")
+        let blowgun = picker.buttonFrames[0]
+        let effects = tap(&core, at: Point(x: blowgun.midX, y: blowgun.midY))
+        #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: .blowgun)))
+        #expect(core.devices["ipad"]?.firstResponder == nil)
+    }
+
+    @Test func aPointOnClose_closesThePicker() {
+        var core = InputCore()
+        _ = tap(&core, "weapon")
+        let close = picker.buttonFrames[5]
+        #expect(tap(&core, at: Point(x: close.midX, y: close.midY)) == [.publish(.inputHidden(InputHidden(input: picker, reason: "closed")))])
+    }
+
+    @Test func aPointOnThePickerBetweenKeysSaysNoKeyIsThere() {
+        var core = InputCore()
+        _ = tap(&core, "weapon")
+        let effects = tap(&core, at: Point(x: 2, y: 1020))
+        guard case .unchanged(let unchanged) = effects.first?.body else { Issue.record("expected action.unchanged"); return }
+        #expect(unchanged.reason == "no-key")
+        #expect(core.devices["ipad"]?.firstResponder == .weapon)
+    }
+
+    @Test func aPointOffTheInputViewIsPassedBackToTheAppsWindow() {
+        var core = InputCore()
+        let effects = tap(&core, at: Point(x: 100, y: 1000))
+        #expect(effects == [.forward(.inputPassed(InputPassed(point: Point(x: 100, y: 1000))), to: MonsterBus.Service.presentationPolicy)])
+        _ = tap(&core, "weapon")
+        #expect(types(tap(&core, at: Point(x: 100, y: 900))) == [.inputPassed])
+    }
+
+    @Test func aKeyWithInteractionOffIsRefused_byNameAndByPoint() {
+        var core = InputCore()
+        _ = tap(&core, "weapon")
+        let blowgun = picker.buttonFrames[0]
+        let byPoint = tap(&core, at: Point(x: blowgun.midX, y: blowgun.midY), disabled: ["blowgun"])
+        guard case .error(let error) = byPoint.first?.body else { Issue.record("expected an error"); return }
+        #expect(error.code == "interaction-disabled")
+        let byName = core.handle(device: "ipad", body: .inputTap(InputTap(element: "blowgun", keyboard: portrait, interactionDisabled: ["blowgun"])))
+        #expect(byName.first?.errorBody?.code == "interaction-disabled")
+        #expect(core.devices["ipad"]?.firstResponder == .weapon)
+    }
+
+    @Test func inSlideOverThePickerSpansTheScreenNotTheWindow() {
+        // A 320 pt window at the right edge of a 1024 pt landscape screen.
+        var core = InputCore()
+        let slideOver = KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768, left: -704)
+        let shown = tap(&core, "weapon", keyboard: slideOver)
+        guard case .inputShown(let input) = shown.first?.body else { Issue.record("expected input.shown"); return }
+        #expect(input.input.width == 1024)
+        #expect(input.input.frame == Rect(x: -704, y: 658, width: 1024, height: 110))
+        #expect(input.input.buttonFrames.count == 6)
+        // A key left of the window (negative x) is still the keyboard's to take.
+        let fire = input.input.buttonFrames[1]
+        #expect(fire.minX < 0)
+        #expect(tap(&core, at: Point(x: fire.midX, y: fire.midY), keyboard: slideOver).first?.body == .weaponSelected(WeaponSelected(weapon: .fire)))
+    }
+
     @Test func describeReportsTheFirstResponderAndView() {
         var core = InputCore()
         _ = tap(&core, "weapon")
         let effects = core.handle(device: "ipad", body: .inputDescribe(InputDescribe(keyboard: portrait)))
         #expect(effects == [.publish(.inputState(InputState(firstResponder: "weapon", input: picker, weaponPickerCreated: true)))])
+    }
+}
+
+/// The message types of `effects`, in order.
+func types(_ effects: [Effect]) -> [MessageType] { effects.map(\.body.type) }
+
+extension Effect {
+    var errorBody: ErrorBody? { if case .error(let body) = self.body { body } else { nil } }
+}
+
+/// The weapon picker's key frames: part of the model, what `tap --at` hits and `screen` draws.
+@Suite struct WeaponPickerKeyFrameTests {
+    @Test func keysNeverOverlapAndStayInsideThePicker_atEveryWidth() {
+        for width in [320.0, 375, 667, 768, 1024] {
+            let box = Rect(x: 0, y: 500, width: width, height: 110)
+            let names = ["blowgun", "fire", "ninja-star", "smoke", "sword", "close"]
+            let frames = InputViews.buttonFrames(frame: box, buttons: names)
+            #expect(frames.count == names.count)
+            for (index, first) in frames.enumerated() {
+                #expect(box.contains(first), "\(names[index]) outside at width \(width)")
+                for second in frames[(index + 1)...] {
+                    let apart = first.maxX <= second.minX || second.maxX <= first.minX
+                        || first.maxY <= second.minY || second.maxY <= first.minY
+                    #expect(apart, "keys overlap at width \(width)")
+                }
+            }
+        }
     }
 }

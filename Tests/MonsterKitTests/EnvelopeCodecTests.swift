@@ -169,3 +169,24 @@ import Testing
         #expect(Set(ids).count == 2000)
     }
 }
+
+/// Fields added later read as their defaults when a message does not carry them.
+@Suite struct OptionalFieldTests {
+    @Test func keyboardMetricsWithoutLeftStartAtTheWindowsEdge() throws {
+        let codec = EnvelopeCodec()
+        let json = #"{"v":1,"type":"input.layout","id":"a","correlationId":"a","service":"t","device":"d","seq":1,"time":"2026-11-30T00:00:00.000Z","body":{"keyboard":{"width":768,"systemHeight":264,"windowHeight":1024},"reason":"rotation"}}"#
+        let envelope = try codec.decode(frames: [Array("input.layout".utf8), Array(json.utf8)])
+        guard case .inputLayout(let layout) = envelope.body else { Issue.record("not input.layout"); return }
+        #expect(layout.keyboard.left == 0)
+    }
+}
+
+/// The same message is always the same text.
+@Suite struct DeterministicEncodingTests {
+    @Test func heartbeatCountersAreWrittenInKeyOrder() {
+        let counters: [String: UInt64] = ["zeta": 1, "alpha": 2, "mid": 3, "beta": 4, "omega": 5, "handled": 6]
+        let beat = Heartbeat(service: "roster", version: "1", pid: 1, uptimeSeconds: 1, intervalMilliseconds: 1000, counters: counters)
+        let text = String(decoding: EnvelopeCodec().encode(Samples.envelope(.heartbeat(beat))), as: UTF8.self)
+        #expect(text.contains(#""counters":{"alpha":2,"beta":4,"handled":6,"mid":3,"omega":5,"zeta":1}"#))
+    }
+}

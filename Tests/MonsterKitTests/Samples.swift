@@ -17,7 +17,8 @@ enum Samples {
     static let keyboard = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
     static let picker = InputView(
         view: "weapon-picker", responder: "weapon", width: 768, height: 110,
-        frame: Rect(x: 0, y: 914, width: 768, height: 110), buttons: ["fire", "close"])
+        frame: Rect(x: 0, y: 914, width: 768, height: 110), buttons: ["fire", "close"],
+        buttonFrames: [Rect(x: 200, y: 934, width: 70, height: 70), Rect(x: 696, y: 920, width: 64, height: 28)])
     static let layout = DeviceLayout(
         orientation: .portrait, widthClass: .regular, window: Size(width: 768, height: 1024),
         elements: [LayoutElement(name: "add", kind: "barButton", title: "+", frame: Rect(x: 716, y: 20, width: 44, height: 44))])
@@ -37,6 +38,16 @@ enum Samples {
         .presented(Presented(presentation: alert, reason: "rotation")),
         .hidden(Hidden(presentation: popover, reason: "rotation")),
         .dismissed(Dismissed(presentation: alert, reason: "button", button: "Cancel", buttonIndex: 0)),
+        .moved(Moved(presentation: alert, reason: "rotation")),
+        .interactionChanged(InteractionChanged(element: "blowgun", enabled: false, interactionDisabled: ["blowgun", "weapon"])),
+        .unchanged(Unchanged(reason: "same-orientation", message: "the device is already in portrait")),
+        .outcome(Outcome(action: "device.tap", result: .unchanged, reason: "empty-space", messages: 3)),
+        .inputPassed(InputPassed(point: Point(x: -5, y: 10))),
+        .resize(Resize(mode: .splitView)),
+        .deviceLayout(DeviceLayout(
+            orientation: .landscape, widthClass: .compact, window: Size(width: 320, height: 768), elements: [],
+            mode: .slideOver, windowOrigin: Point(x: 704, y: 0))),
+        .inputTap(InputTap(point: Point(x: 3, y: 700), keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768, left: -704), interactionDisabled: ["fire"])),
         .mediaAddRequested(MediaAddRequested(kind: .audio)),
         .colorSelected(ColorSelected(color: .green)),
         .deviceLayout(layout),

@@ -13,8 +13,13 @@ struct Harness {
         send(device, .tap(Tap(element: element, profile: profile ?? DeviceProfile.builtIn[device])))
     }
 
+    /// A tap at `point` as the bus carries it when no input view is up: to input-handling first
+    /// (the keyboard's window), which passes it back; the effects of both steps of this service.
     mutating func tap(_ device: String, at point: Point) -> [Effect] {
-        send(device, .tap(Tap(point: point, profile: DeviceProfile.builtIn[device])))
+        let first = send(device, .tap(Tap(point: point, profile: DeviceProfile.builtIn[device])))
+        guard first.count == 1, first[0].forwardTo == MonsterBus.Service.inputHandling,
+              case .inputTap(let tap) = first[0].body, let passed = tap.point else { return first }
+        return send(device, .inputPassed(InputPassed(point: passed)))
     }
 
     mutating func rotate(_ device: String, _ orientation: Orientation) -> [Effect] {
@@ -41,5 +46,7 @@ extension Effect {
     var presented: Presented? { if case .presented(let body) = self.body { body } else { nil } }
     var dismissed: Dismissed? { if case .dismissed(let body) = self.body { body } else { nil } }
     var hidden: Hidden? { if case .hidden(let body) = self.body { body } else { nil } }
+    var unchanged: Unchanged? { if case .unchanged(let body) = self.body { body } else { nil } }
+    var moved: Moved? { if case .moved(let body) = self.body { body } else { nil } }
     var errorBody: ErrorBody? { if case .error(let body) = self.body { body } else { nil } }
 }

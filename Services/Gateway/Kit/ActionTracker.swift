@@ -69,4 +69,78 @@ public struct ActionTracker: Sendable {
         if !missingEmitted.isEmpty { parts.append("\(missingEmitted.count) message(s) the services say they published") }
         return parts.joined(separator: " and ")
     }
+
+    /// The messages received, in an order that does not depend on timing: by the step of the
+    /// action's path that produced them (the action's first handler, the services it passed it
+    /// on to, …), then by service name, then in the order each service's acknowledgement lists
+    /// them, each acknowledgement after what it lists. Services that answer in parallel (a
+    /// `describe` reaching input-handling and roster at once) so always print in the same order.
+    public var ordered: [Envelope] {
+        var acks: [String: (service: String, ack: Ack)] = [:]
+        for envelope in received {
+            if case .ack(let ack) = envelope.body { acks[envelope.id] = (envelope.service, ack) }
+        }
+        var stage: [String: Int] = [actionId: 0]
+        var keys: [String: (Int, String, String, Int)] = [:]
+        var settled: Set<String> = []
+        var progress = true
+        while progress {
+            progress = false
+            for (id, entry) in acks where !settled.contains(id) {
+                guard let step = stage[entry.ack.handledId] else { continue }
+                settled.insert(id)
+                progress = true
+                for (index, emitted) in entry.ack.emitted.enumerated() {
+                    keys[emitted] = (step, entry.service, entry.ack.handledId, index)
+                }
+                keys[id] = (step, entry.service, entry.ack.handledId, entry.ack.emitted.count)
+                for forward in entry.ack.forwarded where stage[forward.id] == nil {
+                    stage[forward.id] = step + 1
+                }
+            }
+        }
+        let arrival = Dictionary(received.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        return received.sorted { left, right in
+            switch (keys[left.id], keys[right.id]) {
+            case let (l?, r?):
+                if l.0 != r.0 { return l.0 < r.0 }
+                if l.1 != r.1 { return l.1 < r.1 }
+                if l.2 != r.2 { return l.2 < r.2 }
+                if l.3 != r.3 { return l.3 < r.3 }
+                return arrival[left.id]! < arrival[right.id]!
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case (nil, nil): return arrival[left.id]! < arrival[right.id]!
+            }
+        }
+    }
+
+    /// The verdict on the action of type `action`, from what it caused: `refused` when a service
+    /// refused it, `reported` for a question (`describe`, a roster snapshot), `changed` when a
+    /// service published a change, `unchanged` otherwise (with the services' reasons, or
+    /// `no-effect` when none gave one).
+    public func outcome(of action: MessageType) -> Outcome {
+        let errors = errors.map(\.error.code)
+        if !errors.isEmpty {
+            return Outcome(action: action.rawValue, result: .refused, reason: errors.joined(separator: ","), messages: received.count)
+        }
+        if action == .describe || action == .snapshotRequest {
+            return Outcome(action: action.rawValue, result: .reported, reason: nil, messages: received.count)
+        }
+        var reasons: [String] = []
+        var changed = false
+        for envelope in ordered {
+            switch envelope.body {
+            case .ack: continue
+            case .unchanged(let unchanged): reasons.append(unchanged.reason)
+            case .inputTap, .inputPassed, .inputLayout: continue
+            default: changed = true
+            }
+        }
+        if changed {
+            return Outcome(action: action.rawValue, result: .changed, reason: nil, messages: received.count)
+        }
+        let reason = reasons.isEmpty ? "no-effect" : reasons.joined(separator: ",")
+        return Outcome(action: action.rawValue, result: .unchanged, reason: reason, messages: received.count)
+    }
 }

@@ -176,8 +176,9 @@ public enum CommandLineParser {
             try exactly(1, "portrait or landscape")
             return .rotate(try parseEnum(Orientation.self, arguments[0], "rotate", "portrait or landscape", command: name))
         case "resize":
-            try exactly(1, "compact or regular")
-            return .resize(try parseEnum(SizeClass.self, arguments[0], "resize", "compact or regular", command: name))
+            try exactly(1, "compact, regular, slide-over, split-view or full-screen")
+            if let mode = WindowMode(rawValue: arguments[0]) { return .resizeMode(mode) }
+            return .resize(try parseEnum(SizeClass.self, arguments[0], "resize", "compact, regular, slide-over, split-view or full-screen", command: name))
         case "select":
             try exactly(1, "a monster's name, e.g. Dog-Bot")
             return .select(arguments[0])

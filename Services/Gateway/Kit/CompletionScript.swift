@@ -41,7 +41,7 @@ enum CompletionScript {
                     "") COMPREPLY=($(compgen -W "\(commands)" -- "$current")) ;;
                     tap) COMPREPLY=($(compgen -W "\(elements.joined(separator: " "))" -- "$current")) ;;
                     rotate) COMPREPLY=($(compgen -W "portrait landscape" -- "$current")) ;;
-                    resize) COMPREPLY=($(compgen -W "compact regular" -- "$current")) ;;
+                    resize) COMPREPLY=($(compgen -W "compact regular slide-over split-view full-screen" -- "$current")) ;;
                     select) COMPREPLY=($(compgen -W "\(Catalogue.names.joined(separator: " "))" -- "$current")) ;;
                     interaction) COMPREPLY=($(compgen -W "weapon icon notes add color monster-list on off" -- "$current")) ;;
                     ping) COMPREPLY=($(compgen -W "bus presentation-policy roster input-handling" -- "$current")) ;;

@@ -148,15 +148,18 @@ struct Output {
         self.json = json; self.formatter = formatter
     }
 
-    /// Prints `envelope` in the chosen form, at once (a pipe reader sees each line as it happens).
-    func print(_ envelope: Envelope, describingRequests: Bool = false) {
+    /// Prints `envelope` in the chosen form, at once (a pipe reader sees each line as it happens);
+    /// returns whether a line was printed (people get none for bookkeeping such as acks).
+    @discardableResult
+    func print(_ envelope: Envelope, describingRequests: Bool = false) -> Bool {
         if json {
             Swift.print(String(decoding: codec.encode(envelope), as: UTF8.self))
         } else if let line = formatter.line(for: envelope, describingRequests: describingRequests) {
             Swift.print(line)
         } else {
-            return
+            return false
         }
         fflush(nil)
+        return true
     }
 }

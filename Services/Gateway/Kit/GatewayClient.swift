@@ -15,6 +15,8 @@ public final class GatewayClient {
     private let context: ZMQContext
     private let bus: BusConnection
     private let config: BusConfig
+    /// Every service heard answering a ping so far.
+    public private(set) var heard: Set<String> = []
 
     /// Connects to the bus described by `config`, subscribed to everything.
     public init(config: BusConfig, service: String = MonsterBus.Service.gateway) throws {
@@ -97,7 +99,16 @@ public final class GatewayClient {
             let remaining = deadline - Timestamp.monotonic()
             guard remaining > 0 else { return nil }
             guard let frames = try bus.receiveFrames(timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
-            if let envelope = try? bus.codec.decode(frames: frames) { return envelope }
+            if let envelope = try? bus.codec.decode(frames: frames) {
+                if case .pong(let pong) = envelope.body { heard.insert(pong.service) }
+                return envelope
+            }
         }
+    }
+
+    /// An envelope from this gateway (not sent) caused by `action`, in its trace: e.g. the
+    /// gateway's verdict on it, for printing.
+    public func envelope(_ body: Body, causedBy action: Envelope) -> Envelope {
+        bus.envelope(body, causedBy: action)
     }
 }

@@ -15,14 +15,14 @@ public enum GatewayHelp {
     /// Every command, in the order `--help` lists them.
     public static let commands: [Entry] = [
         Entry(name: "tap", usage: "tap ELEMENT | tap --at X,Y",
-              summary: "Tap an element: add, icon, color, monster-list, photo, audio, cancel, red, green, blue, weapon, notes, blowgun, fire, ninja-star, smoke, sword, close, outside.",
+              summary: "Tap an element: add, icon, color, monster-list, photo, audio, cancel, red, green, blue, weapon, notes, blowgun, fire, ninja-star, smoke, sword, close, outside, or a visible roster row by the monster's name (Fire-Bot). A point is hit-tested like UIKit: an alert, the keyboard's window (the input view), then the app's window. A tap that changes nothing says why.",
               examples: ["gateway --device ipad tap add", "gateway --device iphone --json tap add", "gateway tap photo", "gateway tap --at 400,700"]),
         Entry(name: "rotate", usage: "rotate portrait|landscape",
               summary: "Rotate the device; a popover is hidden, then shown again at its anchor or dismissed.",
               examples: ["gateway rotate landscape"]),
-        Entry(name: "resize", usage: "resize compact|regular",
-              summary: "Change an iPad window's width class (Slide Over, Split View, full screen).",
-              examples: ["gateway resize compact"]),
+        Entry(name: "resize", usage: "resize compact|regular|slide-over|split-view|full-screen",
+              summary: "Move an iPad's window: Slide Over (compact, the default), the narrow side of Split View (compact), or full screen (regular).",
+              examples: ["gateway resize compact", "gateway resize split-view"]),
         Entry(name: "select", usage: "select NAME",
               summary: "Pick a monster in the roster list; the detail pane shows it.",
               examples: ["gateway select Dog-Bot"]),

@@ -21,7 +21,13 @@ final class GatewaySession {
     }
 
     /// Sends a device action (or a roster request), prints everything it causes (unless
-    /// `printing` is off), and returns it.
+    /// `printing` is off) in a fixed order once it is complete, then the verdict (`action.outcome`:
+    /// always with `--json`, for people only when nothing else was printed), and returns it.
+    ///
+    /// Only the service that handles the action first must have answered a ping before it is
+    /// sent (every service answers each ping, so the others prove their path at the same time):
+    /// with another service down, an action that does not reach it still works, and one that
+    /// does times out naming it.
     func perform(_ invocation: Invocation, printing: Bool = true) throws -> ActionOutcome {
         guard let body = invocation.command.action(profile: invocation.profile) else {
             throw UsageError("not an action")
@@ -29,20 +35,37 @@ final class GatewaySession {
         let deadline = Timestamp.monotonic() + invocation.timeout
         let isRosterRequest = body.type == .snapshotRequest
         let handler = isRosterRequest ? MonsterBus.Service.roster : MonsterBus.Service.presentationPolicy
-        try ensureAnswering(isRosterRequest ? [handler] : MonsterBus.Service.all, deadline: deadline)
+        try ensureAnswering([handler], deadline: deadline)
         var sent: TraceTree.Hop?
+        var arrived: [Envelope] = []
         var arrivals: [TraceTree.Hop] = []
-        let tracker = try client.perform(
-            body, device: invocation.device, firstHop: [handler], deadline: deadline,
-            onSent: { sent = TraceTree.Hop(envelope: $0, at: Timestamp.monotonic()) }
-        ) {
-            if invocation.trace { arrivals.append(TraceTree.Hop(envelope: $0, at: Timestamp.monotonic())) }
-            if printing { output.print($0) }
+        let tracker: ActionTracker
+        do {
+            tracker = try client.perform(
+                body, device: invocation.device, firstHop: [handler], deadline: deadline,
+                onSent: { sent = TraceTree.Hop(envelope: $0, at: Timestamp.monotonic()) }
+            ) {
+                arrived.append($0)
+                if invocation.trace { arrivals.append(TraceTree.Hop(envelope: $0, at: Timestamp.monotonic())) }
+            }
+        } catch let error as NoAnswer {
+            if printing { for envelope in arrived { output.print(envelope) } }
+            let silent = MonsterBus.Service.all.filter { !client.heard.contains($0) }
+            let hint = silent.isEmpty ? "" : " (\(silent.joined(separator: ", ")) never answered a ping either: is it running? This action needs it)"
+            throw NoAnswer(description: error.description + hint)
+        }
+        let ordered = tracker.ordered
+        guard let action = sent?.envelope else { throw NoAnswer(description: "\(body.type.rawValue): the action was never sent") }
+        let verdict = client.envelope(.outcome(tracker.outcome(of: body.type)), causedBy: action)
+        if printing {
+            var printed = false
+            for envelope in ordered { printed = output.print(envelope) || printed }
+            if output.json || !printed { output.print(verdict) }
         }
         if invocation.trace, let sent {
             for line in TraceTree(action: sent, caused: arrivals).lines() { print(line) }
         }
-        return ActionOutcome(messages: tracker.received, status: tracker.errors.isEmpty ? ExitStatus.ok : ExitStatus.refused)
+        return ActionOutcome(messages: ordered + [verdict], status: tracker.errors.isEmpty ? ExitStatus.ok : ExitStatus.refused)
     }
 
     /// Runs any command that talks to the bus; returns what it caused and its exit status.

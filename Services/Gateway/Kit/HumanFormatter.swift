@@ -22,10 +22,11 @@ public struct HumanFormatter: Sendable {
         switch envelope.body {
         case .tap(let tap): detail = tap.element ?? tap.point.map { "at \(number($0.x)),\(number($0.y))" } ?? ""
         case .rotate(let rotate): detail = rotate.orientation.rawValue
-        case .resize(let resize): detail = resize.width.rawValue
+        case .resize(let resize): detail = resize.mode?.rawValue ?? resize.width.rawValue
         case .select(let select): detail = select.monster
         case .interaction(let interaction): detail = "\(interaction.element) \(interaction.enabled ? "on" : "off")"
-        case .inputTap(let tap): detail = tap.element
+        case .inputTap(let tap): detail = tap.element ?? tap.point.map { "at \(number($0.x)),\(number($0.y))" } ?? ""
+        case .inputPassed(let passed): detail = "at \(number(passed.point.x)),\(number(passed.point.y))"
         case .inputLayout(let layout): detail = "keyboard \(number(layout.keyboard.width)) wide (\(layout.reason))"
         case .rosterSelect(let select): detail = select.monster
         case .heartbeat(let beat): detail = "\(beat.service) up \(Int(beat.uptimeSeconds))s"
@@ -48,6 +49,17 @@ public struct HumanFormatter: Sendable {
             let anchor = p.anchor.map { "\($0.kind == .barButton ? "bar button" : "rectangle of") \($0.element)" } ?? "?"
             return paint("popover", .bold) + " \(p.content.rawValue)\(again) from \(anchor): \(p.buttons.joined(separator: " | "))"
                 + " — arrow \(arrowName(p.arrowDirection)) (\(p.arrowDirection.rawValue); permitted \(p.permittedArrowDirections?.rawValue ?? 0)), frame \(format(p.frame))"
+        case .moved(let moved):
+            let p = moved.presentation
+            let what = p.style == .alert ? "alert “\(p.message ?? "")”" : "popover \(p.content.rawValue)"
+            return "\(what) stays up, re-centred after \(moved.reason): now at \(format(p.frame))"
+        case .interactionChanged(let changed):
+            let now = changed.interactionDisabled.isEmpty ? "none" : changed.interactionDisabled.joined(separator: ", ")
+            return "user interaction of \(changed.element) now \(changed.enabled ? "on" : "off") (off now: \(now))"
+        case .unchanged(let unchanged):
+            return paint("nothing changed", .dim) + ": \(unchanged.message) [\(unchanged.reason)]"
+        case .outcome(let outcome):
+            return "\(outcome.action): \(outcome.result.rawValue)" + (outcome.reason.map { " (\($0))" } ?? "")
         case .hidden(let hidden):
             return "\(hidden.presentation.style.rawValue) \(hidden.presentation.content.rawValue) hidden (\(hidden.reason) started)"
         case .dismissed(let dismissed):
@@ -58,14 +70,17 @@ public struct HumanFormatter: Sendable {
         case .colorSelected(let selected):
             return "colour \(selected.color.rawValue) picked"
         case .deviceLayout(let layout):
-            return "window now \(layout.orientation.rawValue), \(layout.widthClass.rawValue) width, \(Int(layout.window.width))×\(Int(layout.window.height)) pt"
+            return "window now \(layout.orientation.rawValue), \(layout.widthClass.rawValue) width, \(Int(layout.window.width))×\(Int(layout.window.height)) pt" + place(layout)
         case .deviceState(let state):
             let shown = state.presentation.map { "\($0.style.rawValue) \($0.content.rawValue) up" } ?? "nothing presented"
-            return "\(state.profile.idiom.rawValue) \(state.layout.orientation.rawValue), \(state.layout.widthClass.rawValue) width, \(Int(state.layout.window.width))×\(Int(state.layout.window.height)) pt; \(shown)"
+            let off = state.interactionDisabled.isEmpty ? "" : "; user interaction off: " + state.interactionDisabled.sorted().joined(separator: ", ")
+            return "\(state.profile.idiom.rawValue) \(state.layout.orientation.rawValue), \(state.layout.widthClass.rawValue) width, \(Int(state.layout.window.width))×\(Int(state.layout.window.height)) pt\(place(state.layout)); \(shown)\(off)"
         case .inputShown(let shown):
             let v = shown.input
             let buttons = v.buttons.isEmpty ? "" : ": " + v.buttons.joined(separator: ", ")
-            return "input view \(v.view) shown for \(v.responder), \(Int(v.width))×\(Int(v.height)) pt\(shown.created ? " (created)" : "")\(shown.reason == "first-responder" ? "" : " after \(shown.reason)")\(buttons)"
+            // Wider than a Slide Over or Split View window: say where the screen-wide view starts.
+            let from = v.frame.x == 0 ? "" : " from x \(number(v.frame.x))"
+            return "input view \(v.view) shown for \(v.responder), \(Int(v.width))×\(Int(v.height)) pt\(from)\(shown.created ? " (created)" : "")\(shown.reason == "first-responder" ? "" : " after \(shown.reason)")\(buttons)"
         case .inputHidden(let hidden):
             return "input view \(hidden.input.view) hidden: \(hidden.reason)"
         case .weaponSelected(let selected):
@@ -88,9 +103,16 @@ public struct HumanFormatter: Sendable {
         case .error(let error):
             return paint("refused by \(envelope.service) [\(error.code)]", .red) + ": \(error.message)"
         case .statusReport, .heartbeat, .ack, .pong, .ping, .tap, .rotate, .resize, .select, .interaction, .describe,
-             .inputTap, .inputLayout, .inputDescribe, .snapshotRequest, .rosterSelect, .statusRequest:
+             .inputTap, .inputLayout, .inputDescribe, .inputPassed, .snapshotRequest, .rosterSelect, .statusRequest:
             return nil
         }
+    }
+
+    /// Where a window narrower than the screen is: ` (slide-over at 448, 0)`; empty for full screen.
+    private func place(_ layout: DeviceLayout) -> String {
+        guard let mode = layout.mode, mode != .fullScreen else { return "" }
+        let origin = layout.windowOrigin ?? Point(x: 0, y: 0)
+        return " (\(mode.rawValue) at \(number(origin.x)), \(number(origin.y)))"
     }
 
     private enum Style: String { case bold = "1", dim = "2", red = "31", green = "32" }

@@ -8,6 +8,8 @@ public enum GatewayCommand: Sendable, Equatable {
     case rotate(Orientation)
     /// `resize compact|regular`.
     case resize(SizeClass)
+    /// `resize slide-over|split-view|full-screen`.
+    case resizeMode(WindowMode)
     /// `select NAME`.
     case select(String)
     /// `interaction ELEMENT on|off`.
@@ -47,6 +49,7 @@ public enum GatewayCommand: Sendable, Equatable {
             return .tap(tap)
         case .rotate(let orientation): return .rotate(Rotate(orientation: orientation, profile: profile))
         case .resize(let width): return .resize(Resize(width: width, profile: profile))
+        case .resizeMode(let mode): return .resize(Resize(mode: mode, profile: profile))
         case .select(let name): return .select(Select(monster: name, profile: profile))
         case .interaction(let element, let enabled):
             return .interaction(Interaction(element: element, enabled: enabled, profile: profile))

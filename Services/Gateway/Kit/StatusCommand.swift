@@ -20,19 +20,34 @@ enum StatusCommand {
         return missing.isEmpty && stale.isEmpty ? ExitStatus.ok : ExitStatus.refused
     }
 
-    /// The report as a table.
+    /// The report as a table whose columns stay aligned whatever their contents (a stale
+    /// service's long heartbeat age, a missing one's dashes).
     static func format(_ report: StatusReport, missing: [String]) -> String {
-        var lines = ["SERVICE              VERSION  PID      UPTIME      HEARTBEAT  STATE   COUNTERS"]
-        func row(_ beat: Heartbeat, age: Int, state: String) -> String {
+        var rows: [[String]] = [["SERVICE", "VERSION", "PID", "UPTIME", "HEARTBEAT", "STATE", "COUNTERS"]]
+        func row(_ beat: Heartbeat, age: Int, state: String) -> [String] {
             let counters = beat.counters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            return beat.service.padding(to: 20) + " " + beat.version.padding(to: 8) + " " + String(beat.pid).padding(to: 8) + " "
-                + "\(Int(beat.uptimeSeconds))s".padding(to: 11) + " " + "\(age) ms ago".padding(to: 10) + " " + state.padding(to: 7) + " " + counters
+            return [beat.service, beat.version, String(beat.pid), "\(Int(beat.uptimeSeconds))s", "\(age) ms ago", state, counters]
         }
-        lines.append(row(report.bus, age: 0, state: "up"))
-        for service in report.services {
-            lines.append(row(service.heartbeat, age: service.lastHeartbeatAgeMilliseconds, state: service.stale ? "STALE" : "up"))
+        rows.append(row(report.bus, age: 0, state: "up"))
+        for service in report.services.sorted(by: { $0.heartbeat.service < $1.heartbeat.service }) {
+            rows.append(row(service.heartbeat, age: service.lastHeartbeatAgeMilliseconds, state: service.stale ? "STALE" : "up"))
         }
-        for name in missing { lines.append(name.padding(to: 20) + " -        -        -           never      MISSING") }
-        return lines.joined(separator: "\n")
+        for name in missing.sorted() { rows.append([name, "-", "-", "-", "never", "MISSING", ""]) }
+        let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { cells in
+            var line = ""
+            for (column, cell) in cells.enumerated() {
+                line += column < widths.count ? cell.padding(to: widths[column]) + "  " : cell
+            }
+            return line.trimmingTrailingSpaces()
+        }.joined(separator: "\n")
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
     }
 }

@@ -25,7 +25,7 @@ public struct InputCore: Sendable {
         device.keyboard = keyboard
         let effects: [Effect]
         switch body {
-        case .inputTap(let tap): effects = Self.tap(tap.element, on: &device)
+        case .inputTap(let tap): effects = Self.tap(tap, on: &device)
         case .inputLayout(let layout):
             effects = device.visibleInput.map {
                 [.publish(.inputShown(InputShown(input: $0, created: false, reason: layout.reason)))]
@@ -39,7 +39,29 @@ public struct InputCore: Sendable {
         return effects
     }
 
-    private static func tap(_ element: String, on device: inout InputDevice) -> [Effect] {
+    private static func tap(_ tap: InputTap, on device: inout InputDevice) -> [Effect] {
+        let disabled = Set(tap.interactionDisabled ?? [])
+        switch (tap.element, tap.point) {
+        case (let element?, nil):
+            return self.tap(element, disabled: disabled, on: &device)
+        case (nil, let point?):
+            // The keyboard's window is above the app's: its input view is hit-tested first.
+            guard let view = device.visibleInput, view.frame.contains(point) else {
+                return [.forward(.inputPassed(InputPassed(point: point)), to: MonsterBus.Service.presentationPolicy)]
+            }
+            guard let index = view.button(at: point) else {
+                let keys = view.buttons.isEmpty ? " (its keys are not simulated)" : ", between its keys"
+                return [.publish(.unchanged(Unchanged(
+                    reason: "no-key",
+                    message: "the tap at \(describe(point)) landed on the \(view.view)\(keys): no key is there, nothing changed")))]
+            }
+            return self.tap(view.buttons[index], disabled: disabled, on: &device)
+        default:
+            return [.error("bad-tap", "an input tap names either an element or a point")]
+        }
+    }
+
+    private static func tap(_ element: String, disabled: Set<String>, on device: inout InputDevice) -> [Effect] {
         if let responder = Responder(rawValue: element) {
             return becomeFirstResponder(responder, on: &device)
         }
@@ -50,6 +72,9 @@ public struct InputCore: Sendable {
         }
         guard device.firstResponder == .weapon, let picker = device.visibleInput else {
             return [.error("no-such-element", "'\(element)' is a button of the weapon picker, which is not on screen: tap weapon first")]
+        }
+        if disabled.contains(element) {
+            return [.error("interaction-disabled", "'\(element)' has user interaction disabled: it never receives the tap")]
         }
         device.firstResponder = nil
         if element == "close" {
@@ -64,7 +89,11 @@ public struct InputCore: Sendable {
 
     /// Makes `responder` first responder unless it already is; the old one resigns.
     private static func becomeFirstResponder(_ responder: Responder, on device: inout InputDevice) -> [Effect] {
-        guard device.firstResponder != responder else { return [] }
+        if device.firstResponder == responder, let view = device.visibleInput {
+            return [.publish(.unchanged(Unchanged(
+                reason: "already-first-responder",
+                message: "\(responder.rawValue) is already first responder: its \(view.view) stays up")))]
+        }
         var effects: [Effect] = []
         if let old = device.visibleInput {
             effects.append(.publish(.inputHidden(InputHidden(input: old, reason: "taken-over"))))
@@ -77,5 +106,10 @@ public struct InputCore: Sendable {
         }
         effects.append(.publish(.inputShown(InputShown(input: device.visibleInput!, created: created, reason: "first-responder"))))
         return effects
+    }
+
+    private static func describe(_ point: Point) -> String {
+        func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
+        return "(\(number(point.x)), \(number(point.y)))"
     }
 }

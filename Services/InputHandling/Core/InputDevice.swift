@@ -33,13 +33,44 @@ public enum InputViews {
     /// The weapon picker's buttons, as taps name them, in the tutorial's order.
     public static let weaponPickerButtons = [Weapon.blowgun, .fire, .ninjaStar, .smoke, .sword].map(\.buttonElement) + ["close"]
 
-    /// The input view of `responder`: as wide as the keyboard, at the bottom of the window.
+    /// The input view of `responder`: as wide as the keyboard (the whole screen), at the bottom of
+    /// the window, with its buttons' frames (the system keyboard's keys are not simulated).
     public static func view(for responder: Responder, keyboard: KeyboardMetrics) -> InputView {
         let height = responder == .weapon ? weaponPickerHeight : keyboard.systemHeight
+        let frame = Rect(x: keyboard.left, y: keyboard.windowHeight - height, width: keyboard.width, height: height)
+        let buttons = responder == .weapon ? weaponPickerButtons : []
         return InputView(
             view: responder == .weapon ? "weapon-picker" : "keyboard",
             responder: responder.rawValue, width: keyboard.width, height: height,
-            frame: Rect(x: 0, y: keyboard.windowHeight - height, width: keyboard.width, height: height),
-            buttons: responder == .weapon ? weaponPickerButtons : [])
+            frame: frame, buttons: buttons, buttonFrames: buttonFrames(frame: frame, buttons: buttons))
+    }
+
+    /// Where the weapon picker's buttons are: `close` as a small key at the top right, the others
+    /// as squares of up to 70 pt in a row. Where the view is wide enough the row is centred across
+    /// the middle, clear of `close` on both sides; in a narrow view it fills the width below
+    /// `close` instead. In the order of `buttons`.
+    public static func buttonFrames(frame box: Rect, buttons: [String]) -> [Rect] {
+        let hasClose = buttons.contains("close")
+        let close = Rect(x: box.maxX - 8 - 64, y: box.minY + 6, width: 64, height: 28)
+        let squares = buttons.filter { $0 != "close" }
+        let count = Double(squares.count)
+        /// Squares in `area`, as large as fit (up to 70 pt), spread evenly across it.
+        func row(in area: Rect) -> [Rect] {
+            guard count > 0 else { return [] }
+            let side = max(0, min(70, area.height, (area.width - (count + 1) * 8) / count))
+            let gap = (area.width - count * side) / (count + 1)
+            return squares.indices.map { index in
+                Rect(x: area.minX + gap + Double(index) * (side + gap), y: area.midY - side / 2, width: side, height: side)
+            }
+        }
+        let reserve = hasClose ? close.width + 16 : 0
+        var frames = row(in: Rect(x: box.minX + reserve, y: box.minY + 10, width: max(0, box.width - 2 * reserve), height: max(0, box.height - 20)))
+        if let first = frames.first, first.width < 56 {
+            let top = hasClose ? close.maxY + 4 : box.minY + 8
+            frames = row(in: Rect(x: box.minX, y: top, width: box.width, height: max(0, box.maxY - 8 - top)))
+        }
+        var byName = Dictionary(uniqueKeysWithValues: zip(squares, frames))
+        if hasClose { byName["close"] = close }
+        return buttons.map { byName[$0] ?? Rect(x: box.minX, y: box.minY, width: 0, height: 0) }
     }
 }

@@ -8,6 +8,9 @@ public struct DeviceSession: Sendable, Equatable {
     public var orientation: Orientation
     /// The window's width class now: the profile's at first, then changed by `device.resize`.
     public var widthClass: SizeClass
+    /// Where the window is on the screen: the profile's width class decides at first (a compact
+    /// iPad starts in Slide Over), then `device.resize`.
+    public var mode: WindowMode
     /// The popover or alert on screen, if any (one at a time).
     public var presentation: Presentation?
     /// Elements whose user interaction is disabled.
@@ -18,15 +21,17 @@ public struct DeviceSession: Sendable, Equatable {
         self.profile = profile
         orientation = profile.orientation
         widthClass = profile.widthClass
+        mode = profile.idiom == .pad && profile.widthClass == .compact ? .slideOver : .fullScreen
     }
 
     /// The current layout.
     public var layout: ScreenLayout {
-        ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass)
+        ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
     }
 
     /// Whether the `+` button gets a popover: an iPad, with an OS that has popovers, in a
-    /// regular-width window. Everywhere else it gets an alert.
+    /// regular-width window. Everywhere else it gets an alert — a regular-width iPhone (a Plus or
+    /// Max in landscape) too: the tutorial decides by idiom (`UI_USER_INTERFACE_IDIOM()`).
     public var canPresentPopovers: Bool {
         profile.idiom == .pad && profile.os >= OSVersion.firstWithPopovers && widthClass == .regular
     }

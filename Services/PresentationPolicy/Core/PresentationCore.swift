@@ -22,6 +22,7 @@ public struct PresentationCore: Sendable {
         case .select(let select): profile = select.profile
         case .interaction(let interaction): profile = interaction.profile
         case .describe(let describe): profile = describe.profile
+        case .inputPassed: profile = nil
         default:
             return [.error("unknown-type", "presentation-policy does not handle \(action.type.rawValue)")]
         }
@@ -30,17 +31,24 @@ public struct PresentationCore: Sendable {
         case .success(let found): session = found
         case .failure(let refusal): return [refusal.effect]
         }
+        let isNew = devices[deviceId] == nil
         var effects: [Effect]
         switch action {
         case .tap(let tap): effects = Taps.handle(tap, in: &session)
         case .rotate(let rotate): effects = Rotation.rotate(to: rotate.orientation, in: &session)
-        case .resize(let resize): effects = Rotation.resize(to: resize.width, in: &session)
+        case .resize(let resize): effects = Rotation.resize(resize, in: &session)
         case .select(let select): effects = Selection.select(select.monster, in: &session)
         case .interaction(let interaction): effects = Self.setInteraction(interaction, in: &session)
+        case .inputPassed(let passed): effects = Taps.passed(passed, in: &session)
         default: effects = Self.describe(session)
         }
-        // A refused action leaves the device as it was.
-        if !effects.contains(where: \.isError) { devices[deviceId] = session }
+        if !effects.contains(where: \.isError) {
+            devices[deviceId] = session
+        } else if isNew, let profile {
+            // A refused action leaves the device as it was — but a device described for the first
+            // time is known from now on, as it was described (the profile itself was fine).
+            devices[deviceId] = DeviceSession(profile: profile)
+        }
         return effects
     }
 
@@ -68,16 +76,29 @@ public struct PresentationCore: Sendable {
         return .success(DeviceSession(profile: profile))
     }
 
+    /// Every view whose user interaction can be set: the window's, and the weapon picker's buttons.
+    static let interactiveNames: Set<String> = ScreenLayout.allElementNames
+        .union(Weapon.allCases.map(\.buttonElement)).union(["close"])
+
     private static func setInteraction(_ interaction: Interaction, in session: inout DeviceSession) -> [Effect] {
-        guard ScreenLayout.allElementNames.contains(interaction.element) else {
-            return [.error("unknown-element", "'\(interaction.element)' is not a view of this app")]
+        var element = interaction.element
+        if !interactiveNames.contains(element), let monster = Catalogue.monsters.first(where: { $0.name.lowercased() == element.lowercased() }) {
+            element = "row:" + monster.name
+        }
+        guard interactiveNames.contains(element) else {
+            return [.error("unknown-element", "'\(interaction.element)' is not a view of this app (nor a button of the weapon picker)")]
+        }
+        let wasEnabled = !session.interactionDisabled.contains(element)
+        guard wasEnabled != interaction.enabled else {
+            return [Taps.unchanged("interaction-unchanged", "'\(element)' already has user interaction \(interaction.enabled ? "on" : "off")")]
         }
         if interaction.enabled {
-            session.interactionDisabled.remove(interaction.element)
+            session.interactionDisabled.remove(element)
         } else {
-            session.interactionDisabled.insert(interaction.element)
+            session.interactionDisabled.insert(element)
         }
-        return [.publish(.deviceState(session.message))]
+        return [.publish(.interactionChanged(InteractionChanged(
+            element: element, enabled: interaction.enabled, interactionDisabled: session.interactionDisabled.sorted())))]
     }
 
     private static func describe(_ session: DeviceSession) -> [Effect] {

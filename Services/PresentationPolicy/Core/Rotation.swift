@@ -4,9 +4,12 @@ import MonsterKit
 enum Rotation {
     /// Turns the device. A visible popover is hidden when rotation starts and, when it ends,
     /// presented again at its anchor — or dismissed when the anchor is gone or was a rectangle.
-    /// An alert stays up, re-centred. The input view takes the new keyboard width.
+    /// An alert never leaves the screen: it is re-centred (`presentation.moved`). The input view
+    /// takes the new keyboard width. Turning to the orientation the device has changes nothing.
     static func rotate(to orientation: Orientation, in session: inout DeviceSession) -> [Effect] {
-        guard orientation != session.orientation else { return [] }
+        guard orientation != session.orientation else {
+            return [Taps.unchanged("same-orientation", "the device is already in \(orientation.rawValue): nothing turned")]
+        }
         var effects: [Effect] = []
         if let presentation = session.presentation, presentation.style == .popover {
             effects.append(.publish(.hidden(Hidden(presentation: presentation, reason: "rotation"))))
@@ -20,18 +23,25 @@ enum Rotation {
         return effects
     }
 
-    /// Changes the window's width class (iPad multitasking). A popover cannot stay in a compact
-    /// window and is dismissed; an alert stays up, re-centred.
-    static func resize(to widthClass: SizeClass, in session: inout DeviceSession) -> [Effect] {
-        if session.profile.idiom == .phone && widthClass == .regular {
-            return [.error("unsupported", "an iPhone window is always compact width")]
+    /// Moves an iPad's window: full screen (regular width), Slide Over or Split View (compact).
+    /// A popover cannot stay in a compact window and is dismissed; an alert stays up, re-centred.
+    static func resize(_ resize: Resize, in session: inout DeviceSession) -> [Effect] {
+        if session.profile.idiom == .phone {
+            return [.error("unsupported", "an iPhone's window always fills its screen: its width class comes with the model and orientation (describe a Plus or Max in landscape with --width regular)")]
         }
-        guard widthClass != session.widthClass else { return [] }
+        let mode = resize.mode ?? (resize.width == .compact ? .slideOver : .fullScreen)
+        guard mode.widthClass == resize.width else {
+            return [.error("bad-resize", "\(mode.rawValue) is \(mode.widthClass.rawValue) width, not \(resize.width.rawValue)")]
+        }
+        guard mode != session.mode || resize.width != session.widthClass else {
+            return [Taps.unchanged("same-width", "the window is already \(mode.rawValue) (\(resize.width.rawValue) width): nothing moved")]
+        }
         var effects: [Effect] = []
-        if session.presentation?.style == .popover {
+        if resize.width == .compact, session.presentation?.style == .popover {
             effects.append(Taps.dismiss(&session, reason: "size-class"))
         }
-        session.widthClass = widthClass
+        session.widthClass = resize.width
+        session.mode = mode
         let layout = session.layout
         effects.append(.publish(.deviceLayout(layout.message)))
         if let replaced = placeAgain(in: &session, layout: layout, reason: "resize") { effects.append(replaced) }
@@ -41,12 +51,16 @@ enum Rotation {
     }
 
     /// Places the presentation on screen again in `layout`, or dismisses it if it cannot be.
+    /// An alert that stayed where it was says nothing.
     private static func placeAgain(in session: inout DeviceSession, layout: ScreenLayout, reason: String) -> Effect? {
         guard let presentation = session.presentation else { return nil }
-        if let again = PresentationFactory.replace(presentation, in: layout) {
-            session.presentation = again
-            return .publish(.presented(Presented(presentation: again, reason: reason)))
+        guard let again = PresentationFactory.replace(presentation, in: layout) else {
+            return Taps.dismiss(&session, reason: presentation.anchor?.kind == .rect ? "rect-anchor" : "anchor-gone")
         }
-        return Taps.dismiss(&session, reason: presentation.anchor?.kind == .rect ? "rect-anchor" : "anchor-gone")
+        session.presentation = again
+        if presentation.style == .alert {
+            return again == presentation ? nil : .publish(.moved(Moved(presentation: again, reason: reason)))
+        }
+        return .publish(.presented(Presented(presentation: again, reason: reason)))
     }
 }

@@ -29,6 +29,12 @@ public struct ScreenLayout: Sendable, Equatable {
     public let orientation: Orientation
     /// The window's width class this layout is for.
     public let widthClass: SizeClass
+    /// Where the window is on the screen.
+    public let mode: WindowMode
+    /// The window's top left corner in screen coordinates.
+    public let windowOrigin: Point
+    /// The screen in the current orientation.
+    public let screen: Size
 
     /// Every element name any layout can have, for telling "not here now" from "never exists".
     public static let allElementNames: Set<String> = Set([
@@ -36,19 +42,27 @@ public struct ScreenLayout: Sendable, Equatable {
         "add", "color", "monster-list", "name", "description", "icon", "weapon-label", "weapon", "notes",
     ] + Catalogue.names.map { "row:" + $0 })
 
-    /// The layout of a device with `profile`, turned to `orientation`, with a window of `widthClass`.
-    public init(profile: DeviceProfile, orientation: Orientation, widthClass: SizeClass) {
+    /// The layout of a device with `profile`, turned to `orientation`, with a window of `widthClass`
+    /// placed by `mode` (by default: Slide Over for a compact iPad window, else full screen).
+    public init(profile: DeviceProfile, orientation: Orientation, widthClass: SizeClass, mode: WindowMode? = nil) {
         self.orientation = orientation
         self.widthClass = widthClass
         let screen = orientation == .portrait
             ? profile.screen
             : Size(width: profile.screen.height, height: profile.screen.width)
-        let windowWidth = widthClass == .compact && profile.idiom == .pad ? Self.slideOverWidth : screen.width
+        self.screen = screen
+        let narrow = widthClass == .compact && profile.idiom == .pad
+        let mode = narrow ? (mode == .splitView ? WindowMode.splitView : .slideOver) : .fullScreen
+        self.mode = mode
+        let windowWidth = narrow ? min(Self.slideOverWidth, screen.width) : screen.width
         window = Size(width: windowWidth, height: screen.height)
+        windowOrigin = Point(x: mode == .slideOver ? screen.width - windowWidth : 0, y: 0)
+        // The keyboard spans the whole screen, not the window (seed 002): in window coordinates
+        // it starts at the screen's left edge.
         keyboard = KeyboardMetrics(
-            width: window.width,
+            width: screen.width,
             systemHeight: Self.systemKeyboardHeight(idiom: profile.idiom, orientation: orientation),
-            windowHeight: window.height)
+            windowHeight: window.height, left: -windowOrigin.x)
 
         let split = profile.idiom == .pad && widthClass == .regular && profile.os >= OSVersion.firstWithPopovers
         let showsMaster = split && orientation == .landscape
@@ -108,6 +122,17 @@ public struct ScreenLayout: Sendable, Equatable {
         elements.first { $0.name == name }
     }
 
+    /// The window's bounds, in window coordinates.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: window.width, height: window.height) }
+
+    /// The screen's bounds, in window coordinates.
+    public var screenBounds: Rect { Rect(x: -windowOrigin.x, y: -windowOrigin.y, width: screen.width, height: screen.height) }
+
+    /// The row of the roster list showing `monster` (by name, any case), if the list is on screen.
+    public func row(named monster: String) -> LayoutElement? {
+        elements.first { $0.kind == "row" && $0.title?.lowercased() == monster.lowercased() }
+    }
+
     /// The topmost element at `point`, if any.
     public func element(at point: Point) -> LayoutElement? {
         elements.last { $0.frame.contains(point) }
@@ -120,7 +145,9 @@ public struct ScreenLayout: Sendable, Equatable {
 
     /// The layout as a message body.
     public var message: DeviceLayout {
-        DeviceLayout(orientation: orientation, widthClass: widthClass, window: window, elements: elements)
+        DeviceLayout(
+            orientation: orientation, widthClass: widthClass, window: window, elements: elements,
+            mode: mode, windowOrigin: windowOrigin)
     }
 
     /// The system keyboard's height (UIKit's, for the idiom and orientation).

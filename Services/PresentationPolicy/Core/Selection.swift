@@ -1,21 +1,28 @@
 import MonsterKit
 
-/// Picking a monster in the roster list (the master pane, or the "Monster List" popover).
+/// `select NAME`: picking a monster in the roster list.
+///
+/// Where the list is on screen, `select` is exactly a tap on its row — the landscape pane's row
+/// (hit-tested as a tap: with a popover up, the tap lands outside it and only dismisses it, as
+/// UIKit does) or the Monster List popover's row (picked; the popover is dismissed with reason
+/// `selection`). Where the list is not on screen (an iPad in portrait without the Monster List
+/// popover, compact windows, iPhones), `select` is the app selecting programmatically: the
+/// detail pane shows the monster and any popover stays; it is refused while an alert is up.
 enum Selection {
-    /// Selects `name`: refused while an alert is up; a popover on screen is dismissed
-    /// (the Monster List popover because a monster was picked in it); roster is told.
     static func select(_ name: String, in session: inout DeviceSession) -> [Effect] {
         guard let monster = Catalogue.monster(named: name) ?? Catalogue.monsters.first(where: { $0.name.lowercased() == name.lowercased() }) else {
             return [.error("unknown-monster", "no monster is named '\(name)'; the roster has \(Catalogue.names.joined(separator: ", "))")]
         }
-        var effects: [Effect] = []
-        if let presentation = session.presentation {
-            if presentation.style == .alert {
-                return [.error("modal-alert", "an alert (\(presentation.message ?? "")) is up: the roster cannot be reached until it is dismissed")]
-            }
-            effects.append(Taps.dismiss(&session, reason: "selection"))
+        if let presentation = session.presentation, presentation.content == .monsterList,
+           let index = presentation.buttons.firstIndex(of: monster.name) {
+            return Taps.deliver(.presentationButton(index), in: &session)
         }
-        effects.append(.forward(.rosterSelect(RosterSelect(monster: monster.name)), to: MonsterBus.Service.roster))
-        return effects
+        if let row = session.layout.row(named: monster.name) {
+            return Taps.deliver(.element(row), in: &session)
+        }
+        if let presentation = session.presentation, presentation.style == .alert {
+            return [.error("modal-alert", "an alert (\(presentation.message ?? "")) is up: the roster cannot be reached until it is dismissed")]
+        }
+        return [.forward(.rosterSelect(RosterSelect(monster: monster.name)), to: MonsterBus.Service.roster)]
     }
 }

@@ -1,19 +1,23 @@
 import MonsterKit
 
-/// How a tap is resolved and delivered, UIKit style: an alert is modal; a popover is dismissed
-/// by a tap outside it (the tap goes no further) unless the tap lands on one of its passthrough
-/// views; taps on the keyboard's window (input views) are not ours and go to input-handling.
+/// How a tap is resolved and delivered, UIKit style, window by window from the top: an alert is
+/// modal; the keyboard's window (input views, owned by input-handling) is above the app's, so a
+/// tap at a point goes there first and comes back (`input.passed`) when no input view is under
+/// it; in the app's window a popover is dismissed by a tap outside it (the tap goes no further)
+/// unless the tap lands on one of its passthrough views.
 enum Taps {
     /// What a tap landed on.
-    private enum Target {
+    enum Target {
         /// A button of the presentation on screen, by index.
         case presentationButton(Int)
         /// Inside the presentation, on no button.
         case insidePresentation
         /// An element of the window's layout.
         case element(LayoutElement)
-        /// Nothing: the window's background (`outside`).
+        /// Nothing: the window's background (`outside`, or a point on no element).
         case background
+        /// A point on the screen but outside the app's window (another app's part of the screen).
+        case offWindow(Point)
         /// A name this service does not know: input-handling's (the input view's buttons).
         case inputWindow(String)
         /// A name this service knows, that is not on screen now.
@@ -26,16 +30,43 @@ enum Taps {
 
     /// Handles a tap on `session`'s device.
     static func handle(_ tap: Tap, in session: inout DeviceSession) -> [Effect] {
-        let target: Target
         switch (tap.element, tap.point) {
-        case (let name?, nil): target = resolve(name, in: session)
-        case (nil, let point?): target = hitTest(point, in: session)
-        default: return [.error("bad-tap", "a tap names either an element or a point")]
-        }
-        if case .notOnScreen(let why) = target { return [.error("no-such-element", why)] }
-
-        guard let presentation = session.presentation else {
+        case (let name?, nil):
+            let target = resolve(name, in: session)
+            if case .notOnScreen(let why) = target { return [.error("no-such-element", why)] }
             return deliver(target, in: &session)
+        case (nil, let point?):
+            guard point.x.isFinite, point.y.isFinite else {
+                return [.error("bad-tap", "a tap's point must be finite numbers")]
+            }
+            let layout = session.layout
+            guard layout.screenBounds.contains(point) else {
+                return [unchanged("off-screen", "\(describe(point)) is off the screen (\(describe(layout.screenBounds)) in window coordinates): nothing is there to tap")]
+            }
+            // An alert is above everything, the keyboard's window included.
+            if session.presentation?.style == .alert {
+                return deliver(hitTestWindow(point, in: session), in: &session)
+            }
+            return [.forward(
+                .inputTap(InputTap(point: point, keyboard: layout.keyboard, interactionDisabled: disabledList(session))),
+                to: MonsterBus.Service.inputHandling)]
+        default:
+            return [.error("bad-tap", "a tap names either an element or a point")]
+        }
+    }
+
+    /// A tap at `point` that the keyboard's window passed back: the app's window hit-tests it.
+    static func passed(_ passed: InputPassed, in session: inout DeviceSession) -> [Effect] {
+        deliver(hitTestWindow(passed.point, in: session), in: &session)
+    }
+
+    /// Delivers `target` given what is presented: the alert's modality, the popover's outside taps.
+    static func deliver(_ target: Target, in session: inout DeviceSession) -> [Effect] {
+        if case .offWindow(let point) = target {
+            return [unchanged("outside-window", "\(describe(point)) is outside the app's window (\(describe(session.layout.bounds))), on another app's part of the screen: nothing changed here")]
+        }
+        guard let presentation = session.presentation else {
+            return deliverUncovered(target, in: &session)
         }
         switch (presentation.style, target) {
         case (.alert, .presentationButton(let index)):
@@ -46,17 +77,17 @@ enum Taps {
         case (.popover, .presentationButton(let index)):
             return popoverButton(index, of: presentation, in: &session)
         case (.popover, .insidePresentation):
-            return []
+            return [unchanged("inside-popover", "the tap landed inside the \(presentation.content.rawValue) popover, on none of its buttons")]
         case (.popover, .inputWindow):
-            return deliver(target, in: &session)
+            return deliverUncovered(target, in: &session)
         case (.popover, .element(let element)) where presentation.passthrough.contains(element.name):
             if element.name == presentation.anchor?.element {
                 return [dismiss(&session, reason: "toggle")]
             }
             if element.kind == "barButton" {
-                return [dismiss(&session, reason: "replaced")] + deliver(target, in: &session)
+                return [dismiss(&session, reason: "replaced")] + deliverUncovered(target, in: &session)
             }
-            return []
+            return [unchanged("passthrough", "'\(element.name)' passes the tap through the popover and does nothing with it")]
         case (.popover, _):
             return [dismiss(&session, reason: "outside-tap")]
         }
@@ -69,7 +100,11 @@ enum Taps {
             return .presentationButton(index)
         }
         let layout = session.layout
-        if let element = layout.element(name) { return .element(element) }
+        if let element = layout.element(name) ?? layout.row(named: name) { return .element(element) }
+        if Catalogue.monsters.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            let hint = layout.element("monster-list") != nil ? " (tap monster-list to show it)" : ""
+            return .notOnScreen("'\(name)' is not on screen: the roster list is not shown in \(session.orientation.rawValue) (\(session.widthClass.rawValue) width)\(hint)")
+        }
         if presentationButtonNames.contains(name.lowercased()) {
             return .notOnScreen("'\(name)' is not on screen: no popover or alert shows it")
         }
@@ -79,18 +114,21 @@ enum Taps {
         return .inputWindow(name)
     }
 
-    private static func hitTest(_ point: Point, in session: DeviceSession) -> Target {
+    /// What is under `point` in the app's window (the presentation first).
+    private static func hitTestWindow(_ point: Point, in session: DeviceSession) -> Target {
+        let layout = session.layout
+        guard layout.bounds.contains(point) else { return .offWindow(point) }
         if let presentation = session.presentation {
             if let index = presentation.buttonFrames.firstIndex(where: { $0.contains(point) }) {
                 return .presentationButton(index)
             }
             if presentation.frame.contains(point) { return .insidePresentation }
         }
-        return session.layout.element(at: point).map(Target.element) ?? .background
+        return layout.element(at: point).map(Target.element) ?? .background
     }
 
     /// A tap reaching its target with nothing presented in the way.
-    private static func deliver(_ target: Target, in session: inout DeviceSession) -> [Effect] {
+    private static func deliverUncovered(_ target: Target, in session: inout DeviceSession) -> [Effect] {
         switch target {
         case .inputWindow(let name):
             return [forwardTap(name, session)]
@@ -111,11 +149,18 @@ enum Taps {
                 return [forwardTap(element.name, session)]
             default:
                 if element.kind == "row", let title = element.title {
-                    return Selection.select(title, in: &session)
+                    return [.forward(.rosterSelect(RosterSelect(monster: title)), to: MonsterBus.Service.roster)]
                 }
-                return []
+                let what = element.title.map { " “\($0)”" } ?? ""
+                if element.kind == "pane" || element.kind == "bar" {
+                    return [unchanged("empty-space", "the tap landed on the \(element.name) \(element.kind)\(what), on no control: nothing there responds to it")]
+                }
+                return [unchanged("no-action", "'\(element.name)' (\(element.kind)\(what)) does nothing when tapped")]
             }
-        default:
+        case .background:
+            return [unchanged("empty-space", "the tap landed on the window's background, with nothing presented: nothing there responds to it")]
+        case .offWindow, .presentationButton, .insidePresentation, .notOnScreen:
+            // Only reachable with a presentation up, or handled before delivery.
             return []
         }
     }
@@ -140,7 +185,8 @@ enum Taps {
     private static func popoverButton(_ index: Int, of presentation: Presentation, in session: inout DeviceSession) -> [Effect] {
         let title = presentation.buttons[index]
         if presentation.content == .monsterList {
-            return Selection.select(title, in: &session)
+            // A row of the Monster List: picked, and the popover is dismissed because of it.
+            return [dismiss(&session, reason: "selection", button: title, buttonIndex: index)] + choice(title, of: presentation.content)
         }
         return [dismiss(&session, reason: "button", button: title, buttonIndex: index)] + choice(title, of: presentation.content)
     }
@@ -165,6 +211,27 @@ enum Taps {
     }
 
     private static func forwardTap(_ name: String, _ session: DeviceSession) -> Effect {
-        .forward(.inputTap(InputTap(element: name, keyboard: session.layout.keyboard)), to: MonsterBus.Service.inputHandling)
+        .forward(
+            .inputTap(InputTap(element: name, keyboard: session.layout.keyboard, interactionDisabled: disabledList(session))),
+            to: MonsterBus.Service.inputHandling)
+    }
+
+    private static func disabledList(_ session: DeviceSession) -> [String]? {
+        session.interactionDisabled.isEmpty ? nil : session.interactionDisabled.sorted()
+    }
+
+    /// "Nothing changed", with why.
+    static func unchanged(_ reason: String, _ message: String) -> Effect {
+        .publish(.unchanged(Unchanged(reason: reason, message: message)))
+    }
+
+    static func describe(_ point: Point) -> String { "(\(number(point.x)), \(number(point.y)))" }
+
+    static func describe(_ rect: Rect) -> String {
+        "\(number(rect.width))×\(number(rect.height)) pt at (\(number(rect.x)), \(number(rect.y)))"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -6,9 +6,10 @@ import PresentationCore
 struct PresentationHandler: ServiceHandler {
     var core = PresentationCore()
 
-    var subscriptions: [String] { ["device."] }
+    /// Device actions, and taps the keyboard's window passed back to the app's.
+    var subscriptions: [String] { ["device.", MessageType.inputPassed.rawValue] }
 
-    func accepts(_ type: MessageType) -> Bool { type.isDeviceAction }
+    func accepts(_ type: MessageType) -> Bool { type.isDeviceAction || type == .inputPassed }
 
     mutating func handle(_ envelope: Envelope) -> Reply {
         Reply(core.handle(device: envelope.device, action: envelope.body))

@@ -16,9 +16,10 @@ extension ScreenDrawing {
             drawKeyboard(in: box)
         } else {
             svg.open("g", [("id", view.view == "weapon-picker" ? "weapon-picker" : nil), ("class", "input-buttons")])
-            for (name, button) in Self.inputButtonFrames(frame: box, buttons: view.buttons) {
+            // The keys where the model puts them (input-handling hit-tests the same frames).
+            for (name, button) in zip(view.buttons, view.buttonFrames) {
                 if name == "close" {
-                    drawKey(button, special: false)
+                    drawKey(button, special: false, name: name)
                     centredText("Close", in: button, size: 15, minimum: 10, color: ScreenTheme.tint, weight: "500",
                                 [("class", "title")])
                     continue
@@ -28,35 +29,6 @@ extension ScreenDrawing {
             svg.close()
         }
         svg.close()
-    }
-
-    /// Where the input view's buttons go (the model carries their names, not their frames):
-    /// `close` as a small key at the top right, the others as squares of up to 70 pt in a row.
-    /// Where the view is wide enough the row is centred across the middle, clear of `close` on
-    /// both sides; in a narrow view it fills the width below `close` instead.
-    static func inputButtonFrames(frame box: Rect, buttons: [String]) -> [(name: String, frame: Rect)] {
-        let hasClose = buttons.contains("close")
-        let close = Rect(x: box.maxX - 8 - 64, y: box.minY + 6, width: 64, height: 28)
-        let squares = buttons.filter { $0 != "close" }
-        let count = Double(squares.count)
-        /// Squares in `area`, as large as fit (up to 70 pt), spread evenly across it.
-        func row(in area: Rect) -> [Rect] {
-            guard count > 0 else { return [] }
-            let side = max(0, min(70, area.height, (area.width - (count + 1) * 8) / count))
-            let gap = (area.width - count * side) / (count + 1)
-            return squares.indices.map { index in
-                Rect(x: area.minX + gap + Double(index) * (side + gap), y: area.midY - side / 2, width: side, height: side)
-            }
-        }
-        let reserve = hasClose ? close.width + 16 : 0
-        var frames = row(in: Rect(x: box.minX + reserve, y: box.minY + 10, width: max(0, box.width - 2 * reserve), height: max(0, box.height - 20)))
-        if let first = frames.first, first.width < 56 {
-            let top = hasClose ? close.maxY + 4 : box.minY + 8
-            frames = row(in: Rect(x: box.minX, y: top, width: box.width, height: max(0, box.maxY - 8 - top)))
-        }
-        var named = Array(zip(squares, frames)).map { (name: $0.0, frame: $0.1) }
-        if hasClose { named.append((name: "close", frame: close)) }
-        return named
     }
 
     /// One of the weapon picker's squares: a key with the weapon's name and image file, ringed in
@@ -85,10 +57,12 @@ extension ScreenDrawing {
         svg.close()
     }
 
-    /// A key: a white (or grey, for `special`) rounded rectangle with a shadow under it.
-    private mutating func drawKey(_ box: Rect, special: Bool) {
+    /// A key: a white (or grey, for `special`) rounded rectangle with a shadow under it; a key
+    /// of the model (`name`) says which it is.
+    private mutating func drawKey(_ box: Rect, special: Bool, name: String? = nil) {
         fill(Rect(x: box.minX, y: box.minY + 1, width: box.width, height: box.height), ScreenTheme.keyShadow, radius: 6)
-        fill(box, special ? ScreenTheme.specialKey : ScreenTheme.key, radius: 6)
+        fill(box, special ? ScreenTheme.specialKey : ScreenTheme.key, radius: 6,
+             name.map { [("class", "input-key"), ("data-name", $0)] } ?? [])
     }
 
     /// A placeholder for the system keyboard: three rows of letters and a row with the space bar.

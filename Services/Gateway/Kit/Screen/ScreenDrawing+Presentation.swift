@@ -106,15 +106,15 @@ extension ScreenDrawing {
         let buttonsTop = alert.buttonFrames.map(\.minY).min() ?? box.maxY
         let messageArea = Rect(x: box.minX, y: box.minY, width: box.width, height: max(0, min(buttonsTop, box.maxY) - box.minY))
         if let message = alert.message {
-            // Without a title, UIKit shows the message in the title's weight.
-            let size = 17.0
-            let lines = TextMetrics.wrapped(message, size: size, width: max(0, box.width - 32), bold: true)
-            let lineHeight = 22.0
+            // The alert has no title: its message is drawn as a message (13 pt, regular weight).
+            let size = 13.0
+            let lines = TextMetrics.wrapped(message, size: size, width: max(0, box.width - 32), bold: false)
+            let lineHeight = 17.0
             let firstBaseline = TextMetrics.baseline(
                 centredOn: messageArea.midY - Double(lines.count - 1) * lineHeight / 2, size: size)
             svg.open("text", [
-                ("id", "alert-message"), ("x", n(box.midX)), ("y", n(firstBaseline)), ("font-size", n(size)),
-                ("font-weight", "600"), ("fill", ScreenTheme.label), ("text-anchor", "middle"),
+                ("id", "alert-message"), ("class", "message"), ("x", n(box.midX)), ("y", n(firstBaseline)),
+                ("font-size", n(size)), ("fill", ScreenTheme.label), ("text-anchor", "middle"),
             ])
             for (index, line) in lines.enumerated() {
                 svg.element("tspan", [

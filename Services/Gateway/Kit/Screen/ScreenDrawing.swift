@@ -20,7 +20,7 @@ struct ScreenDrawing {
     static let reservedIDs: Set<String> = [
         "screen", "bezel", "other-app", "window", "window-clip", "window-background", "popover", "popover-shadow",
         "popover-clip", "popover-body", "alert", "alert-body", "alert-message", "dimming",
-        "input-view", "input-view-background", "keyboard", "weapon-picker",
+        "input-view", "input-view-background", "keyboard", "weapon-picker", "keyboard-window", "alert-window", "screen-clip",
     ]
 
     init(device: DeviceState, input: InputState?, roster: RosterSnapshot?, deviceName: String) {
@@ -55,9 +55,10 @@ struct ScreenDrawing {
     mutating func render() -> String {
         let bezel = ScreenTheme.bezelWidth
         let screen = screen
-        // A window narrower than the screen (an iPad's Slide Over) floats at its right edge;
-        // the model does not say where, so this is where Slide Over puts it by default.
-        let origin = Point(x: screen.width - window.width, y: screen.height - window.height)
+        // A window narrower than the screen: where the model says (Slide Over at the right edge,
+        // Split View at the left); a model that does not say gets Slide Over's place.
+        let origin = device.layout.windowOrigin ?? Point(x: screen.width - window.width, y: screen.height - window.height)
+        let translate = origin.x != 0 || origin.y != 0 ? "translate(\(n(origin.x)) \(n(origin.y)))" : nil
         let outer = Size(width: screen.width + 2 * bezel, height: screen.height + 2 * bezel)
         let layout = device.layout
         svg.open("svg", [
@@ -79,6 +80,10 @@ struct ScreenDrawing {
         svg.open("clipPath", [("id", "window-clip")])
         svg.empty("rect", [("x", "0"), ("y", "0"), ("width", n(window.width)), ("height", n(window.height))])
         svg.close()
+        // The keyboard's window spans the screen: its clip, in window coordinates.
+        svg.open("clipPath", [("id", "screen-clip")])
+        svg.empty("rect", [("x", n(-origin.x)), ("y", n(-origin.y)), ("width", n(screen.width)), ("height", n(screen.height))])
+        svg.close()
         svg.open("filter", [("id", "popover-shadow"), ("x", "-30%"), ("y", "-30%"), ("width", "160%"), ("height", "160%")])
         svg.empty("feGaussianBlur", [("in", "SourceAlpha"), ("stdDeviation", "9")])
         svg.empty("feOffset", [("dy", "4"), ("result", "blur")])
@@ -96,12 +101,12 @@ struct ScreenDrawing {
             ("id", "bezel"), ("x", n(-bezel)), ("y", n(-bezel)), ("width", n(outer.width)), ("height", n(outer.height)),
             ("rx", n(ScreenTheme.bezelRadius)), ("fill", ScreenTheme.bezel),
         ])
-        if origin.x > 0 || origin.y > 0 {
-            drawOtherApp(screen: screen)
+        if window.width < screen.width || window.height < screen.height {
+            drawOtherApp(screen: screen, origin: origin)
         }
         svg.open("g", [
             ("id", "window"),
-            ("transform", origin.x > 0 || origin.y > 0 ? "translate(\(n(origin.x)) \(n(origin.y)))" : nil),
+            ("transform", translate),
             ("clip-path", "url(#window-clip)"),
             ("data-x", n(origin.x)), ("data-y", n(origin.y)),
             ("data-width", n(window.width)), ("data-height", n(window.height)),
@@ -114,27 +119,36 @@ struct ScreenDrawing {
         for element in layout.elements {
             drawElement(element)
         }
-        // The keyboard's window is above the app's popovers; an alert dims both.
+        // The keyboard's window is above the app's popovers and spans the whole screen (also in
+        // Slide Over and Split View); an alert dims the app's window above both.
         if let presentation = device.presentation, presentation.style == .popover {
             drawPopover(presentation)
         }
+        svg.close()
         if let view = input?.input {
+            svg.open("g", [("id", "keyboard-window"), ("transform", translate), ("clip-path", "url(#screen-clip)")])
             drawInputView(view)
+            svg.close()
         }
         if let presentation = device.presentation, presentation.style == .alert {
+            svg.open("g", [("id", "alert-window"), ("transform", translate), ("clip-path", "url(#window-clip)")])
             drawAlert(presentation)
+            svg.close()
         }
-        svg.close()
         return svg.finish()
     }
 
-    /// The part of the screen the app's window leaves to another app: a plain grey area.
-    mutating func drawOtherApp(screen: Size) {
+    /// The part of the screen the app's window leaves to another app: a plain grey area, left of
+    /// a window at the right edge (Slide Over), right of one at the left edge (Split View).
+    mutating func drawOtherApp(screen: Size, origin: Point) {
         svg.open("g", [("id", "other-app")])
         fill(Rect(x: 0, y: 0, width: screen.width, height: screen.height), ScreenTheme.imageFill)
-        let free = Rect(x: 0, y: 0, width: screen.width - window.width, height: screen.height)
+        let free = origin.x > 0
+            ? Rect(x: 0, y: 0, width: origin.x, height: screen.height)
+            : Rect(x: origin.x + window.width, y: 0, width: max(0, screen.width - origin.x - window.width), height: screen.height)
         centredText("another app", in: free, size: 15, minimum: 9, color: ScreenTheme.tertiaryLabel)
-        fill(Rect(x: free.maxX - 1, y: free.minY, width: 1, height: free.height), ScreenTheme.barHairline)
+        let edge = origin.x > 0 ? free.maxX - 1 : free.minX
+        fill(Rect(x: edge, y: free.minY, width: 1, height: free.height), ScreenTheme.barHairline)
         svg.close()
     }
 

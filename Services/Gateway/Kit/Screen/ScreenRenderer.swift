@@ -4,11 +4,14 @@ import MonsterKit
 ///
 /// The picture is the device's screen in points (one SVG unit is one point, origin at the
 /// screen's top left) inside a thin bezel that lies at negative coordinates. The app's window
-/// fills the screen, except a window narrower than the screen (an iPad's Slide Over), which sits
-/// at its right edge beside a grey "another app" area; the `window` group is then translated, so
-/// everything in it is still in window coordinates, as the model gives them. The window shows
-/// the layout's bars, bar buttons, panes, rows, labels, images and text field; the popover or
-/// alert on top; and the input view at the bottom when one is up. Significant parts carry an `id`
+/// fills the screen, except a window narrower than the screen (an iPad's Slide Over at the right
+/// edge, Split View at the left, as the layout's `windowOrigin` says) beside a grey "another app"
+/// area; the `window` group is then translated, so everything in it is still in window
+/// coordinates, as the model gives them. The window shows the layout's bars, bar buttons, panes,
+/// rows, labels, images and text field, and the popover on top. Above it, the keyboard's window
+/// (`keyboard-window`, clipped to the screen, not the window) holds the input view, which spans
+/// the screen, with its keys at the frames the model gives; then an alert (`alert-window`) dims
+/// the app's window. Significant parts carry an `id`
 /// (`window`, `status-bar`, `popover`, `alert`, `dimming`, `input-view`, …) or a `class`
 /// (`bar-button`, `row`, `popover-button`, `alert-button`, `weapon-button`, …) and a `data-name`
 /// with the element's name, so tests and scripts can find them. Pure: the same state always
