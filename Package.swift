@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "RosterTests", dependencies: ["RosterCore", "RosterStore"], path: "Tests/RosterTests", swiftSettings: strict),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"], path: "Tests/InputCoreTests", swiftSettings: strict),
         .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit"], path: "Tests/GatewayKitTests", swiftSettings: strict),
-        .testTarget(name: "MonitorKitTests", dependencies: ["MonitorKit", "MonsterKit"], path: "Tests/MonitorKitTests", swiftSettings: strict),
+        .testTarget(name: "MonitorKitTests", dependencies: ["MonitorKit", "MonsterKit", "PresentationCore"], path: "Tests/MonitorKitTests", swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BusKit", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"],

@@ -85,7 +85,7 @@ public enum MonitorPage {
             .device{background:#fff;border-radius:10px;padding:.6em .8em;box-shadow:0 1px 3px #0002}
             .device h2{font-size:1.05em;margin:0}.device h2 a{color:inherit;text-decoration:none}
             .caption{color:#6e6e73;font-size:.85em;margin:.2em 0 .5em;max-width:30em}
-            .screen svg{width:auto;height:auto;max-width:420px;max-height:520px;display:block}
+            .screen svg{width:auto;height:auto;max-width:560px;max-height:600px;display:block}
             section>h2{font-size:1.05em}
             table.status{border-collapse:collapse;font:12px ui-monospace,monospace;width:100%;background:#fff}
             table.status td,table.status th{padding:.2em .4em;border-bottom:1px solid #e5e5ea;text-align:left;vertical-align:top}
