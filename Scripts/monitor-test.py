@@ -5,6 +5,8 @@ against a running stack (the bus, the services and `monitor`), with the stack's 
 
   monitor-test.py pages   URL                          404 for an unknown path, a clear page for an unknown device
   monitor-test.py metrics URL --gateway PATH           /metrics parses (prometheus_client) and its counters move
+  monitor-test.py stalled URL --gateway PATH          clients of /events that never read do not hold up the
+                                                       monitor: every action is counted, nothing dropped
   monitor-test.py browser URL --gateway PATH --screenshot FILE
                                                        headless Chromium (Selenium): the iPad's popover appears
                                                        within a second of `gateway --device ipad tap add`, and
@@ -116,6 +118,42 @@ def metrics(url, gateway_path):
           f"presentation-policy received {received_before:g} -> {received:g}, bus messages in {bus_before:g} -> {bus:g}")
 
 
+def stalled(url, gateway_path):
+    import socket
+    host, port = url.split("//")[1].split(":")
+    sockets = []
+    for _ in range(4):
+        client = socket.create_connection((host, int(port)))
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        client.sendall(b"GET /events HTTP/1.1\r\nHost: monitor\r\n\r\n")
+        sockets.append(client)   # and never read from it
+    lines = "\n".join(["--device ipad tap add", "--device ipad rotate landscape", "--device ipad rotate portrait",
+                       "--device iphone tap add", "--device iphone tap cancel"] * 40) + "\n"
+    result = subprocess.run([gateway_path, "--timeout", "10", "--device", "ipad", "shell"], input=lines,
+                            capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        fail(f"gateway shell exited {result.returncode}: {result.stderr[-500:]}")
+    deadline = time.monotonic() + 20
+    while True:
+        _, samples = metric_samples(url)
+        ok = sum(v for (name, labels), v in samples.items()
+                 if name == "monsterbus_actions_total" and ("outcome", "ok") in labels)
+        dropped = samples.get(("monsterbus_monitor_dropped_total", ()), -1)
+        if ok >= 200:
+            break
+        if time.monotonic() > deadline:
+            fail(f"the monitor counted {ok} of 200 actions while 4 clients did not read (dropped {dropped})")
+        time.sleep(0.05)
+    if dropped != 0:
+        fail(f"the monitor dropped {dropped} message(s)")
+    status, body = get(url + "/device/ipad")
+    if status != 200 or 'data-orientation="portrait"' not in body:
+        fail(f"the iPad's page is wrong after the load: {status}")
+    for client in sockets:
+        client.close()
+    print(f"ok: 200 actions counted with 4 clients of /events not reading; nothing dropped")
+
+
 def browser(url, gateway_path, screenshot):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -194,7 +232,7 @@ def browser(url, gateway_path, screenshot):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["pages", "metrics", "browser"])
+    parser.add_argument("check", choices=["pages", "metrics", "stalled", "browser"])
     parser.add_argument("url")
     parser.add_argument("--gateway")
     parser.add_argument("--screenshot", default="monitor.png")
@@ -204,6 +242,8 @@ def main():
         pages(url)
     elif arguments.check == "metrics":
         metrics(url, arguments.gateway)
+    elif arguments.check == "stalled":
+        stalled(url, arguments.gateway)
     else:
         browser(url, arguments.gateway, arguments.screenshot)
 

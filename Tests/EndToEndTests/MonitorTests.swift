@@ -54,6 +54,11 @@ final class MonitorTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
     }
 
+    @Test func clientsThatStopReadingDoNotHoldUpTheMonitor() throws {
+        let result = try check("stalled")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
+    }
+
     @Test func aBrowserSeesThePopoverAppearWithinASecondAndMoveWhenTheIPadRotates() throws {
         try FileManager.default.createDirectory(at: MonitorCheck.screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
         let result = try check("browser", ["--screenshot", MonitorCheck.screenshot.path])
