@@ -11,8 +11,6 @@ public struct DeviceView: Sendable, Equatable {
     public var selected: String?
     /// One more at every change, so a page knows what to redraw.
     public var version: UInt64 = 1
-    /// True while a `device.describe` the monitor sent for it is unanswered.
-    public var describing = false
 
     /// A device seen but not yet described.
     public init() {}

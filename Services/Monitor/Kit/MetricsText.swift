@@ -22,12 +22,16 @@ public enum MetricsText {
 
         // Every counter of every heartbeat, one family per counter name.
         var byCounter: [String: [(String, UInt64)]] = [:]
+        var original: [String: String] = [:]
         for beat in heard.map(\.heartbeat) {
-            for (key, value) in beat.counters { byCounter[metricName(key), default: []].append((beat.service, value)) }
+            for (key, value) in beat.counters {
+                byCounter[metricName(key), default: []].append((beat.service, value))
+                original[metricName(key)] = key
+            }
         }
         for name in byCounter.keys.sorted() {
             let family = "monsterbus_\(name)_total"
-            out += "# HELP \(family) The '\(name)' counter of each service's (and the bus's) heartbeat, as gateway status shows it.\n# TYPE \(family) counter\n"
+            out += "# HELP \(family) The '\(original[name] ?? name)' counter of each service's (and the bus's) heartbeat, as gateway status shows it.\n# TYPE \(family) counter\n"
             for (service, value) in byCounter[name]!.sorted(by: { $0.0 < $1.0 }) { sample(family, [("service", service)], String(value)) }
         }
 

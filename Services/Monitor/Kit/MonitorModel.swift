@@ -252,7 +252,6 @@ public struct MonitorModel: Sendable {
     private mutating func enqueueDescribe(_ device: String) {
         guard describesInFlight[device] == nil, !describeQueue.contains(device), describeQueue.count < Self.maxQueuedDescribes else { return }
         describeQueue.append(device)
-        if devices[device] != nil { devices[device]?.describing = true }
     }
 
     private mutating func nextDescribes() -> [Request] {
@@ -266,7 +265,6 @@ public struct MonitorModel: Sendable {
 
     private mutating func finishDescribe(_ device: String) {
         describesInFlight.removeValue(forKey: device)
-        if devices[device]?.describing == true { devices[device]?.describing = false }
     }
 
     private mutating func forget(_ device: String, message: String) {
