@@ -1,5 +1,5 @@
-# Monster Bus: one image holding all five executables (bus, presentation-policy, roster,
-# input-handling, gateway); compose.yaml picks which one each container runs.
+# Monster Bus: one image holding all six executables (bus, presentation-policy, roster,
+# input-handling, gateway, monitor); compose.yaml picks which one each container runs.
 #
 # Targets (see docs/compose.md):
 #   runtime           (default, last stage) builds the binaries in SWIFT_IMAGE, then copies them
@@ -10,7 +10,7 @@
 #                     with debootstrap). Needs no registry and no Swift image.
 #
 # The binaries link the Swift standard library statically, so at run time they only need
-# libzmq5 and libsqlite3-0 (and libc/libstdc++, which every Debian image has).
+# libzmq5, libsqlite3-0 and libmicrohttpd12 (and libc/libstdc++, which every Debian image has).
 #
 # Stage order matters for the classic (non-BuildKit) builder, which builds every stage before
 # the target: runtime-prebuilt comes before the Swift stage, so it never needs SWIFT_IMAGE.
@@ -21,14 +21,15 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # --- runtime-base: the run-time libraries and an unprivileged user ---------------------------
 FROM ${RUNTIME_IMAGE} AS runtime-base
-# Install the two libraries unless the base image already has them (an imported base image
+# Install the three libraries unless the base image already has them (an imported base image
 # built without a registry does, and may have no network to fetch them).
 RUN set -eux; \
-    if ldconfig -p | grep -q 'libzmq\.so\.5 ' && ldconfig -p | grep -q 'libsqlite3\.so\.0 '; then \
-        echo "libzmq5 and libsqlite3-0 are already in the base image"; \
+    if ldconfig -p | grep -q 'libzmq\.so\.5 ' && ldconfig -p | grep -q 'libsqlite3\.so\.0 ' \
+        && ldconfig -p | grep -q 'libmicrohttpd\.so\.12 '; then \
+        echo "libzmq5, libsqlite3-0 and libmicrohttpd12 are already in the base image"; \
     else \
         apt-get update; \
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq5 libsqlite3-0; \
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq5 libsqlite3-0 libmicrohttpd12; \
         rm -rf /var/lib/apt/lists/*; \
     fi; \
     groupadd --gid 10001 monster; \
@@ -43,11 +44,11 @@ WORKDIR /var/lib/monster-bus
 STOPSIGNAL SIGTERM
 
 # --- runtime-prebuilt: binaries from the host ------------------------------------------------
-# Build context: a folder with bin/{bus,presentation-policy,roster,input-handling,gateway},
+# Build context: a folder with bin/{bus,presentation-policy,roster,input-handling,gateway,monitor},
 # executable (no `COPY --chmod`, so that the classic builder and Buildah 1.28 take it too).
 FROM runtime-base AS runtime-prebuilt
 COPY bin/ /usr/local/bin/
-RUN set -eux; for b in bus presentation-policy roster input-handling gateway; do \
+RUN set -eux; for b in bus presentation-policy roster input-handling gateway monitor; do \
         test -x "/usr/local/bin/$b"; \
         if ldd "/usr/local/bin/$b" | grep 'not found'; then exit 1; fi; \
     done
@@ -58,7 +59,7 @@ CMD ["gateway", "--help"]
 FROM ${SWIFT_IMAGE} AS build
 RUN set -eux; \
     apt-get update; \
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq3-dev libsqlite3-dev; \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq3-dev libsqlite3-dev libmicrohttpd-dev; \
     rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The whole package (less what .dockerignore leaves out): Package.swift names test targets too,
@@ -67,7 +68,7 @@ COPY . ./
 RUN set -eux; \
     swift build -c release --static-swift-stdlib; \
     install -d /out; \
-    for b in bus presentation-policy roster input-handling gateway; do \
+    for b in bus presentation-policy roster input-handling gateway monitor; do \
         install -m 0755 ".build/release/$b" "/out/$b"; \
         strip "/out/$b"; \
     done
@@ -75,5 +76,7 @@ RUN set -eux; \
 # --- runtime (default): binaries from the build stage ----------------------------------------
 FROM runtime-base AS runtime
 COPY --from=build /out/ /usr/local/bin/
+# The monitor's web page (compose.yaml publishes it on the host's loopback).
+EXPOSE 8080
 USER monster
 CMD ["gateway", "--help"]

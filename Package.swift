@@ -16,11 +16,13 @@ let package = Package(
         .executable(name: "input-handling", targets: ["InputHandling"]),
         .executable(name: "gateway", targets: ["Gateway"]),
         .executable(name: "bench", targets: ["Bench"]),
+        .executable(name: "monitor", targets: ["Monitor"]),
     ],
     targets: [
         // C libraries from Debian, through module maps (no pkg-config: it emits -isystem).
         .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ"),
         .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD"),
 
         // Shared Swift modules.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
@@ -49,6 +51,11 @@ let package = Package(
         .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit", "Contract"], path: "Services/Gateway/Kit", swiftSettings: strict),
         .executableTarget(name: "Gateway", dependencies: ["GatewayKit"], path: "Services/Gateway/Main", swiftSettings: strict),
 
+        // monitor: the web page of live screens, timeline and health (MonitorKit: its pure parts),
+        // served by libmicrohttpd.
+        .target(name: "MonitorKit", dependencies: ["GatewayKit", "BusKit", "MonsterKit"], path: "Services/Monitor/Kit", swiftSettings: strict),
+        .executableTarget(name: "Monitor", dependencies: ["MonitorKit", "CMicroHTTPD"], path: "Services/Monitor/Main", swiftSettings: strict),
+
         // bench: the benchmark of issue 8 (raw libzmq through the bus vs the product). It depends on
         // the service executables only so that `swift run bench` builds them: it starts them as processes.
         .executableTarget(
@@ -67,9 +74,10 @@ let package = Package(
         .testTarget(name: "RosterTests", dependencies: ["RosterCore", "RosterStore"], path: "Tests/RosterTests", swiftSettings: strict),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"], path: "Tests/InputCoreTests", swiftSettings: strict),
         .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit", "Contract", "InputCore", "PresentationCore"], path: "Tests/GatewayKitTests", swiftSettings: strict),
+        .testTarget(name: "MonitorKitTests", dependencies: ["MonitorKit", "MonsterKit", "PresentationCore"], path: "Tests/MonitorKitTests", swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BusKit", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway"],
+            dependencies: ["BusKit", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"],
             path: "Tests/EndToEndTests",
             swiftSettings: strict
         ),

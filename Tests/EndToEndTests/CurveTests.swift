@@ -48,7 +48,7 @@ extension ChildProcess {
         #expect(human.stdout.contains("ipad add photo requested"), "\(human.stderr)")
         let bus = try #require(stack.processes["bus"])
         #expect(bus.logged("CURVE on: server key \(try keys.busKey().z85)"))
-        #expect(bus.logged("4 authorised client key(s)"))
+        #expect(bus.logged("5 authorised client key(s)"))
         #expect(bus.logged("admitted gateway"))
         #expect(!bus.stderr.contains("PLAINTEXT"))
         for service in Stack.services {
@@ -86,7 +86,7 @@ extension ChildProcess {
         try FileManager.default.copyItem(atPath: newcomer + "/newcomer.key", toPath: keys.path + "/authorized/newcomer.key")
         let bus = try #require(stack.processes["bus"])
         bus.signal(SIGHUP)
-        #expect(bus.waitForLine(timeout: 5) { $0.contains("SIGHUP: re-read") && $0.contains("5 authorised client key(s)") ? true : nil } == true)
+        #expect(bus.waitForLine(timeout: 5) { $0.contains("SIGHUP: re-read") && $0.contains("6 authorised client key(s)") ? true : nil } == true)
         let admitted = try stack.gateway(["--timeout", "5", "ping"], environment: asNewcomer)
         #expect(admitted.status == 0, "\(admitted.stderr)")
         #expect(bus.logged("admitted newcomer"))

@@ -24,7 +24,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString.prefix(8))").path + "/nested/keys"
         defer { try? FileManager.default.removeItem(atPath: String(folder.dropLast("/nested/keys".count))) }
         #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.ok)
-        for name in ["bus", "presentation-policy", "roster", "input-handling", "gateway"] {
+        for name in ["bus", "presentation-policy", "roster", "input-handling", "gateway", "monitor"] {
             let secret = try Certificate.load(folder + "/\(name).key_secret")
             #expect(secret.keyPair != nil)
             #expect(secret.metadata["name"] == name)
@@ -34,7 +34,7 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: folder + "/authorized/\(name).key") == (name != "bus"))
         }
         let (allowed, warnings) = try AllowList.load(folder: folder + "/authorized")
-        #expect(allowed.count == 4)
+        #expect(allowed.count == 5)
         #expect(warnings.isEmpty)
 
         let before = try Certificate.load(folder + "/roster.key_secret")

@@ -23,7 +23,7 @@ public struct KeysRequest: Sendable, Equatable {
 /// certificates unless `--force`. Never prints a secret key.
 enum KeysCommand {
     /// Every certificate made, the bus's first.
-    static let components = [MonsterBus.Service.bus] + MonsterBus.Service.all + [MonsterBus.Service.gateway]
+    static let components = [MonsterBus.Service.bus] + MonsterBus.Service.all + [MonsterBus.Service.gateway, "monitor"]
 
     /// The request in the words after `keys`.
     static func parse(_ words: [String]) throws(UsageError) -> KeysRequest {

@@ -1,0 +1,7 @@
+// GNU libmicrohttpd's C API (Debian: libmicrohttpd-dev). It needs the socket types first.
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <microhttpd.h>

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// `Scripts/monitor-test.py` in this repository, run with python3 and the stack's environment.
+enum MonitorCheck {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script = root.appendingPathComponent("Scripts/monitor-test.py")
+    /// Where the browser test's screenshot is kept (an artefact of the run).
+    static let screenshot = root.appendingPathComponent(".build/artifacts/monitor.png")
+
+    /// Starts `monitor` in `stack` on a free port; returns the address it serves.
+    static func start(in stack: Stack) throws -> String {
+        let monitor = try stack.start("monitor")
+        let served = monitor.waitForLine(timeout: 15) { line -> String? in
+            guard let range = line.range(of: "serving http://") else { return nil }
+            return "http://" + line[range.upperBound...]
+        }
+        guard let served else { throw StackError("the monitor never said where it serves: \(monitor.stderr)") }
+        return served
+    }
+
+    /// Runs one check of the script against the monitor at `url`.
+    static func run(_ name: String, url: String, stack: Stack, _ arguments: [String] = []) throws -> CommandResult {
+        try runToCompletion(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path, name, url, "--gateway", Products.url("gateway").path] + arguments,
+            environment: stack.environment)
+    }
+}
+
+/// The monitor against a real stack: its pages, /metrics parsed by prometheus_client, and the
+/// page in headless Chromium driven by Selenium (`Scripts/test` installs all three).
+@Suite(.serialized)
+final class MonitorTests {
+    let stack: Stack
+    let url: String
+
+    init() throws {
+        stack = try Stack(environment: ["MONITOR_ADDRESS": "http://127.0.0.1:0"])
+        url = try MonitorCheck.start(in: stack)
+    }
+
+    func check(_ name: String, _ arguments: [String] = []) throws -> CommandResult {
+        try MonitorCheck.run(name, url: url, stack: stack, arguments)
+    }
+
+    @Test func anUnknownPathIsA404AndAnUnknownDeviceAClearPage() throws {
+        let result = try check("pages")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
+    }
+
+    @Test func metricsParseWithPrometheusClientAndTheirCountersMoveAsActionsAreSent() throws {
+        let result = try check("metrics")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
+    }
+
+    @Test func clientsThatStopReadingDoNotHoldUpTheMonitor() throws {
+        let result = try check("stalled")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
+    }
+
+    @Test func aBrowserSeesThePopoverAppearWithinASecondAndMoveWhenTheIPadRotates() throws {
+        try FileManager.default.createDirectory(at: MonitorCheck.screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let result = try check("browser", ["--screenshot", MonitorCheck.screenshot.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
+        #expect(FileManager.default.fileExists(atPath: MonitorCheck.screenshot.path))
+    }
+
+    @Test func theMonitorLeavesOnSIGTERM() throws {
+        #expect(stack.stop("monitor") == 0)
+        #expect(stack.processes["monitor"]?.stderr.contains("stopped") == true)
+    }
+}
+
+/// The monitor on CURVE with its own certificate (`monitor`, made by `gateway keys init`): it
+/// hears every service and the bus, and its questions to presentation-policy are answered.
+@Suite(.serialized)
+final class MonitorCurveTests {
+    let keys: KeysFolder
+    let stack: Stack
+    let url: String
+
+    init() throws {
+        keys = try KeysFolder()
+        stack = try Stack(transport: .tcp, environment: ["BUS_KEYS_DIR": keys.path, "MONITOR_ADDRESS": "http://127.0.0.1:0"])
+        url = try MonitorCheck.start(in: stack)
+    }
+
+    @Test func theMonitorWithItsOwnCertificateSeesTheServicesAndAsksAboutDevices() throws {
+        #expect(stack.processes["bus"]?.logged("admitted monitor") == true)
+        for check in ["metrics", "pages"] {
+            let result = try MonitorCheck.run(check, url: url, stack: stack)
+            #expect(result.status == 0, "\(check): \(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import MonitorKit
+import MonsterKit
+import Testing
+
+@Suite struct MonitorModelTests {
+    @Test func aDeviceSeenInAnActionIsDescribedOnceTheMonitorIsReady() {
+        var wire = Wire()
+        #expect(wire.model.startRequests() == [.ping])
+        wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        #expect(wire.model.devices["ipad"] != nil)
+        #expect(wire.model.devices["ipad"]?.state == nil)
+        let requests = wire.ready()
+        #expect(requests == [.status, .rosterSnapshot, .describe("ipad")])
+    }
+
+    @Test func theAnswerToADescribeGivesTheStateAndLaterDecisionsChangeIt() {
+        var wire = Wire()
+        _ = wire.ready()
+        wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        wire.answerDescribe("ipad", id: "monitor-describe-1")
+        #expect(wire.model.devices["ipad"]?.state?.presentation?.buttons == ["Photo", "Audio"])
+        let version = wire.model.devices["ipad"]?.version ?? 0
+        wire.act("ipad", .rotate(Rotate(orientation: .landscape)))
+        let state = wire.model.devices["ipad"]?.state
+        #expect(state?.layout.orientation == .landscape)
+        #expect(state?.presentation?.frame.x == 814)
+        #expect((wire.model.devices["ipad"]?.version ?? 0) > version)
+        wire.act("ipad", .tap(Tap(element: "photo")))
+        #expect(wire.model.devices["ipad"]?.state?.presentation == nil)
+        #expect(wire.model.devices["ipad"]?.state?.popoverArrowDirection == .unknown)
+    }
+
+    @Test func aDeviceThePolicyDoesNotKnowIsForgottenWithItsReason() {
+        var wire = Wire()
+        _ = wire.ready()
+        let accepted = wire.model.probe("ghost")
+        #expect(accepted)
+        let asked = wire.model.tick(now: wire.now)
+        #expect(asked == [.describe("ghost")])
+        wire.model.sent(.describe("ghost"), id: "monitor-d", at: wire.now)
+        #expect(wire.model.isDescribing("ghost"))
+        wire.deliver(wire.envelope(.error(ErrorBody(code: "unknown-device", message: "device 'ghost' is unknown")),
+                                   from: "presentation-policy", device: "ghost", correlationId: "monitor-d"))
+        #expect(wire.model.devices["ghost"] == nil)
+        #expect(wire.model.missingDevice("ghost")?.message == "device 'ghost' is unknown")
+        #expect(!wire.model.isDescribing("ghost"))
+    }
+
+    @Test func aRestartedServiceMakesTheMonitorDescribeEveryDeviceAgain() {
+        var wire = Wire()
+        _ = wire.ready()
+        wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        wire.answerDescribe("ipad", id: "monitor-describe-1")
+        let beat = { (pid: Int32) in Heartbeat(service: "presentation-policy", version: "0.1.0", pid: pid, uptimeSeconds: 1, intervalMilliseconds: 1000, counters: [:]) }
+        let first = wire.deliver(wire.envelope(.heartbeat(beat(10)), from: "presentation-policy", device: nil))
+        #expect(!first.contains(.describe("ipad")))
+        let requests = wire.deliver(wire.envelope(.heartbeat(beat(11)), from: "presentation-policy", device: nil))
+        #expect(requests.contains(.describe("ipad")))
+        #expect(wire.model.resyncs == 1)
+    }
+
+    @Test func aCompletedActionIsInTheTimelineWithItsRoundTripInTheHistogram() {
+        var wire = Wire()
+        let id = wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        #expect(wire.model.timeline.recent.map(\.action.id) == [id])
+        #expect(wire.model.timeline.recent.first?.tracker.isComplete == true)
+        #expect(wire.model.latencies["device.tap"]?.count == 1)
+        #expect(wire.model.outcomes["device.tap"]?["ok"] == 1)
+        let html = MonitorFragments.timeline(wire.model)
+        #expect(html.contains("popover add from bar button add"))
+        #expect(html.contains("presentation-policy"))
+    }
+
+    @Test func anActionNobodyAcknowledgesExpiresAfterThirtySeconds() {
+        var wire = Wire()
+        wire.deliver(wire.envelope(.tap(Tap(element: "add", profile: .ipad)), from: "gateway", device: "ipad"))
+        _ = wire.model.tick(now: wire.now + 29)
+        #expect(wire.model.timeline.recent.isEmpty)
+        _ = wire.model.tick(now: wire.now + 31)
+        #expect(wire.model.timeline.recent.first?.expired == true)
+        #expect(wire.model.outcomes["device.tap"]?["expired"] == 1)
+    }
+
+    @Test func theMonitorsOwnMessagesAreNotActions() {
+        var wire = Wire()
+        wire.deliver(wire.envelope(.describe(Describe()), from: "monitor", device: "ipad"))
+        #expect(wire.model.devices.isEmpty)
+        #expect(wire.model.received == 1)
+    }
+}
+
+@Suite struct MonitorTextTests {
+    @Test func metricsNameEveryCounterAndTheRoundTripHistogram() {
+        var wire = Wire()
+        wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        wire.deliver(wire.envelope(.heartbeat(Heartbeat(
+            service: "bus", version: "0.1.0", pid: 1, uptimeSeconds: 2, intervalMilliseconds: 1000,
+            counters: ["messagesIn": 7, "sendWaits": 0])), from: "bus", device: nil))
+        let text = MetricsText.render(wire.model, now: wire.now + 0.5, monitor: MonitorCounters())
+        #expect(text.contains("# TYPE monsterbus_messages_in_total counter\nmonsterbus_messages_in_total{service=\"bus\"} 7\n"))
+        #expect(text.contains("monsterbus_service_up{service=\"bus\"} 1\n"))
+        #expect(text.contains("monsterbus_service_up{service=\"roster\"} 0\n"))
+        #expect(text.contains("monsterbus_heartbeat_age_seconds{service=\"bus\"} 0.5"))
+        #expect(text.contains("monsterbus_action_round_trip_seconds_bucket{action=\"device.tap\",le=\"+Inf\"} 1\n"))
+        #expect(text.contains("monsterbus_action_round_trip_seconds_count{action=\"device.tap\"} 1\n"))
+    }
+
+    @Test func anEventStreamSendsOnlyWhatChanged() {
+        var wire = Wire()
+        _ = wire.ready()
+        wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        wire.answerDescribe("ipad", id: "monitor-describe-1")
+        var cursor = EventStreamCursor(device: nil)
+        let first = cursor.events(wire.model, now: wire.now, monitor: MonitorCounters())
+        #expect(first.contains("event: screen\ndata: {\"device\":\"ipad\""))
+        #expect(first.contains("event: timeline\n"))
+        #expect(first.contains("event: health\n"))
+        #expect(first.contains("class=\\\"popover add"))
+        #expect(cursor.events(wire.model, now: wire.now + 0.1, monitor: MonitorCounters()).isEmpty)
+        wire.act("ipad", .tap(Tap(element: "photo")))
+        let next = cursor.events(wire.model, now: wire.now + 0.2, monitor: MonitorCounters())
+        #expect(next.contains("event: screen\n"))
+        #expect(next.contains("event: timeline\n"))
+        #expect(!next.contains("class=\\\"popover add"))
+    }
+
+    @Test func everyScreenOnAPageHasItsOwnIds() {
+        var wire = Wire()
+        _ = wire.ready()
+        wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        wire.answerDescribe("ipad", id: "monitor-describe-1")
+        let svg = MonitorFragments.screen("ipad", wire.model.devices["ipad"]!, model: wire.model) ?? ""
+        #expect(svg.contains(" id=\"d69706164-popover\""))
+        #expect(svg.contains("clip-path=\"url(#d69706164-window-clip)\""))
+        #expect(!svg.contains(" id=\"popover\""))
+    }
+
+    @Test func addressesAreParsedWithClearErrors() throws {
+        #expect(try MonitorAddress(parsing: "http://127.0.0.1:8080") == MonitorAddress(parsing: "http://localhost:8080/"))
+        #expect(try MonitorAddress(parsing: "http://0.0.0.0:0").port == 0)
+        #expect(throws: AddressError.self) { try MonitorAddress(parsing: "127.0.0.1:8080") }
+        #expect(throws: AddressError.self) { try MonitorAddress(parsing: "http://127.0.0.1:99999") }
+        #expect(throws: AddressError.self) { try MonitorAddress(parsing: "http://example.com:80") }
+    }
+
+    @Test func textIsEscapedForHTMLAndJSON() {
+        #expect(HTML.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(HTML.jsonString("a\"b\\c\n</script>") == "\"a\\\"b\\\\c\\n\\u003c/script>\"")
+    }
+}
