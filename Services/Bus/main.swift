@@ -104,7 +104,8 @@ do {
     try backend.bind(config.backend)
     let backendEndpoint = backend.lastEndpoint
     try backend.bind(inprocBackend)
-    log.info("version \(MonsterBus.version), libzmq \(zmqVersion), pid \(getpid()); publishers connect to XSUB \(frontendEndpoint), subscribers to XPUB \(backendEndpoint)\(useZMQProxy ? "; BUS_PROXY=zmq_proxy: libzmq's proxy, without roles, checks or subscription limits" : "")")
+    log.info("version \(MonsterBus.version), libzmq \(zmqVersion), pid \(getpid()); publishers connect to XSUB \(frontendEndpoint), subscribers to XPUB \(backendEndpoint)")
+    if useZMQProxy { log.warn("BUS_PROXY=zmq_proxy: libzmq's proxy, without roles, checks or subscription limits (for the benchmark)") }
 
     let waker = SignalWaker { _ in context.shutdown() }
     var registryConfig = config
