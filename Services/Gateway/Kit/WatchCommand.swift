@@ -1,7 +1,8 @@
 import BusKit
 import MonsterKit
 
-/// `gateway watch`: tails the bus, filtered by device and type prefix.
+/// `gateway watch`: tails the bus, filtered by device and type prefix, and says on standard
+/// error when it missed messages (a gap in a component's sequence numbers).
 enum WatchCommand {
     /// Bookkeeping that floods a human reader: shown only when a `--type` asks for it.
     static let quietPrefixes = ["sys.", "ack"]
@@ -12,7 +13,12 @@ enum WatchCommand {
         Log.standardError("watching the bus\(device.map { " for device \($0)" } ?? "")\(types.isEmpty ? "" : " (types \(types.joined(separator: ", ")))"); Ctrl-C stops\n")
         let waker = SignalWaker()
         var printed = 0
+        var gaps = SequenceGaps()
         try session.client.listen(stop: waker.readDescriptor) { envelope in
+            if let missed = gaps.observe(envelope) {
+                // A slow reader: the bus dropped what overflowed this watcher's queue.
+                Log.standardError("gateway: missed \(missed) message(s) from \(envelope.service) before its seq \(envelope.seq) (this watcher fell behind and the bus dropped them; \(gaps.missed[envelope.service] ?? 0) in all)\n")
+            }
             guard shows(envelope, device: device, types: types, json: session.output.json) else { return true }
             session.output.print(envelope, describingRequests: true)
             printed += 1
