@@ -32,7 +32,7 @@ struct BusRegistryLoop {
         do {
             let bus = try BusConnection(
                 context: context, config: config, service: MonsterBus.Service.bus,
-                subscriptions: [MessageType.heartbeat, .statusRequest, .ping].map(\.rawValue), lingerMilliseconds: 0)
+                subscriptions: [MessageType.heartbeat, .statusRequest, .ping, .lossReport].map(\.rawValue), lingerMilliseconds: 0)
             defer { bus.close() }
             let events = try ZMQSocket(context, .pair)
             try events.connect(frontendMonitor)
@@ -118,6 +118,11 @@ struct BusRegistryLoop {
                 counters["statusRequests", default: 0] += 1
                 let report = StatusReport(bus: try heartbeat(), services: registry.services(now: Timestamp.monotonic()))
                 try bus.publish(.statusReport(report), correlationId: envelope.correlationId, device: envelope.device)
+            case .lossReport(let report):
+                let missed = report.missed.values.reduce(0, &+)
+                counters["slowReaderReports", default: 0] += 1
+                counters["slowReaderLosses", default: 0] &+= missed
+                log.info("\(envelope.service) fell behind: the bus dropped \(missed) message(s) it was sent (\(report.missed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))")
             case .ping:
                 try bus.publish(
                     .pong(Pong(service: MonsterBus.Service.bus, version: MonsterBus.version, pid: getpid())),

@@ -42,6 +42,7 @@ public enum Permissions {
         ("roster.snapshot.request", [.gateway, .presentationPolicy]),
         ("sys.ping", [.gateway, .observer]),
         ("sys.status.request", [.gateway, .observer]),
+        ("sys.loss", [.gateway, .observer]),
         // presentation-policy's own topics, and what it passes on to the others.
         ("presentation.", [.presentationPolicy]),
         ("media.", [.presentationPolicy]),

@@ -14,7 +14,7 @@ import Testing
 
     @Test func aGatewayPublishesDeviceActionsAndRequestsOnly() {
         let allowed = MessageType.allCases.filter { policy.refusal(from: .client(.gateway), frames: message($0.rawValue, service: "gateway")) == nil }
-        #expect(Set(allowed) == [.tap, .rotate, .resize, .select, .interaction, .describe, .snapshotRequest, .ping, .statusRequest])
+        #expect(Set(allowed) == [.tap, .rotate, .resize, .select, .interaction, .describe, .snapshotRequest, .ping, .statusRequest, .lossReport])
     }
 
     @Test func eachServicePublishesItsOwnTypesAndItsAnswers() {
@@ -29,7 +29,7 @@ import Testing
             .inputTap, .inputLayout, .inputDescribe, .snapshotRequest, .rosterSelect,
         ]))
         #expect(allowed(.bus) == [.heartbeat, .pong, .statusReport, .error])
-        #expect(allowed(.observer) == [.ping, .statusRequest])
+        #expect(allowed(.observer) == [.ping, .statusRequest, .lossReport])
     }
 
     @Test func aServiceMustSendAsItself() {

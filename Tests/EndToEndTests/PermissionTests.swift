@@ -92,8 +92,8 @@ final class Witness {
     static let expected: [Role: Set<MessageType>] = {
         let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong]
         return [
-            .gateway: [.tap, .rotate, .resize, .select, .interaction, .describe, .snapshotRequest, .ping, .statusRequest],
-            .observer: [.ping, .statusRequest],
+            .gateway: [.tap, .rotate, .resize, .select, .interaction, .describe, .snapshotRequest, .ping, .statusRequest, .lossReport],
+            .observer: [.ping, .statusRequest, .lossReport],
             .presentationPolicy: answers.union([
                 .presented, .hidden, .dismissed, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
                 .inputTap, .inputLayout, .inputDescribe, .snapshotRequest, .rosterSelect,

@@ -76,6 +76,11 @@ public final class GatewayClient {
         }
     }
 
+    /// Publishes `body`, expecting no answer.
+    public func notify(_ body: Body) throws {
+        try bus.publish(body)
+    }
+
     /// Calls `onMessage` with every readable message until it returns false or the file
     /// descriptor `stop` becomes readable (a signal arrived).
     public func listen(stop: Int32, onMessage: (Envelope) -> Bool) throws {

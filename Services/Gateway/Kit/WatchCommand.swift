@@ -18,6 +18,8 @@ enum WatchCommand {
             if let missed = gaps.observe(envelope) {
                 // A slow reader: the bus dropped what overflowed this watcher's queue.
                 Log.standardError("gateway: missed \(missed) message(s) from \(envelope.service) before its seq \(envelope.seq) (this watcher fell behind and the bus dropped them; \(gaps.missed[envelope.service] ?? 0) in all)\n")
+                // Told to the bus, which counts what slow readers lost (`gateway status`).
+                try? session.client.notify(.lossReport(LossReport(missed: [envelope.service: missed])))
             }
             guard shows(envelope, device: device, types: types, json: session.output.json) else { return true }
             session.output.print(envelope, describingRequests: true)
