@@ -14,13 +14,15 @@ if arguments.contains("--version") {
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: bus
-        Runs the message bus: an XSUB/XPUB proxy. Configuration comes from the environment:
+        Runs the message bus: an XSUB/XPUB proxy that enforces each client's role (the `role` in its
+        certificate's metadata; see the README's Security section). Configuration comes from the environment:
           BUS_FRONTEND           XSUB endpoint publishers connect to (default tcp://127.0.0.1:5555)
           BUS_BACKEND            XPUB endpoint subscribers connect to (default tcp://127.0.0.1:5556)
           HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
           BUS_KEYS_DIR           CURVE: serve with bus.key_secret, admit only authorized/*.key
                                  (gateway keys init DIR creates them; unset: plaintext)
           LOG_LEVEL              debug, info, warn or error (default info)
+          BUS_PROXY              zmq_proxy: libzmq's proxy, without roles, checks or limits (benchmark only)
         """)
     exit(0)
 }

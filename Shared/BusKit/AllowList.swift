@@ -52,6 +52,9 @@ public struct AllowList: Sendable, Equatable {
                         continue
                     }
                     role = known
+                } else if let component = Role(rawValue: String(entry.dropLast(4))), component.isComponent {
+                    // Keys made before roles existed: say why that service's messages are refused.
+                    warnings.append("\(path) has no role, so it is a gateway and \(component.rawValue)'s own messages will be refused: add `role = \"\(component.rawValue)\"` to its metadata, or re-create the keys with `gateway keys init --force`")
                 }
                 guard names[key] == nil else { continue }
                 names[key] = String(entry.dropLast(4))

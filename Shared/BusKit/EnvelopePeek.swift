@@ -88,8 +88,11 @@ public struct EnvelopePeek: Sendable, Equatable {
                 return false
             default:
                 // A number or a literal: up to the next delimiter.
-                while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
-                    position += 1
+                while position < bytes.count {
+                    switch bytes[position] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return true
+                    default: position += 1
+                    }
                 }
                 return true
             }

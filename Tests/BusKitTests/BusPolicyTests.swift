@@ -114,5 +114,8 @@ import Testing
         #expect(list.role(of: plain.publicKey) == .gateway)
         #expect(list.role(of: odd.publicKey) == nil)
         #expect(warnings.contains { $0.contains("odd.key") && $0.contains("admin") })
+        try plain.publicCertificate.save(in: folder.path, name: "roster-old")
+        try Certificate.generate().publicCertificate.save(in: folder.path, name: "input-handling")
+        #expect(try AllowList.load(folder: folder.path).warnings.contains { $0.contains("input-handling.key has no role") })
     }
 }
