@@ -42,7 +42,7 @@ public enum GatewayHelp {
               summary: "Wait until the services (default: bus and all three) answer through the bus; exit 3 if one does not in time. A health check.",
               examples: ["gateway ping", "gateway --timeout 2 ping roster"]),
         Entry(name: "watch", usage: "watch [--type PREFIX]… [--count N]",
-              summary: "Print what passes on the bus, human or --json; --device filters by device, --type by message type prefix; stops after N messages or on Ctrl-C.",
+              summary: "Print what passes on the bus, human or --json; --device filters by device, --type by message type prefix; stops after N messages or on Ctrl-C. Messages it missed by falling behind are reported on stderr and to the bus.",
               examples: ["gateway watch", "gateway --json watch --type presentation. --type roster.", "gateway --device iphone watch --count 5"]),
         Entry(name: "run", usage: "run FILE",
               summary: "Run a scenario: each line is what you would type after `gateway`; `expect TYPE [FIELD=VALUE…]` and `expect-no TYPE […]` check the messages the previous action caused (FIELD is a body key, dotted for nesting); # starts a comment. Stops at the first failed expectation with exit 1, naming FILE:LINE.",
