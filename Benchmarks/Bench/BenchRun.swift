@@ -39,6 +39,8 @@ struct Measurements {
     var lossNotes: [String] = []
     var duplicates = 0
     var refused = 0
+    /// The bus's cost per message: its own loop (with its checks, on CURVE) and zmq_proxy.
+    var proxyCost: (own: [ProxyCostRun], zmqProxy: [ProxyCostRun]) = ([], [])
 
     /// The device count whose sustained run is the product's throughput: the middle scale.
     var throughputScale: Int { options.scales[options.scales.count / 2] }
@@ -170,6 +172,10 @@ enum BenchRun {
         }
         try stack.checkAlive()
         m.loadRSS = memory(stack)
+
+        // 5. What the bus's own loop costs per message against zmq_proxy.
+        progress("bus cost per message: own loop vs zmq_proxy, two more buses on CURVE, \(options.rounds) round(s)")
+        m.proxyCost = try ProxyCostBench.run(stack: stack, envelope: payload, rounds: options.rounds, seconds: options.seconds, window: options.window)
         m.lost = product.lost
         m.duplicates = product.duplicates
         m.refused = product.refused

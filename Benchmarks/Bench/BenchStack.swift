@@ -16,6 +16,8 @@ final class BenchStack {
     private(set) var bus: ChildProcess!
     private(set) var services: [String: ChildProcess] = [:]
     private(set) var echo: ChildProcess!
+    /// Buses started for the proxy-cost comparison.
+    private var extraBuses: [ChildProcess] = []
     private var starts = 0
 
     /// The services started, in order.
@@ -62,6 +64,19 @@ final class BenchStack {
         [("bus", bus.pid)] + Self.serviceNames.map { ($0, services[$0]!.pid) } + [("raw-echo", echo.pid)]
     }
 
+    /// Starts one more bus on ephemeral ports with `extra` environment (keys, `BUS_PROXY`), for the
+    /// comparison of proxies; returns it with its real endpoints.
+    func startExtraBus(logName: String, extra: [String: String]) throws -> (process: ChildProcess, frontend: String, backend: String) {
+        let bus = try start("bus", logLevel: "info", logName: logName, endpoints: ("tcp://127.0.0.1:*", "tcp://127.0.0.1:*"), extra: extra)
+        extraBuses.append(bus)
+        let endpoints = bus.waitForLogLine(timeout: 10) { line -> (String, String)? in
+            guard let xsub = line.firstRange(of: "XSUB "), let xpub = line.firstRange(of: ", subscribers to XPUB ") else { return nil }
+            return (String(line[xsub.upperBound..<xpub.lowerBound]), String(line[xpub.upperBound...]))
+        }
+        guard let endpoints else { throw BenchError("\(logName) never reported its endpoints:\n\(bus.logTail())") }
+        return (bus, endpoints.0, endpoints.1)
+    }
+
     /// Stops `name` and starts it again (fresh state); the caller handshakes again.
     func restart(_ name: String) throws {
         services[name]?.stop()
@@ -85,6 +100,7 @@ final class BenchStack {
     /// Stops everything (services first, the bus last) and removes the folder unless `keep`.
     func stop(keep: Bool) {
         echo?.stop()
+        for extra in extraBuses { extra.stop() }
         for name in Self.serviceNames { services[name]?.stop() }
         bus?.stop()
         Children.register(folder: nil)
@@ -95,11 +111,15 @@ final class BenchStack {
         }
     }
 
-    private func start(_ name: String, arguments: [String] = [], logLevel: String = "warn", logName: String? = nil) throws -> ChildProcess {
+    private func start(
+        _ name: String, arguments: [String] = [], logLevel: String = "warn", logName: String? = nil,
+        endpoints: (String, String)? = nil, extra: [String: String] = [:]
+    ) throws -> ChildProcess {
         starts += 1
         var environment = Self.environment()
-        environment["BUS_FRONTEND"] = frontend
-        environment["BUS_BACKEND"] = backend
+        environment["BUS_FRONTEND"] = endpoints?.0 ?? frontend
+        environment["BUS_BACKEND"] = endpoints?.1 ?? backend
+        environment.merge(extra) { $1 }
         environment["ROSTER_DB"] = folder + "/roster.db"
         environment["LOG_LEVEL"] = logLevel
         return try ChildProcess(

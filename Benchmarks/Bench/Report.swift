@@ -43,7 +43,7 @@ enum Report {
         let o = m.options
         out.append("Monster Bus benchmark — \(o.profile) run: \(o.rounds) round(s) of \(format(o.seconds, 1)) s per throughput run, \(o.roundTrips) round trips per side, window \(o.window)")
         out.append("machine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPU(s), \(cpuModel()), libzmq \(zmqVersion), \(today())")
-        out.append("payload: \(m.payloadBytes) bytes on both sides (the device.tap envelope); 2 frames per message; bus = XSUB/XPUB zmq_proxy over TCP loopback")
+        out.append("payload: \(m.payloadBytes) bytes on both sides (the device.tap envelope); 2 frames per message; bus = the bus's own XSUB/XPUB loop, plaintext, over TCP loopback")
         out.append("")
 
         var table = Table(["", "baseline (libzmq)", "product", "ratio", "target", ""])
@@ -115,6 +115,17 @@ enum Report {
             let total = entry.seconds.values.reduce(0, +) * 1e6 / Double(entry.completed)
             let isRaw = kind.contains("raw")
             table.row("  \(kind)", isRaw ? parts.joined(separator: ", ") : "", isRaw ? "" : parts.joined(separator: ", "), "", "Σ \(format(total, 1))", "")
+        }
+
+        if !m.proxyCost.own.isEmpty {
+            let own = m.proxyCost.own, zmq = m.proxyCost.zmqProxy
+            let ownEach = median(own.map(\.cpuMicrosecondsEach)), zmqEach = median(zmq.map(\.cpuMicrosecondsEach))
+            table.section("bus cost per message: own loop (roles, permission table, service check; product column) vs zmq_proxy (baseline column), CURVE, device.tap envelopes, window \(o.window), median of rounds")
+            table.row("  bus CPU µs per message", format(zmqEach, 2) + " µs", format(ownEach, 2) + " µs", ratio(ownEach / max(zmqEach, 1e-9)),
+                      "+ " + format(ownEach - zmqEach, 2) + " µs", "")
+            table.row("  rounds", zmq.map { format($0.cpuMicrosecondsEach, 2) }.joined(separator: " "), own.map { format($0.cpuMicrosecondsEach, 2) }.joined(separator: " "), "", "", "")
+            table.row("  messages per second", count(median(zmq.map(\.rate))), count(median(own.map(\.rate))), ratio(median(own.map(\.rate)) / max(median(zmq.map(\.rate)), 1e-9)), "", "")
+            table.row("  messages (lost)", "\(zmq.reduce(0) { $0 + $1.messages }) (\(zmq.reduce(0) { $0 + $1.lost }))", "\(own.reduce(0) { $0 + $1.messages }) (\(own.reduce(0) { $0 + $1.lost }))", "", "", "")
         }
 
         table.section("memory: VmRSS MiB idle (after start + handshake) → after the load (private: not shared libraries)")

@@ -5,7 +5,9 @@ import ZeroMQ
 
 /// The bus's own client, inside the bus process: it listens to heartbeats, answers
 /// `sys.status.request` with what it heard and `sys.ping` as `bus`, and heartbeats itself with
-/// the proxy's counters (messages through it, publisher connections made and dropped).
+/// the proxy's counters (messages through it and refused, subscriptions, publisher connections
+/// made and dropped). It answers each refusal the proxy hands it with an `error` to the sender
+/// (correlated with the refused message) and logs them, at most one line per code every 10 s.
 /// Runs on its own thread until the context is shut down.
 struct BusRegistryLoop {
     let context: ZMQContext
@@ -13,22 +15,38 @@ struct BusRegistryLoop {
     let log: Log
     /// Where the frontend's socket events are published.
     let frontendMonitor: String
-    /// The proxy's control socket.
-    let proxyControl: String
+    /// The proxy's counters (the bus's own loop), or its control socket (`zmq_proxy`).
+    let proxy: ProxyKind
+    /// Where the proxy pushes its refusals.
+    let refusalsEndpoint: String
+
+    /// Which proxy the bus runs, and so where its counters come from.
+    enum ProxyKind {
+        /// The bus's own loop, with its counters.
+        case own(ProxyCounters)
+        /// libzmq's steerable proxy (`BUS_PROXY=zmq_proxy`, for the benchmark), asked over its control socket.
+        case zmqProxy(control: String)
+    }
 
     func run() {
         do {
             let bus = try BusConnection(
                 context: context, config: config, service: MonsterBus.Service.bus,
-                subscriptions: [MessageType.heartbeat, .statusRequest, .ping].map(\.rawValue), lingerMilliseconds: 0)
+                subscriptions: [MessageType.heartbeat, .statusRequest, .ping, .lossReport].map(\.rawValue), lingerMilliseconds: 0)
             defer { bus.close() }
             let events = try ZMQSocket(context, .pair)
             try events.connect(frontendMonitor)
             defer { events.close() }
-            let control = try ZMQSocket(context, .req)
-            try control.connect(proxyControl)
-            defer { control.close() }
-            try loop(bus, events: events, control: control)
+            let refusals = try ZMQSocket(context, .pull)
+            try refusals.bind(refusalsEndpoint)
+            defer { refusals.close() }
+            var control: ZMQSocket?
+            if case .zmqProxy(let endpoint) = proxy {
+                control = try ZMQSocket(context, .req)
+                try control?.connect(endpoint)
+            }
+            defer { control?.close() }
+            try loop(bus, events: events, refusals: refusals, control: control)
         } catch let error as ZMQError where error.isTerminated {
             return
         } catch {
@@ -43,16 +61,23 @@ struct BusRegistryLoop {
         return statistics
     }
 
-    private func loop(_ bus: BusConnection, events: ZMQSocket, control: ZMQSocket) throws {
+    private func loop(_ bus: BusConnection, events: ZMQSocket, refusals: ZMQSocket, control: ZMQSocket?) throws {
         var registry = BusRegistry()
         var counters: [String: UInt64] = [:]
+        var refusalLog = RefusalLog()
         let started = Timestamp.monotonic()
         let interval = Double(config.heartbeatIntervalMilliseconds) / 1000
         var nextHeartbeat = started
         func heartbeat() throws -> Heartbeat {
-            let proxy = try statistics(control)
-            counters["messagesIn"] = proxy.frontendMessagesIn
-            counters["messagesOut"] = proxy.backendMessagesOut
+            switch proxy {
+            case .own(let proxyCounters):
+                counters.merge(proxyCounters.snapshot) { $1 }
+            case .zmqProxy:
+                guard let control else { break }
+                let statistics = try statistics(control)
+                counters["messagesIn"] = statistics.frontendMessagesIn
+                counters["messagesOut"] = statistics.backendMessagesOut
+            }
             counters["sendWaits"] = bus.sendWaits
             counters["sendsDropped"] = bus.sendsDropped
             return Heartbeat(
@@ -67,7 +92,15 @@ struct BusRegistryLoop {
                 nextHeartbeat = now + interval
             }
             let timeout = max(1, Int((nextHeartbeat - Timestamp.monotonic()) * 1000) + 1)
-            let ready = try poll([bus.pollItem, .socket(events)], timeoutMilliseconds: timeout)
+            let ready = try poll([bus.pollItem, .socket(events), .socket(refusals)], timeoutMilliseconds: timeout)
+            if ready[2] {
+                while let frames = try refusals.receive(dontWait: true), let refusal = Refusal(frames: frames) {
+                    if let line = refusalLog.line(for: refusal, now: Timestamp.monotonic()) { log.warn(line) }
+                    try bus.publish(
+                        .error(ErrorBody(code: refusal.code, message: refusal.explanation, offendingId: refusal.offendingId)),
+                        correlationId: refusal.correlationId ?? refusal.offendingId, device: refusal.device)
+                }
+            }
             if ready[1], let frames = try events.receive(dontWait: true), let event = MonitorEvent(frames: frames) {
                 // A dropped publisher connection: a client that left, or one refused for an
                 // oversized message (libzmq 4.3.4 does not say which).
@@ -85,6 +118,11 @@ struct BusRegistryLoop {
                 counters["statusRequests", default: 0] += 1
                 let report = StatusReport(bus: try heartbeat(), services: registry.services(now: Timestamp.monotonic()))
                 try bus.publish(.statusReport(report), correlationId: envelope.correlationId, device: envelope.device)
+            case .lossReport(let report):
+                let missed = report.missed.values.reduce(0, &+)
+                counters["slowReaderReports", default: 0] += 1
+                counters["slowReaderLosses", default: 0] &+= missed
+                log.info("\(envelope.service) fell behind: the bus dropped \(missed) message(s) it was sent (\(report.missed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))")
             case .ping:
                 try bus.publish(
                     .pong(Pong(service: MonsterBus.Service.bus, version: MonsterBus.version, pid: getpid())),

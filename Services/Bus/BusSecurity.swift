@@ -12,7 +12,10 @@ final class BusSecurity {
 
     private let curve: CurveSettings?
     private let log: Log
-    private let allowList = Locked(AllowList())
+    /// The admitted keys and their roles (re-read on SIGHUP).
+    let allowList = Locked(AllowList())
+    /// The bus's own public key; nil in plaintext.
+    var ownKey: CurveKey? { curve?.keys.publicKey }
     private var zapThread: OSThread?
     private var reloader: SignalWaker?
 
@@ -38,8 +41,9 @@ final class BusSecurity {
     }
 
     /// Starts the ZAP handler in `context` and returns once it is bound, so that no client
-    /// can connect before it is there to refuse it. Installs the SIGHUP reload. No-op in plaintext.
-    func start(context: ZMQContext) throws {
+    /// can connect before it is there to refuse it. Installs the SIGHUP reload, which calls
+    /// `onReload` once the new allow-list is in place. No-op in plaintext.
+    func start(context: ZMQContext, onReload: @escaping @Sendable () -> Void) throws {
         guard let curve, let folder = curve.authorizedDirectory else { return }
         let allowList = self.allowList, log = self.log, ownKey = curve.keys.publicKey
         let bindError = Locked<(any Error)?>(nil)
@@ -62,7 +66,10 @@ final class BusSecurity {
         }
         bound.wait()
         if let error = bindError.current { throw error }
-        reloader = SignalWaker(signals: [SIGHUP]) { _ in Self.reload(folder, into: allowList, log: log) }
+        reloader = SignalWaker(signals: [SIGHUP]) { _ in
+            Self.reload(folder, into: allowList, log: log)
+            onReload()
+        }
     }
 
     /// Makes `socket` a CURVE server (before it binds). No-op in plaintext.
@@ -82,7 +89,7 @@ final class BusSecurity {
             let (list, warnings) = try AllowList.load(folder: folder)
             for warning in warnings { log.warn(warning) }
             allowList.withLock { $0 = list }
-            log.info("SIGHUP: re-read \(folder): \(list.count) authorised client key(s): \(list.names.values.sorted().joined(separator: ", ")) (already connected clients stay connected)")
+            log.info("SIGHUP: re-read \(folder): \(list.count) authorised client key(s): \(list.names.values.sorted().joined(separator: ", ")) (the connections of removed keys are closed)")
         } catch {
             log.error("SIGHUP: kept the previous allow-list: \(error)")
         }

@@ -2,7 +2,8 @@ import BusKit
 import ZeroMQ
 
 /// The bus's ZAP decisions: admits CURVE clients whose public key is on the allow-list (or
-/// is the bus's own, for its in-process client), refuses everyone else, and logs each key's
+/// is the bus's own), with the key (Z85) as the connection's `User-Id`, by which the proxy
+/// knows each message's sender and its role; refuses everyone else, and logs each key's
 /// first admission and first refusal (repeats, as clients reconnect, only at debug level).
 /// Used on the ZAP handler's thread only.
 final class ZAPAuthenticator {
@@ -26,10 +27,12 @@ final class ZAPAuthenticator {
             log.warn("refused a \(request.mechanism) client\(from): only CURVE clients are admitted")
             return ZAPReply(requestId: request.requestId, status: .denied, text: "CURVE required")
         }
-        let name = key == ownKey ? "bus" : allowList.withLock { $0.name(of: key) }
+        let list = allowList.current
+        let name = key == ownKey ? "bus" : list.name(of: key)
         if let name {
-            log.write(Self.remember(key, in: &admitted) ? .info : .debug, "admitted \(name) (key \(key.z85))\(from)")
-            return ZAPReply(requestId: request.requestId, status: .ok, text: "OK", userId: name)
+            let role = key == ownKey ? Role.bus : list.role(of: key) ?? .gateway
+            log.write(Self.remember(key, in: &admitted) ? .info : .debug, "admitted \(name), role \(role.rawValue) (key \(key.z85))\(from)")
+            return ZAPReply(requestId: request.requestId, status: .ok, text: "OK", userId: key.z85)
         }
         log.write(Self.remember(key, in: &refused) ? .warn : .debug,
                   "refused a client\(from): its public key \(key.z85) is not in \(authorizedDirectory) (copy its .key file there and send the bus SIGHUP)")

@@ -10,10 +10,14 @@ public final class OSThread: @unchecked Sendable {
     private var thread = pthread_t()
     private final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
 
-    /// Starts `body` on a new thread.
-    public init(_ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a new thread, with a stack of `stackBytes` if given (the system's default otherwise).
+    public init(stackBytes: Int? = nil, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if let stackBytes { pthread_attr_setstacksize(&attributes, stackBytes) }
+        let result = pthread_create(&thread, &attributes, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
             box.body()
             return nil

@@ -41,6 +41,7 @@ public enum Body: Sendable, Equatable {
     case heartbeat(Heartbeat)
     case statusRequest(StatusRequest)
     case statusReport(StatusReport)
+    case lossReport(LossReport)
     case ack(Ack)
     case error(ErrorBody)
 
@@ -82,6 +83,7 @@ public enum Body: Sendable, Equatable {
         case .heartbeat: .heartbeat
         case .statusRequest: .statusRequest
         case .statusReport: .statusReport
+        case .lossReport: .lossReport
         case .ack: .ack
         case .error: .error
         }
@@ -125,6 +127,7 @@ public enum Body: Sendable, Equatable {
         case .heartbeat(let body): try container.encode(body, forKey: key)
         case .statusRequest(let body): try container.encode(body, forKey: key)
         case .statusReport(let body): try container.encode(body, forKey: key)
+        case .lossReport(let body): try container.encode(body, forKey: key)
         case .ack(let body): try container.encode(body, forKey: key)
         case .error(let body): try container.encode(body, forKey: key)
         }
@@ -170,6 +173,7 @@ public enum Body: Sendable, Equatable {
         case .heartbeat: .heartbeat(try container.decode(Heartbeat.self, forKey: key))
         case .statusRequest: .statusRequest(try container.decode(StatusRequest.self, forKey: key))
         case .statusReport: .statusReport(try container.decode(StatusReport.self, forKey: key))
+        case .lossReport: .lossReport(try container.decode(LossReport.self, forKey: key))
         case .ack: .ack(try container.decode(Ack.self, forKey: key))
         case .error: .error(try container.decode(ErrorBody.self, forKey: key))
         }

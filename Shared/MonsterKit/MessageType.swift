@@ -36,6 +36,7 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     case heartbeat = "sys.heartbeat"
     case statusRequest = "sys.status.request"
     case statusReport = "sys.status"
+    case lossReport = "sys.loss"
     case ack = "ack"
     case error = "error"
 

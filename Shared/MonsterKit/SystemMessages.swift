@@ -103,6 +103,15 @@ public struct StatusReport: Codable, Sendable, Equatable {
     public init(bus: Heartbeat, services: [ServiceStatus]) { self.bus = bus; self.services = services }
 }
 
+/// `sys.loss`: a reader fell behind and the bus dropped what overflowed its queue; it says how
+/// many messages of each sender it missed (gaps in their `seq`), and the bus counts them.
+public struct LossReport: Codable, Sendable, Equatable {
+    /// Messages missed since the reader's last report, by sender (`roster`, `bus`, …).
+    public var missed: [String: UInt64]
+    /// A report of `missed`.
+    public init(missed: [String: UInt64]) { self.missed = missed }
+}
+
 /// A message a service passed on to another service, which will acknowledge it in turn.
 public struct Forward: Codable, Sendable, Equatable, Hashable {
     /// The id of the message passed on.

@@ -6,6 +6,7 @@ public enum SocketOption: Sendable, CustomStringConvertible {
     case maxMessageSize, lastEndpoint, xpubNoDrop, events, immediate
     case curveServer, curvePublicKey, curveSecretKey, curveServerKey, zapDomain
     case heartbeatInterval, heartbeatTimeout, reconnectInterval
+    case xpubManual
 
     /// The libzmq constant.
     var raw: Int32 {
@@ -28,6 +29,7 @@ public enum SocketOption: Sendable, CustomStringConvertible {
         case .heartbeatInterval: ZMQ_HEARTBEAT_IVL
         case .heartbeatTimeout: ZMQ_HEARTBEAT_TIMEOUT
         case .reconnectInterval: ZMQ_RECONNECT_IVL
+        case .xpubManual: ZMQ_XPUB_MANUAL
         }
     }
 
@@ -52,6 +54,7 @@ public enum SocketOption: Sendable, CustomStringConvertible {
         case .heartbeatInterval: "ZMQ_HEARTBEAT_IVL"
         case .heartbeatTimeout: "ZMQ_HEARTBEAT_TIMEOUT"
         case .reconnectInterval: "ZMQ_RECONNECT_IVL"
+        case .xpubManual: "ZMQ_XPUB_MANUAL"
         }
     }
 }

@@ -80,7 +80,7 @@ import ZeroMQ
 @Suite struct AllowListTests {
     @Test func everyPublicCertificateIsAdmittedUnderItsFileName() throws {
         let folder = try TemporaryFolder()
-        let roster = try Certificate.generate(), python = try Certificate.generate()
+        let roster = try Certificate.generate(metadata: ["role": "roster"]), python = try Certificate.generate()
         try roster.publicCertificate.save(in: folder.path, name: "roster")
         try folder.write("python-client.key", CertificateTests.pyzmqPublic)
         try folder.write("README", "not a certificate")

@@ -9,9 +9,10 @@ final class TestClient {
     let context: ZMQContext
     let bus: BusConnection
 
-    init(_ stack: Stack, subscriptions: [String], service: String = "test-client") throws {
+    /// With `curve`, it connects as the gateway (its certificate in the stack's `BUS_KEYS_DIR`).
+    init(_ stack: Stack, subscriptions: [String], service: String = "test-client", curve: Bool = false) throws {
         context = try ZMQContext()
-        var config = BusConfig()
+        var config = curve ? try BusConfig.fromEnvironment(stack.environment, component: MonsterBus.Service.gateway) : BusConfig()
         config.frontend = stack.frontend
         config.backend = stack.backend
         bus = try BusConnection(context: context, config: config, service: service, subscriptions: subscriptions + ["sys.pong"], lingerMilliseconds: 0)

@@ -68,6 +68,7 @@ enum Samples {
         .pong(Pong(service: "bus", version: "0.1.0", pid: 1)),
         .heartbeat(heartbeat),
         .statusRequest(StatusRequest()),
+        .lossReport(LossReport(missed: ["roster": 12, "bus": 3])),
         .statusReport(StatusReport(bus: heartbeat, services: [ServiceStatus(heartbeat: heartbeat, lastHeartbeatAgeMilliseconds: 12, stale: false)])),
         .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: ["b-1"], forwarded: [Forward(id: "b-1", service: "roster")])),
         .error(ErrorBody(code: "bad-json", message: "message is not JSON", offendingId: nil, excerpt: "{nope")),

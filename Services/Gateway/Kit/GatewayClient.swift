@@ -81,6 +81,11 @@ public final class GatewayClient {
         }
     }
 
+    /// Publishes `body`, expecting no answer.
+    public func notify(_ body: Body) throws {
+        try bus.publish(body)
+    }
+
     /// Calls `onFrames` with every message's frames as they came, readable or not, until it
     /// returns false or the file descriptor `stop` becomes readable.
     public func listenRaw(stop: Int32, onFrames: ([[UInt8]]) -> Bool) throws {

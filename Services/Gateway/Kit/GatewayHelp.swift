@@ -42,7 +42,7 @@ public enum GatewayHelp {
               summary: "Wait until the services (default: bus and all three) answer through the bus; exit 3 if one does not in time. A health check.",
               examples: ["gateway ping", "gateway --timeout 2 ping roster"]),
         Entry(name: "watch", usage: "watch [--type PREFIX]… [--count N]",
-              summary: "Print what passes on the bus, human, --json or as CloudEvents 1.0 (--format human|json|cloudevents); --device filters by device, --type by message type prefix; --validate checks every message against the AsyncAPI contract and reports those that break it (exit 1 if any did); stops after N messages or on Ctrl-C.",
+              summary: "Print what passes on the bus, human, --json or as CloudEvents 1.0 (--format human|json|cloudevents); --device filters by device, --type by message type prefix; --validate checks every message against the AsyncAPI contract and reports those that break it (exit 1 if any did); stops after N messages or on Ctrl-C. Messages it missed by falling behind are reported on stderr and to the bus.",
               examples: ["gateway watch", "gateway --json watch --type presentation. --type roster.", "gateway --device iphone watch --count 5",
                          "gateway watch --format cloudevents", "gateway watch --validate --type ''"]),
         Entry(name: "run", usage: "run FILE",

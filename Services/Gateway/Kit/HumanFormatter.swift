@@ -102,7 +102,7 @@ public struct HumanFormatter: Sendable {
             return paint("\(m.name)'s \(what)", .green) + " (revision \(update.revision))"
         case .error(let error):
             return paint("refused by \(envelope.service) [\(error.code)]", .red) + ": \(error.message)"
-        case .statusReport, .heartbeat, .ack, .pong, .ping, .tap, .rotate, .resize, .select, .interaction, .describe,
+        case .statusReport, .heartbeat, .ack, .pong, .ping, .lossReport, .tap, .rotate, .resize, .select, .interaction, .describe,
              .inputTap, .inputLayout, .inputDescribe, .inputPassed, .snapshotRequest, .rosterSelect, .statusRequest:
             return nil
         }

@@ -65,7 +65,9 @@ enum KeysCommand {
         do {
             try makeFolders(authorized)
             for name in components {
-                let certificate = try Certificate.generate(metadata: ["name": name])
+                // The role the bus enforces: the component's own, `observer` for the monitor.
+                let role = Role(rawValue: name) ?? (name == "monitor" ? .observer : .gateway)
+                let certificate = try Certificate.generate(metadata: ["name": name, "role": role.rawValue])
                 var written = try certificate.save(in: folder, name: name, overwrite: request.force)
                 if name == MonsterBus.Service.bus {
                     lines.append("  \(name.padding(to: 20)) public key \(certificate.publicKey.z85) (the server key)")

@@ -8,7 +8,8 @@ import Glibc
 
 /// `gateway watch`: tails the bus, filtered by device and type prefix, printed as readable
 /// lines, JSON envelopes or CloudEvents; with `--validate`, checks every message against the
-/// AsyncAPI contract and reports those that break it.
+/// AsyncAPI contract and reports those that break it; says on standard error when it missed
+/// messages (a gap in a component's sequence numbers).
 enum WatchCommand {
     /// Bookkeeping that floods a human reader: shown only when a `--type` asks for it.
     static let quietPrefixes = ["sys.", "ack"]
@@ -22,6 +23,7 @@ enum WatchCommand {
         let codec = EnvelopeCodec()
         var printed = 0
         var violations = 0
+        var gaps = SequenceGaps()
         try session.client.listenRaw(stop: waker.readDescriptor) { frames in
             let envelope = try? codec.decode(frames: frames)
             if let validator {
@@ -33,7 +35,14 @@ enum WatchCommand {
                     Log.standardError("contract violation: \(what): \(problems.joined(separator: "; "))\n")
                 }
             }
-            guard let envelope, shows(envelope, device: device, types: types, json: invocation.format != .human) else { return true }
+            guard let envelope else { return true }
+            if let missed = gaps.observe(envelope) {
+                // A slow reader: the bus dropped what overflowed this watcher's queue.
+                Log.standardError("gateway: missed \(missed) message(s) from \(envelope.service) before its seq \(envelope.seq) (this watcher fell behind and the bus dropped them; \(gaps.missed[envelope.service] ?? 0) in all)\n")
+                // Told to the bus, which counts what slow readers lost (`gateway status`).
+                try? session.client.notify(.lossReport(LossReport(missed: [envelope.service: missed])))
+            }
+            guard shows(envelope, device: device, types: types, json: invocation.format != .human) else { return true }
             switch invocation.format {
             case .human, .json:
                 session.output.print(envelope, describingRequests: true)

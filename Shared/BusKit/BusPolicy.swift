@@ -1,0 +1,136 @@
+import MonsterKit
+
+/// The bus's decisions on each message and subscription, from the `Permissions` table: pure,
+/// no sockets. The proxy loop asks it with the bytes it received and the sender's role.
+public struct BusPolicy: Sendable {
+    /// Who sent a message, as the bus knows it.
+    public enum Sender: Sendable, Equatable {
+        /// A client whose certificate (or the bus itself) gives it `role`.
+        case client(Role)
+        /// No identity: the bus runs in plaintext; every client may do what any role may, as before roles existed.
+        case anonymous
+        /// A key that is no longer on the allow-list (revoked; its connection is being cut).
+        case revoked
+    }
+
+    /// Why a message is not forwarded.
+    public enum Refusal: String, Sendable, Equatable {
+        /// Its topic is not one its sender's role may publish.
+        case forbiddenTopic = "forbidden-topic"
+        /// Its `service` is not its sender's (a component must send as itself; a client may
+        /// not send as a component).
+        case forgedService = "forged-service"
+        /// Its sender's key was revoked.
+        case revoked = "revoked"
+        /// It has more frames than any message of the protocol.
+        case tooManyFrames = "too-many-frames"
+
+        /// The `error` code the bus answers with.
+        public var code: String { rawValue }
+    }
+
+    /// Most frames a message may have (the protocol's messages have two).
+    public static let maximumFrames = 4
+
+    /// The longest topic of the vocabulary: no subscription is longer.
+    public let longestTopic: Int
+    /// Every topic of the vocabulary with the roles that may publish it, as bit masks.
+    private let known: [(topic: [UInt8], roles: UInt8)]
+    /// Every prefix of every topic of the vocabulary (what a subscription may be).
+    private let prefixes: Set<[UInt8]>
+    /// The `service` names of the components, which clients may not use.
+    private let componentNames: [[UInt8]]
+
+    /// The policy of `Permissions` over the vocabulary `topics` (every `MessageType` by default).
+    public init(topics: [String] = MessageType.allCases.map(\.rawValue)) {
+        known = topics.map { (Array($0.utf8), Self.mask(Permissions.publishers(of: $0))) }
+        longestTopic = topics.map(\.utf8.count).max() ?? 0
+        var prefixes: Set<[UInt8]> = []
+        for topic in topics {
+            let bytes = Array(topic.utf8)
+            for end in 0...bytes.count { prefixes.insert(Array(bytes[..<end])) }
+        }
+        self.prefixes = prefixes
+        componentNames = Role.allCases.filter(\.isComponent).map { Array($0.rawValue.utf8) }
+    }
+
+    /// How many distinct subscriptions a connection can hold: one per prefix of the vocabulary.
+    public var distinctSubscriptions: Int { prefixes.count }
+
+    private static func mask(_ roles: Set<Role>) -> UInt8 {
+        roles.reduce(0) { $0 | bit($1) }
+    }
+
+    private static func bit(_ role: Role) -> UInt8 {
+        1 << UInt8(Role.allCases.firstIndex(of: role)!)
+    }
+
+    /// Whether `role` may publish `topic`.
+    public func mayPublish(_ role: Role, topic: UnsafeRawBufferPointer) -> Bool {
+        let bit = Self.bit(role)
+        for entry in known where entry.topic.count == topic.count {
+            if entry.topic.withUnsafeBytes({ $0.elementsEqual(topic) }) { return entry.roles & bit != 0 }
+        }
+        // Not in this build's vocabulary (a newer peer's type, or junk): by the table's prefixes.
+        return Permissions.publishers(of: String(decoding: topic, as: UTF8.self)).contains(role)
+    }
+
+    /// The refusal of a message from `sender` with topic frame `topic`, `frames` frames and,
+    /// when its JSON could be read, its header `peek` (`json` its bytes); `nil` to forward it.
+    /// A message whose JSON the bus cannot read is forwarded if its topic is allowed: the
+    /// services answer it, and nobody can be misled by what nobody can decode.
+    public func refusal(
+        from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, peek: EnvelopePeek?, json: UnsafeRawBufferPointer
+    ) -> Refusal? {
+        guard frames <= Self.maximumFrames else { return .tooManyFrames }
+        let role: Role
+        switch sender {
+        case .anonymous: return nil
+        case .revoked: return .revoked
+        case .client(let client): role = client
+        }
+        guard mayPublish(role, topic: topic) else { return .forbiddenTopic }
+        guard let peek else { return nil }
+        if peek.escaped { return .forgedService }
+        guard let range = peek.service else { return nil }
+        let service = UnsafeRawBufferPointer(rebasing: json[range])
+        if role.isComponent {
+            return role.rawValue.utf8.elementsEqual(service) ? nil : .forgedService
+        }
+        return componentNames.contains { $0.elementsEqual(service) } ? .forgedService : nil
+    }
+
+    /// The refusal of a message (for tests and the slow path): as above, from byte arrays.
+    public func refusal(from sender: Sender, frames: [[UInt8]]) -> Refusal? {
+        let topic = frames.first ?? []
+        let json = frames.count > 1 ? frames[1] : []
+        return topic.withUnsafeBytes { topicBytes in
+            json.withUnsafeBytes { jsonBytes in
+                refusal(from: sender, topic: topicBytes, frames: frames.count, peek: frames.count > 1 ? EnvelopePeek(jsonBytes) : nil, json: jsonBytes)
+            }
+        }
+    }
+
+    /// Whether a subscription to `prefix` from `sender` is accepted: no longer than the longest
+    /// topic, a prefix of a topic of the vocabulary (the empty prefix, everything, included),
+    /// and one the sender's role may read. In plaintext (anonymous) only the length is checked,
+    /// as before roles existed.
+    public func acceptsSubscription(_ prefix: UnsafeRawBufferPointer, from sender: Sender) -> Bool {
+        guard prefix.count <= longestTopic else { return false }
+        if sender == .anonymous { return true }
+        guard prefixes.contains(Array(prefix)) else { return false }
+        switch sender {
+        case .anonymous: return true
+        case .revoked: return false
+        case .client(let role):
+            return (Permissions.subscribers[role] ?? []).contains { allowed in
+                prefix.count >= allowed.utf8.count && allowed.utf8.elementsEqual(prefix.prefix(allowed.utf8.count))
+            }
+        }
+    }
+
+    /// Whether a subscription to `prefix` is accepted (for tests).
+    public func acceptsSubscription(_ prefix: String, from sender: Sender) -> Bool {
+        Array(prefix.utf8).withUnsafeBytes { acceptsSubscription($0, from: sender) }
+    }
+}

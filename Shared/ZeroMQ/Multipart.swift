@@ -1,0 +1,130 @@
+import CZeroMQ
+
+/// One multipart message held as libzmq messages, for a proxy: received, looked at and sent
+/// on without copying its frames. Reused from message to message; owned by one thread.
+public final class Multipart {
+    /// Frames kept; the frames of a longer message are counted and let go.
+    public let capacity: Int
+    private var parts: UnsafeMutablePointer<zmq_msg_t>
+    /// Frames held (at most `capacity`).
+    public private(set) var held = 0
+    /// Frames the last message had in all.
+    public private(set) var frameCount = 0
+
+    /// Room for `capacity` frames.
+    public init(capacity: Int) {
+        self.capacity = capacity
+        parts = .allocate(capacity: capacity)
+        for index in 0..<capacity { zmq_msg_init(parts + index) }
+    }
+
+    deinit {
+        for index in 0..<capacity { zmq_msg_close(parts + index) }
+        parts.deallocate()
+    }
+
+    /// Receives one whole message from `socket` if one is waiting; false if none is.
+    public func receive(from socket: ZMQSocket) throws -> Bool {
+        held = 0
+        frameCount = 0
+        var spare = zmq_msg_t()
+        zmq_msg_init(&spare)
+        defer { zmq_msg_close(&spare) }
+        while true {
+            let target = held < capacity ? parts + held : withUnsafeMutablePointer(to: &spare) { $0 }
+            if zmq_msg_recv(target, socket.handle, frameCount == 0 ? ZMQ_DONTWAIT : 0) < 0 {
+                let error = ZMQError.last("receive")
+                if error.isInterrupted { continue }
+                if error.wouldBlock && frameCount == 0 { return false }
+                throw error
+            }
+            frameCount += 1
+            let more = zmq_msg_more(target) != 0
+            if held < capacity { held += 1 }
+            if !more { return true }
+        }
+    }
+
+    /// The bytes of frame `index` (valid until the next receive or send).
+    public func bytes(_ index: Int) -> UnsafeRawBufferPointer {
+        precondition(index < held)
+        let size = zmq_msg_size(parts + index)
+        guard size > 0, let data = zmq_msg_data(parts + index) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: data, count: size)
+    }
+
+    /// Lets go of the held frames (a refused message's memory is not kept until the next one).
+    public func discard() {
+        for index in 0..<held {
+            zmq_msg_close(parts + index)
+            zmq_msg_init(parts + index)
+        }
+        held = 0
+    }
+
+    /// A metadata property of the message's connection (e.g. `User-Id`, set by the ZAP
+    /// handler), as a C string valid while the frame is held; `nil` if it has none.
+    public func property(_ name: String) -> UnsafePointer<CChar>? {
+        guard held > 0 else { return nil }
+        return zmq_msg_gets(parts, name)
+    }
+
+    /// The file descriptor of the connection the message came in on (-1 if unknown).
+    public var sourceDescriptor: Int32 {
+        guard held > 0 else { return -1 }
+        return zmq_msg_get(parts, ZMQ_SRCFD)
+    }
+
+    /// Sends the held frames on `socket`, leaving them empty. A socket that would block
+    /// (`EAGAIN`) gets nothing and false is returned; libzmq queues a message whole or not at all.
+    @discardableResult
+    public func send(to socket: ZMQSocket, dontWait: Bool = true) throws -> Bool {
+        for index in 0..<held {
+            var flags: Int32 = dontWait ? ZMQ_DONTWAIT : 0
+            if index < held - 1 { flags |= ZMQ_SNDMORE }
+            while zmq_msg_send(parts + index, socket.handle, flags) < 0 {
+                let error = ZMQError.last("send")
+                if error.isInterrupted { continue }
+                if error.wouldBlock && index == 0 { return false }
+                throw error
+            }
+        }
+        held = 0
+        return true
+    }
+}
+
+/// A fixed set of things to poll, built once (the proxy polls millions of times).
+public final class Poller {
+    private var items: [zmq_pollitem_t]
+    private let sockets: [ZMQSocket]
+
+    /// Polls `items`.
+    public init(_ items: [PollItem]) {
+        var sockets: [ZMQSocket] = []
+        self.items = items.map { item in
+            switch item {
+            case .socket(let socket):
+                sockets.append(socket)
+                return zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
+            case .socketWritable(let socket):
+                sockets.append(socket)
+                return zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLOUT), revents: 0)
+            case .fileDescriptor(let fd):
+                return zmq_pollitem_t(socket: nil, fd: fd, events: Int16(ZMQ_POLLIN), revents: 0)
+            }
+        }
+        self.sockets = sockets
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: for ever); retries when a signal interrupts.
+    public func wait(timeoutMilliseconds: Int) throws {
+        while zmq_poll(&items, Int32(items.count), timeoutMilliseconds) < 0 {
+            let error = ZMQError.last("poll")
+            if !error.isInterrupted { throw error }
+        }
+    }
+
+    /// Whether item `index` was ready at the last `wait`.
+    public func isReady(_ index: Int) -> Bool { items[index].revents & items[index].events != 0 }
+}

@@ -1,0 +1,121 @@
+import BusKit
+import MonsterKit
+import Testing
+
+/// The bus's decisions, without sockets: which role may publish what, as whom, and which
+/// subscriptions it accepts.
+@Suite struct BusPolicyTests {
+    let policy = BusPolicy()
+
+    /// Frames of a message of `type` claiming to come from `service`.
+    func message(_ type: String, service: String) -> [[UInt8]] {
+        [Array(type.utf8), Array(#"{"v":1,"type":"\#(type)","id":"m1","correlationId":"c1","service":"\#(service)","seq":1,"time":"t","body":{"service":"x"}}"#.utf8)]
+    }
+
+    @Test func aGatewayPublishesDeviceActionsAndRequestsOnly() {
+        let allowed = MessageType.allCases.filter { policy.refusal(from: .client(.gateway), frames: message($0.rawValue, service: "gateway")) == nil }
+        #expect(Set(allowed) == [.tap, .rotate, .resize, .select, .interaction, .describe, .snapshotRequest, .ping, .statusRequest, .lossReport])
+    }
+
+    @Test func eachServicePublishesItsOwnTypesAndItsAnswers() {
+        func allowed(_ role: Role) -> Set<MessageType> {
+            Set(MessageType.allCases.filter { policy.refusal(from: .client(role), frames: message($0.rawValue, service: role.rawValue)) == nil })
+        }
+        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .unchanged]
+        #expect(allowed(.roster) == answers.union([.snapshot, .selection, .monsterUpdated]))
+        #expect(allowed(.inputHandling) == answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]))
+        #expect(allowed(.presentationPolicy) == answers.union([
+            .presented, .hidden, .dismissed, .moved, .interactionChanged, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
+            .inputTap, .inputLayout, .inputDescribe, .snapshotRequest, .rosterSelect,
+        ]))
+        #expect(allowed(.bus) == [.heartbeat, .pong, .statusReport, .error])
+        #expect(allowed(.observer) == [.describe, .snapshotRequest, .ping, .statusRequest, .lossReport])
+    }
+
+    @Test func aServiceMustSendAsItself() {
+        #expect(policy.refusal(from: .client(.roster), frames: message("roster.snapshot", service: "input-handling")) == .forgedService)
+        #expect(policy.refusal(from: .client(.roster), frames: message("ack", service: "gateway")) == .forgedService)
+    }
+
+    @Test func aClientMayNotSendAsAComponentButMayNameItselfOtherwise() {
+        for component in ["bus", "roster", "presentation-policy", "input-handling"] {
+            #expect(policy.refusal(from: .client(.gateway), frames: message("device.tap", service: component)) == .forgedService)
+        }
+        #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "pyzmq-client")) == nil)
+    }
+
+    @Test func anEscapedServiceIsRefused() {
+        let json = #"{"v":1,"type":"sys.pong","service":"rost\u0065r","id":"a","correlationId":"a"}"#
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
+    }
+
+    @Test func theServiceOfTheBodyIsNotTheSenders() {
+        // The header says gateway; a `service` inside the body changes nothing.
+        #expect(policy.refusal(from: .client(.gateway), frames: message("device.tap", service: "gateway")) == nil)
+        let json = #"{"body":{"service":"gateway"},"service":"roster"}"#
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("device.tap".utf8), Array(json.utf8)]) == .forgedService)
+    }
+
+    @Test func unreadableJSONIsLeftToTheServicesIfTheTopicIsAllowed() {
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("device.tap".utf8), Array("{not json".utf8)]) == nil)
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("roster.snapshot".utf8), Array("{not json".utf8)]) == .forbiddenTopic)
+    }
+
+    @Test func newTypesFallUnderTheirPrefixesOwner() {
+        #expect(policy.refusal(from: .client(.gateway), frames: message("device.forget", service: "gateway")) == nil)
+        #expect(policy.refusal(from: .client(.roster), frames: message("roster.backup.done", service: "roster")) == nil)
+        #expect(policy.refusal(from: .client(.gateway), frames: message("bench.ping", service: "gateway")) == .forbiddenTopic)
+    }
+
+    @Test func revokedKeysAndTooManyFramesAreRefusedAndPlaintextIsAsBefore() {
+        #expect(policy.refusal(from: .revoked, frames: message("sys.ping", service: "gateway")) == .revoked)
+        #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "gateway") + [[], [], []]) == .tooManyFrames)
+        #expect(policy.refusal(from: .anonymous, frames: message("roster.snapshot", service: "roster")) == nil)
+    }
+
+    @Test func subscriptionsArePrefixesOfTheVocabularyNoLongerThanItsLongestTopic() {
+        for role in Role.allCases {
+            #expect(policy.acceptsSubscription("", from: .client(role)))
+            #expect(policy.acceptsSubscription("device.", from: .client(role)))
+            #expect(policy.acceptsSubscription("roster.monster.updated", from: .client(role)))
+        }
+        #expect(!policy.acceptsSubscription("roster.monster.updated.x", from: .client(.gateway)))
+        #expect(!policy.acceptsSubscription("bench.", from: .client(.gateway)))
+        #expect(policy.acceptsSubscription("bench.", from: .anonymous))
+        #expect(!policy.acceptsSubscription(String(repeating: "a", count: 100), from: .anonymous))
+        #expect(!policy.acceptsSubscription(String(repeating: "a", count: 200_000), from: .client(.gateway)))
+        #expect(!policy.acceptsSubscription("sys.", from: .revoked))
+        #expect(policy.distinctSubscriptions < 1_000)
+    }
+
+    @Test func thePeekFindsTheFirstTopLevelFields() throws {
+        let json = Array(#" { "body" : {"id":"inner","device":["x"]}, "id" : "outer", "n": -1.5e3, "ok": true, "device":"ipad", "correlationId":"c", "service":"gateway", "service":"roster" } "#.utf8)
+        let peek = try #require(EnvelopePeek(json))
+        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: json[$0], as: UTF8.self) } }
+        #expect(text(peek.id) == "outer")
+        #expect(text(peek.device) == "ipad")
+        #expect(text(peek.correlationId) == "c")
+        #expect(text(peek.service) == "gateway")
+        #expect(!peek.escaped)
+        #expect(EnvelopePeek(Array("[1]".utf8)) == nil)
+        #expect(EnvelopePeek(Array(#"{"a":"#.utf8)) == nil)
+    }
+
+    @Test func theAllowListReadsRolesAndLeavesOutUnknownOnes() throws {
+        let folder = try TemporaryFolder()
+        let roster = try Certificate.generate(metadata: ["role": "roster"])
+        let plain = try Certificate.generate()
+        let odd = try Certificate.generate(metadata: ["role": "admin"])
+        try roster.publicCertificate.save(in: folder.path, name: "roster")
+        try plain.publicCertificate.save(in: folder.path, name: "pyzmq")
+        try odd.publicCertificate.save(in: folder.path, name: "odd")
+        let (list, warnings) = try AllowList.load(folder: folder.path)
+        #expect(list.role(of: roster.publicKey) == .roster)
+        #expect(list.role(of: plain.publicKey) == .gateway)
+        #expect(list.role(of: odd.publicKey) == nil)
+        #expect(warnings.contains { $0.contains("odd.key") && $0.contains("admin") })
+        try plain.publicCertificate.save(in: folder.path, name: "roster-old")
+        try Certificate.generate().publicCertificate.save(in: folder.path, name: "input-handling")
+        #expect(try AllowList.load(folder: folder.path).warnings.contains { $0.contains("input-handling.key has no role") })
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import ZeroMQ
+
+/// Zero-copy forwarding with `Multipart` and polling with `Poller`, over real sockets.
+@Suite struct MultipartTests {
+    @Test func aMessageIsForwardedWholeAndALongOneIsCountedButNotKept() throws {
+        let context = try ZMQContext()
+        let input = try ZMQSocket(context, .pull), output = try ZMQSocket(context, .push)
+        let sender = try ZMQSocket(context, .push), receiver = try ZMQSocket(context, .pull)
+        try input.bind("inproc://multipart-in")
+        try sender.connect("inproc://multipart-in")
+        try output.bind("inproc://multipart-out")
+        try receiver.connect("inproc://multipart-out")
+        let message = Multipart(capacity: 2)
+        #expect(try message.receive(from: input) == false)
+
+        try sender.send([Array("topic".utf8), Array("body".utf8)])
+        let poller = Poller([.socket(input)])
+        try poller.wait(timeoutMilliseconds: 5000)
+        #expect(poller.isReady(0))
+        #expect(try message.receive(from: input))
+        #expect(message.frameCount == 2 && message.held == 2)
+        #expect(Array(message.bytes(0)) == Array("topic".utf8))
+        #expect(message.property("User-Id") == nil)   // no security mechanism, no User-Id
+        #expect(try message.send(to: output))
+        #expect(try receiver.receive(timeoutMilliseconds: 5000) == [Array("topic".utf8), Array("body".utf8)])
+
+        try sender.send([[1], [2], [3], [4]])
+        try poller.wait(timeoutMilliseconds: 5000)
+        #expect(try message.receive(from: input))
+        #expect(message.frameCount == 4 && message.held == 2)
+        message.discard()
+        #expect(message.held == 0)
+        for socket in [input, output, sender, receiver] { socket.close() }
+    }
+}
