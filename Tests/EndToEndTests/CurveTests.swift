@@ -48,7 +48,7 @@ extension ChildProcess {
         #expect(human.stdout.contains("ipad add photo requested"), "\(human.stderr)")
         let bus = try #require(stack.processes["bus"])
         #expect(bus.logged("CURVE on: server key \(try keys.busKey().z85)"))
-        #expect(bus.logged("4 authorised client key(s)"))
+        #expect(bus.logged("5 authorised client key(s)"))
         #expect(bus.logged("admitted gateway"))
         #expect(!bus.stderr.contains("PLAINTEXT"))
         for service in Stack.services {
@@ -70,6 +70,30 @@ extension ChildProcess {
         #expect(bus.logged("refused a client from 127.0.0.1: its public key \(outsider.publicKey.z85) is not in"))
     }
 
+    @Test func aFloodOfUnknownKeysWritesAFewWarningsNotOnePerKey() throws {
+        // A bus of its own at debug level, so that every refusal can be counted in its log.
+        let flooded = try Stack(transport: .tcp, services: [], environment: ["BUS_KEYS_DIR": keys.path, "LOG_LEVEL": "debug"])
+        let bus = try #require(flooded.processes["bus"])
+        let context = try ZMQContext()
+        let clients = 300
+        var sockets: [ZMQSocket] = []
+        defer { for socket in sockets { socket.close() } }
+        for _ in 0..<clients {
+            let socket = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
+            try socket.makeCurveClient(try CurveKeyPair.generate(), serverKey: try keys.busKey())
+            try socket.connect(flooded.backend)
+            sockets.append(socket)
+        }
+        func count(_ text: String, in log: String) -> Int { log.split(separator: "\n").filter { $0.contains(text) }.count }
+        let started = Date()
+        let allSeen = bus.waitForStderr(timeout: 60) { count(": refused a client", in: $0) >= clients }
+        #expect(allSeen, "refusals logged: \(count(": refused a client", in: bus.stderr))")
+        // The first refusal, then at most one summary per 10 s of the flood.
+        let warnings = count("bus warn: refused a client", in: bus.stderr)
+        #expect(warnings >= 1 && warnings <= 2 + Int(Date().timeIntervalSince(started) / 10), "\(warnings) warnings")
+        #expect(bus.stderr.contains("further refusals are summarised every 10 s"))
+    }
+
     @Test func aClientWithAnotherBusKeyIsShutOut() throws {
         // Its key is admitted, but it expects another server: the handshake fails.
         let gateway = try Certificate.load(keys.path + "/gateway.key_secret")
@@ -86,7 +110,7 @@ extension ChildProcess {
         try FileManager.default.copyItem(atPath: newcomer + "/newcomer.key", toPath: keys.path + "/authorized/newcomer.key")
         let bus = try #require(stack.processes["bus"])
         bus.signal(SIGHUP)
-        #expect(bus.waitForLine(timeout: 5) { $0.contains("SIGHUP: re-read") && $0.contains("5 authorised client key(s)") ? true : nil } == true)
+        #expect(bus.waitForLine(timeout: 5) { $0.contains("SIGHUP: re-read") && $0.contains("6 authorised client key(s)") ? true : nil } == true)
         let admitted = try stack.gateway(["--timeout", "5", "ping"], environment: asNewcomer)
         #expect(admitted.status == 0, "\(admitted.stderr)")
         #expect(bus.logged("admitted newcomer"))

@@ -62,6 +62,17 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until `holds` is true of all that stderr holds so far, up to `timeout` seconds.
+    func waitForStderr(timeout: TimeInterval, _ holds: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !holds(errorText) {
+            if !condition.wait(until: deadline) { return holds(errorText) }
+        }
+        return true
+    }
+
     /// Sends `signal` to the process.
     func signal(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
