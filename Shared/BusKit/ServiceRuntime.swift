@@ -199,7 +199,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     }
 
     /// The frames of `effects` as messages caused by `envelope`, their ids, and those passed on
-    /// to another service; nothing at all if one of them cannot be encoded (logged).
+    /// to another service; nothing at all if one of them cannot be encoded (logged; the caller
+    /// sends an `error` instead, counted then).
     private func encode(
         _ effects: [Effect], causedBy envelope: Envelope, on bus: BusConnection
     ) throws(MessageError) -> ([[[UInt8]]], [String], [Forward]) {
@@ -212,7 +213,6 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 outgoing.append(try bus.codec.frames(message))
             } catch {
                 log.error("refused to publish what \(envelope.type.rawValue) \(envelope.id) caused: \(error)")
-                count("errors")
                 return ([], [], [])
             }
             emitted.append(message.id)
