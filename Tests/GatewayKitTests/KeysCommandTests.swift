@@ -76,6 +76,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: base + "/real", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: base + "/real")
         #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.refused)
+        #expect(KeysCommand.run(KeysRequest(folder: folder + "//")) == ExitStatus.refused)
         #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/real").isEmpty)
         try FileManager.default.removeItem(atPath: folder)
 

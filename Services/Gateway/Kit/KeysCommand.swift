@@ -52,7 +52,9 @@ enum KeysCommand {
 
     /// Creates the certificates; returns the exit status.
     static func run(_ request: KeysRequest) -> Int32 {
-        let folder = request.folder
+        // Without trailing slashes: `link/` would resolve through a symbolic link `link`.
+        var folder = request.folder
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         let authorized = join(folder, "authorized")
         let links = ([folder, authorized] + components.flatMap { files(of: $0.name, in: folder) })
             .filter { TextFile.kind($0) == .symbolicLink }
