@@ -36,7 +36,10 @@ RUN set -eux; \
     useradd --uid 10001 --gid monster --home-dir /var/lib/monster-bus --no-create-home \
         --shell /usr/sbin/nologin monster; \
     install -d -o monster -g monster -m 0750 /var/lib/monster-bus; \
-    install -d -o monster -g monster -m 0700 /keys
+    install -d -o monster -g monster -m 0700 /keys; \
+    for name in bus presentation-policy roster input-handling gateway monitor; do \
+        install -d -o monster -g monster -m 0700 "/keys.d/$name"; \
+    done
 # The roster's SQLite database (WAL mode: the directory must be writable). compose.yaml mounts
 # a named volume here; a new named volume takes this directory's owner.
 ENV ROSTER_DB=/var/lib/monster-bus/roster.db

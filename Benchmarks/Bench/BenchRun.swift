@@ -71,7 +71,7 @@ enum BenchRun {
 
         // The raw payload is as large as the product's action envelope.
         let actionSample = product.bus.envelope(product.action, device: "bench-ipad")
-        let payload = product.bus.codec.encode(actionSample)
+        let payload = try product.bus.codec.encode(actionSample)
         m.payloadBytes = payload.count
         let raw = try RawClient(context: context, config: stack.config, payload: payload)
         defer { raw.close() }
@@ -88,7 +88,7 @@ enum BenchRun {
         // The product's answer, in sizes, for the product-shaped raw reference.
         if let decision = product.samples[.presented], let ack = product.samples[.ack] {
             let shape = RawClient.Shape(
-                first: product.bus.codec.encode(decision).count, second: product.bus.codec.encode(ack).count)
+                first: try product.bus.codec.encode(decision).count, second: try product.bus.codec.encode(ack).count)
             m.shape = shape
             for _ in 0..<options.warmUp { _ = try raw.roundTrip(shape: shape) }
         }
@@ -119,7 +119,7 @@ enum BenchRun {
         // 3. The codec, on the envelopes just exchanged.
         progress("codec: \(options.codecIterations) encodes and decodes of each envelope")
         let replies = [MessageType.presented, .dismissed, .ack].compactMap { product.samples[$0] }
-        m.codec = CodecBench.run(bus: product.bus, action: actionSample, replies: replies, iterations: options.codecIterations)
+        m.codec = try CodecBench.run(bus: product.bus, action: actionSample, replies: replies, iterations: options.codecIterations)
 
         // 1, 2, 4. Throughput and scale, round after round.
         let names = (0..<(options.scales.max() ?? 0)).map { "bench-\($0)" }

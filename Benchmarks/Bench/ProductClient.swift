@@ -111,7 +111,7 @@ final class ProductClient {
         // What `bus.publish` does, in three timed steps.
         let sent = bus.envelope(action, device: device)
         let made = Timestamp.monotonic()
-        let frames = bus.codec.frames(sent)
+        let frames = try bus.codec.frames(sent)
         let encoded = Timestamp.monotonic()
         try bus.sendRaw(frames)
         actionsSinceStart += 1

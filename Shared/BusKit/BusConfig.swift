@@ -26,6 +26,12 @@ public struct BusConfig: Sendable {
     /// How long an action may wait on the bus before a service refuses it as overloaded, and how
     /// long a blocked send is retried before it is given up and counted (`ACTION_TTL_MS`).
     public var actionTimeToLiveMilliseconds: Int = 30_000
+    /// How far a message's `time` may be ahead of a service's clock before it is refused
+    /// (`CLOCK_SKEW_MS`).
+    public var clockSkewMilliseconds: Int = 1000
+    /// How many handled message ids a service remembers to answer repeats as duplicates
+    /// (`IDEMPOTENCE_WINDOW`), each for its time to live.
+    public var idempotenceWindow: Int = 10_000
 
     /// The defaults: `tcp://127.0.0.1:5555` and `:5556`, heartbeat every second, 64 KiB frames.
     public init(
@@ -63,6 +69,12 @@ public struct BusConfig: Sendable {
         }
         if let number = try integer("ACTION_TTL_MS", 10...3_600_000, "a number of milliseconds") {
             config.actionTimeToLiveMilliseconds = number
+        }
+        if let number = try integer("CLOCK_SKEW_MS", 0...600_000, "a number of milliseconds") {
+            config.clockSkewMilliseconds = number
+        }
+        if let number = try integer("IDEMPOTENCE_WINDOW", 100...10_000_000, "a number of message ids") {
+            config.idempotenceWindow = number
         }
         if let value = environment["LOG_LEVEL"], !value.isEmpty {
             guard let level = LogLevel(rawValue: value.lowercased()) else {

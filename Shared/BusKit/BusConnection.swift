@@ -75,9 +75,10 @@ public final class BusConnection {
 
     /// Publishes `envelope` (topic frame, then JSON). If the bus's queue is full it waits
     /// (counted in `sendWaits`); after `ACTION_TTL_MS` it gives up, counts it in
-    /// `sendsDropped` and throws `BusBackpressure`.
+    /// `sendsDropped` and throws `BusBackpressure`. An envelope holding a non-finite number is
+    /// never sent: `MessageError` `non-finite`.
     public func send(_ envelope: Envelope) throws {
-        try sendRaw(codec.frames(envelope))
+        try sendRaw(try codec.frames(envelope))
     }
 
     /// Builds and publishes a message; returns what was sent.

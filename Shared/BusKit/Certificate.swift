@@ -7,6 +7,7 @@ import ZeroMQ
 ///     #   ZeroMQ CURVE **Secret** Certificate
 ///     metadata
 ///         name = "roster"
+///         role = "roster"
 ///     curve
 ///         public-key = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"
 ///         secret-key = "JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6"
@@ -17,8 +18,12 @@ public struct Certificate: Sendable, Equatable, CustomStringConvertible {
     public let publicKey: CurveKey
     /// Both keys, when the certificate holds the secret one.
     public let keyPair: CurveKeyPair?
-    /// The `metadata` section (e.g. `name`).
+    /// The `metadata` section (e.g. `name`, `role`).
     public var metadata: [String: String]
+
+    /// The role the bus grants this certificate's holder (`role` in `metadata`): a service's
+    /// name, `gateway`, or `observer`; nil when it has none.
+    public var role: String? { metadata["role"] }
 
     /// A secret certificate holding `keys`.
     public init(keys: CurveKeyPair, metadata: [String: String] = [:]) {

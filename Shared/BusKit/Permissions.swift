@@ -41,7 +41,8 @@ public enum Permissions {
         ("device.", [.gateway]),
         ("device.describe", [.gateway, .observer]),
         ("roster.snapshot.request", [.gateway, .presentationPolicy, .observer]),
-        ("sys.ping", [.gateway, .observer]),
+        // A health check may run with any component's certificate (compose's, in its container).
+        ("sys.ping", Set(Role.allCases)),
         ("sys.status.request", [.gateway, .observer]),
         ("sys.loss", [.gateway, .observer]),
         // presentation-policy's own topics, and what it passes on to the others.

@@ -26,6 +26,9 @@ public enum ServiceMain {
                   BUS_BACKEND            where subscribers connect (default tcp://127.0.0.1:5556)
                   HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
                   BUS_MAX_MESSAGE_BYTES  largest message accepted (default 65536)
+                  ACTION_TTL_MS          an older message is refused as overloaded (default 30000)
+                  CLOCK_SKEW_MS          a time further ahead of this clock is refused (default 1000)
+                  IDEMPOTENCE_WINDOW     message ids remembered to answer repeats as duplicates (default 10000)
                   LOG_LEVEL              debug, info, warn or error (default info)
                   LOG_FORMAT             text or json (OpenTelemetry log records, one per line; default text)
                   BUS_KEYS_DIR           CURVE keys folder (gateway keys init); unset: plaintext

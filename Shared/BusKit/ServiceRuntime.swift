@@ -19,6 +19,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     private var readyPingIds: Set<String> = []
     private var signalledAt: Double?
     private var isReady = false
+    private var window: DeliveryWindow
 
     /// A runtime for the service `name` with `handler`, configured by `config`.
     public init(name: String, handler: Handler, config: BusConfig) {
@@ -26,6 +27,9 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         self.handler = handler
         self.config = config
         self.log = Log(service: name, level: config.logLevel, format: config.logFormat)
+        window = DeliveryWindow(
+            timeToLive: Double(config.actionTimeToLiveMilliseconds) / 1000,
+            clockSkew: Double(config.clockSkewMilliseconds) / 1000, capacity: config.idempotenceWindow)
     }
 
     /// Runs until SIGTERM or SIGINT; returns the process exit status.
@@ -147,25 +151,72 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             count("ignored")
             return
         }
+        let verdict = window.check(id: envelope.id, time: envelope.time, now: Timestamp.wallClock())
         let reply: Reply
-        if let waited = waitedTooLong(envelope) {
-            count("refusedOverload")
-            reply = Reply([.error(
-                "overloaded",
-                "refused: it waited \(waited) ms on the bus, more than ACTION_TTL_MS (\(config.actionTimeToLiveMilliseconds) ms); the service is overloaded",
-                offendingId: envelope.id)])
-        } else {
+        switch verdict {
+        case .fresh:
             reply = handler.handle(envelope)
+        case .duplicate(var ack):
+            // Already handled: its first acknowledgement again, marked duplicate; nothing is
+            // decided or published again (what it lists was sent the first time).
+            count("duplicates")
+            ack.duplicate = true
+            try bus.send(bus.envelope(.ack(ack), causedBy: envelope))
+            return
+        case .tooOld(let waited), .forgotten(let waited):
+            count("refusedOverload")
+            let why = if case .forgotten = verdict {
+                "it was sent \(waited) ms ago, before ids this service had to forget (IDEMPOTENCE_WINDOW \(config.idempotenceWindow)), so it cannot tell whether it handled it"
+            } else {
+                "it waited \(waited) ms on the bus, more than ACTION_TTL_MS (\(config.actionTimeToLiveMilliseconds) ms)"
+            }
+            reply = Reply([.error("overloaded", "refused: \(why); the service is overloaded", offendingId: envelope.id)])
+        case .fromTheFuture(let ahead):
+            reply = Reply([.error(
+                MessageError.Code.badTime.rawValue,
+                "refused: its time \(envelope.time) is \(ahead) ms ahead of this service's clock, more than CLOCK_SKEW_MS (\(config.clockSkewMilliseconds) ms)",
+                offendingId: envelope.id)])
+        case .unreadableTime:
+            reply = Reply([.error(MessageError.Code.badTime.rawValue, "refused: its time is not a timestamp", offendingId: envelope.id)])
         }
         count("handled")
         // Everything is encoded first and then sent back to back, so that libzmq's I/O thread
         // can write it in one go.
+        var (outgoing, emitted, forwarded) = try encode(reply.effects, causedBy: envelope, on: bus)
+        if outgoing.isEmpty && !reply.effects.isEmpty {
+            // A decision held a number JSON cannot carry: refuse rather than send what no peer decodes.
+            (outgoing, emitted, forwarded) = try encode(
+                [.error(MessageError.Code.nonFinite.rawValue, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
+                causedBy: envelope, on: bus)
+        }
+        let ackBody = Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)
+        outgoing.append(try bus.codec.frames(bus.envelope(.ack(ackBody), causedBy: envelope)))
+        log.info(
+            "span: handled \(envelope.type.rawValue) from \(envelope.service) in \(Int(((Timestamp.monotonic() - started) * 1_000_000).rounded())) µs; published \((reply.effects.map(\.body.type.rawValue) + ["ack"]).joined(separator: ", "))",
+            context: LogContext(envelope))
+        for frames in outgoing { try bus.sendRaw(frames) }
+        if case .fresh(let sent) = verdict {
+            window.remember(id: envelope.id, sent: sent, ack: ackBody, now: Timestamp.wallClock())
+        }
+    }
+
+    /// The frames of `effects` as messages caused by `envelope`, their ids, and those passed on
+    /// to another service; nothing at all if one of them cannot be encoded (logged; the caller
+    /// sends an `error` instead, counted then).
+    private func encode(
+        _ effects: [Effect], causedBy envelope: Envelope, on bus: BusConnection
+    ) throws(MessageError) -> ([[[UInt8]]], [String], [Forward]) {
         var outgoing: [[[UInt8]]] = []
         var emitted: [String] = []
         var forwarded: [Forward] = []
-        for effect in reply.effects {
+        for effect in effects {
             let message = bus.envelope(effect.body, causedBy: envelope, device: effect.device)
-            outgoing.append(bus.codec.frames(message))
+            do {
+                outgoing.append(try bus.codec.frames(message))
+            } catch {
+                log.error("refused to publish what \(envelope.type.rawValue) \(envelope.id) caused: \(error)")
+                return ([], [], [])
+            }
             emitted.append(message.id)
             if let service = effect.forwardTo { forwarded.append(Forward(id: message.id, service: service)) }
             if case .error(let error) = effect.body {
@@ -173,21 +224,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 log.info("refused \(envelope.type.rawValue) \(envelope.id): \(error.code): \(error.message)", context: LogContext(envelope))
             }
         }
-        let ack = bus.envelope(
-            .ack(Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)),
-            causedBy: envelope)
-        outgoing.append(bus.codec.frames(ack))
-        log.info(
-            "span: handled \(envelope.type.rawValue) from \(envelope.service) in \(Int(((Timestamp.monotonic() - started) * 1_000_000).rounded())) µs; published \((reply.effects.map(\.body.type.rawValue) + ["ack"]).joined(separator: ", "))",
-            context: LogContext(envelope))
-        for frames in outgoing { try bus.sendRaw(frames) }
-    }
-
-    /// How long (ms) `envelope` waited since it was sent, if that is more than its time to live.
-    private func waitedTooLong(_ envelope: Envelope) -> Int? {
-        guard let sent = Timestamp.parse(envelope.time) else { return nil }
-        let waited = Int((Timestamp.wallClock() - sent) * 1000)
-        return waited > config.actionTimeToLiveMilliseconds ? waited : nil
+        return (outgoing, emitted, forwarded)
     }
 
     private func publishHeartbeat(_ bus: BusConnection) throws {

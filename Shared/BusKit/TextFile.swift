@@ -30,11 +30,29 @@ public enum TextFile {
     }
 
     /// Writes `text` to `path` with permissions `mode` (e.g. `0o600`). Without `overwrite`, an
-    /// existing file is an error and is left as it is; with it, the file is replaced and its
-    /// permissions set to `mode`.
+    /// existing file is an error and is left as it is; with it, the file is replaced (a new file
+    /// renamed over the old one, so nothing is written through a link to another file). A
+    /// symbolic link at `path` is refused either way.
     public static func write(_ text: String, to path: String, mode: mode_t, overwrite: Bool) throws(FileError) {
-        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (overwrite ? 0 : O_EXCL)
-        let descriptor = open(path, flags, mode)
+        if kind(path) == .symbolicLink {
+            throw FileError("cannot write \(path): it is a symbolic link (remove it; nothing is written through one)")
+        }
+        guard overwrite else {
+            try write(text, creating: path, mode: mode)
+            return
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        try write(text, creating: temporary, mode: mode)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileError("cannot replace \(path)", errno: code)
+        }
+    }
+
+    /// Writes `text` to a new file at `path` (an error if anything is there, a link included).
+    private static func write(_ text: String, creating path: String, mode: mode_t) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw FileError("cannot write \(path)", errno: errno) }
         defer { close(descriptor) }
         guard fchmod(descriptor, mode) == 0 else { throw FileError("cannot set the permissions of \(path)", errno: errno) }
@@ -48,6 +66,46 @@ public enum TextFile {
             }
             offset += count
         }
+    }
+
+    /// What is at a path, without following a symbolic link there.
+    public enum Kind: Sendable, Equatable {
+        /// Nothing.
+        case missing
+        /// A regular file.
+        case file
+        /// A folder.
+        case folder
+        /// A symbolic link (wherever it points, even nowhere).
+        case symbolicLink
+        /// Something else: a device, a socket, a pipe.
+        case other
+    }
+
+    /// What is at `path` (`lstat`: a symbolic link is reported as one).
+    public static func kind(_ path: String) -> Kind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .folder
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    /// Makes the folder at `path` private: created with mode 0700 if missing, else set to
+    /// 0700. A symbolic link (or anything but a folder) there is refused.
+    public static func makePrivateFolder(_ path: String) throws(FileError) {
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw FileError("cannot create the folder \(path)", errno: errno) }
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if kind(path) == .symbolicLink { throw FileError("\(path) is a symbolic link: the keys folder must be a real folder") }
+            throw FileError("cannot open the folder \(path)", errno: code)
+        }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, 0o700) == 0 else { throw FileError("cannot make \(path) private (mode 0700)", errno: errno) }
     }
 
     /// Whether something exists at `path`.

@@ -51,8 +51,9 @@ extension Envelope: Codable {
     }
 
     /// Decodes an envelope from its JSON form (`v`, `type`, header, `body`), refusing versions other
-    /// than 1, unknown types, an empty id, correlationId or service, a device id empty or over 64 bytes,
-    /// and a `traceparent` or `parentSpan` not in the W3C form.
+    /// than 1, unknown types, a `time` that is not a timestamp, an empty id, correlationId or
+    /// service, a device id empty or over 64 bytes, and a `traceparent` or `parentSpan` not in
+    /// the W3C form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
@@ -69,6 +70,9 @@ extension Envelope: Codable {
         time = try container.decode(String.self, forKey: .time)
         traceparent = try container.decodeIfPresent(String.self, forKey: .traceparent)
         parentSpan = try container.decodeIfPresent(String.self, forKey: .parentSpan)
+        guard Timestamp.parse(time) != nil else {
+            throw MessageError(.badTime, "field 'time' is not an RFC 3339 timestamp such as 2026-11-30T03:14:39.123Z: '\(time.prefix(40))'")
+        }
         body = try Body.decode(type, from: container, forKey: .body)
         guard !id.isEmpty, !correlationId.isEmpty, !service.isEmpty else {
             throw MessageError(.badShape, "id, correlationId and service must not be empty")

@@ -11,19 +11,26 @@ public struct EnvelopeCodec: Sendable {
         self.maxMessageBytes = maxMessageBytes
     }
 
-    /// The JSON of `envelope`.
-    public func encode(_ envelope: Envelope) -> [UInt8] {
+    /// The JSON of `envelope`, or `non-finite` when a number in it is NaN or infinite: JSON
+    /// cannot carry those, and no peer could decode the message, so it is never written.
+    public func encode(_ envelope: Envelope) throws(MessageError) -> [UInt8] {
         do {
             return try FastJSONEncoder.encode(envelope)
+        } catch EncodingError.invalidValue(let value, let context) {
+            let field = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            throw MessageError(
+                .nonFinite, "\(envelope.type.rawValue): field '\(field)' is \(value), not a finite number: it cannot be sent",
+                offendingId: envelope.id)
         } catch {
-            // Every body is made of strings, numbers, booleans and arrays of them: encoding cannot fail.
+            // Bodies are made of strings, numbers, booleans and arrays of them: nothing else fails.
             preconditionFailure("an envelope failed to encode: \(error)")
         }
     }
 
-    /// The two frames of `envelope` on the wire: topic (its type), then its JSON.
-    public func frames(_ envelope: Envelope) -> [[UInt8]] {
-        [Array(envelope.type.rawValue.utf8), encode(envelope)]
+    /// The two frames of `envelope` on the wire: topic (its type), then its JSON; `non-finite`
+    /// when it holds a number JSON cannot carry.
+    public func frames(_ envelope: Envelope) throws(MessageError) -> [[UInt8]] {
+        [Array(envelope.type.rawValue.utf8), try encode(envelope)]
     }
 
     /// The envelope in `frames`, or why they are not one.

@@ -11,6 +11,11 @@ public struct MessageError: Error, Equatable, CustomStringConvertible {
         case unsupportedVersion = "unsupported-version"
         case topicMismatch = "topic-mismatch"
         case tooLarge = "too-large"
+        /// `time` is not an RFC 3339 timestamp, or is further ahead of the receiver's clock than
+        /// `CLOCK_SKEW_MS` allows.
+        case badTime = "bad-time"
+        /// A number is NaN or infinite: JSON cannot carry it, so it is never sent.
+        case nonFinite = "non-finite"
     }
 
     /// The kind of bad input; its raw value is the `code` of the `error` message published.

@@ -40,12 +40,18 @@ public enum Timestamp {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    /// Seconds since 1970 of a timestamp written by `format` (`2026-11-30T03:14:39.123Z`),
-    /// or nil if it is not one.
+    /// Seconds since 1970 of an RFC 3339 timestamp in the form `format` writes
+    /// (`2026-11-30T03:14:39.123Z`), or nil if it is not one. Also read: 0 to 9 fraction digits
+    /// (`…:39Z`, `…:39.123456Z`) and a numeric offset instead of `Z` (`…:39.123+02:00`), as
+    /// other clients (Python's `isoformat`) write them; the date must exist (no 30 February).
     public static func parse(_ text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z")
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard bytes.count >= 20, bytes.count <= 35, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
         else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
@@ -57,17 +63,51 @@ public enum Timestamp {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), let milliseconds = number(20..<23),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+              let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
         else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        return Double(timegm(&parts)) + Double(milliseconds) / 1000
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == UInt8(ascii: ".") {
+            let digitsStart = index + 1
+            index = digitsStart
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            guard index > digitsStart, index - digitsStart <= 9, let digits = number(digitsStart..<index) else { return nil }
+            var scale = 1.0
+            for _ in digitsStart..<index { scale *= 10 }
+            fraction = Double(digits) / scale
+        }
+        var offset = 0
+        if index == bytes.count - 1, bytes[index] == UInt8(ascii: "Z") {
+            offset = 0
+        } else if index == bytes.count - 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
+                  bytes[index + 3] == UInt8(ascii: ":"), let hours = number(index + 1..<index + 3),
+                  let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60 {
+            offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            return nil
+        }
+        let days = daysSince1970(year: year, month: month, day: day)
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+    }
+
+    /// Days in `month` (1–12) of `year`, in the proleptic Gregorian calendar.
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a date (Howard Hinnant's `days_from_civil`).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Seconds on a monotonic clock, for measuring intervals.

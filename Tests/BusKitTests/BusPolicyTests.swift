@@ -21,14 +21,14 @@ import Testing
         func allowed(_ role: Role) -> Set<MessageType> {
             Set(MessageType.allCases.filter { policy.refusal(from: .client(role), frames: message($0.rawValue, service: role.rawValue)) == nil })
         }
-        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .unchanged]
+        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .ping, .unchanged]
         #expect(allowed(.roster) == answers.union([.snapshot, .selection, .monsterUpdated]))
         #expect(allowed(.inputHandling) == answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]))
         #expect(allowed(.presentationPolicy) == answers.union([
             .presented, .hidden, .dismissed, .moved, .interactionChanged, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
             .inputTap, .inputLayout, .inputDescribe, .snapshotRequest, .rosterSelect,
         ]))
-        #expect(allowed(.bus) == [.heartbeat, .pong, .statusReport, .error])
+        #expect(allowed(.bus) == [.heartbeat, .pong, .ping, .statusReport, .error])
         #expect(allowed(.observer) == [.describe, .snapshotRequest, .ping, .statusRequest, .lossReport])
     }
 

@@ -37,6 +37,7 @@ import ZeroMQ
         #expect(secret.publicKey.z85 == Self.publicZ85)
         #expect(secret.keyPair?.secretKey.z85 == Self.secretZ85)
         #expect(secret.metadata.isEmpty)
+        #expect(secret.role == nil)
         let shared = try Certificate(parsing: Self.pyzmqPublic)
         #expect(shared.publicKey == secret.publicKey)
         #expect(shared.keyPair == nil)
@@ -51,12 +52,15 @@ import ZeroMQ
             metadata
                 name = "roster"
                 email = "ops@example.com"
+                role = "roster"
             curve
                 public-key = "\(Self.publicZ85)"
                 secret-key = "\(Self.secretZ85)"
             """
         let certificate = try Certificate(parsing: text)
-        #expect(certificate.metadata == ["name": "roster", "email": "ops@example.com"])
+        #expect(certificate.metadata == ["name": "roster", "email": "ops@example.com", "role": "roster"])
+        #expect(certificate.role == "roster")
+        #expect(try Certificate(parsing: certificate.text()).role == "roster")
         #expect(certificate.keyPair != nil)
     }
 

@@ -70,6 +70,30 @@ extension ChildProcess {
         #expect(bus.logged("refused a client from 127.0.0.1: its public key \(outsider.publicKey.z85) is not in"))
     }
 
+    @Test func aFloodOfUnknownKeysWritesAFewWarningsNotOnePerKey() throws {
+        // A bus of its own at debug level, so that every refusal can be counted in its log.
+        let flooded = try Stack(transport: .tcp, services: [], environment: ["BUS_KEYS_DIR": keys.path, "LOG_LEVEL": "debug"])
+        let bus = try #require(flooded.processes["bus"])
+        let context = try ZMQContext()
+        let clients = 300
+        var sockets: [ZMQSocket] = []
+        defer { for socket in sockets { socket.close() } }
+        for _ in 0..<clients {
+            let socket = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
+            try socket.makeCurveClient(try CurveKeyPair.generate(), serverKey: try keys.busKey())
+            try socket.connect(flooded.backend)
+            sockets.append(socket)
+        }
+        func count(_ text: String, in log: String) -> Int { log.split(separator: "\n").filter { $0.contains(text) }.count }
+        let started = Date()
+        let allSeen = bus.waitForStderr(timeout: 60) { count(": refused a client", in: $0) >= clients }
+        #expect(allSeen, "refusals logged: \(count(": refused a client", in: bus.stderr))")
+        // The first refusal, then at most one summary per 10 s of the flood.
+        let warnings = count("bus warn: refused a client", in: bus.stderr)
+        #expect(warnings >= 1 && warnings <= 2 + Int(Date().timeIntervalSince(started) / 10), "\(warnings) warnings")
+        #expect(bus.stderr.contains("further refusals are summarised every 10 s"))
+    }
+
     @Test func aClientWithAnotherBusKeyIsShutOut() throws {
         // Its key is admitted, but it expects another server: the handshake fails.
         let gateway = try Certificate.load(keys.path + "/gateway.key_secret")

@@ -90,7 +90,7 @@ final class Witness {
 
     /// What each role may publish (the README's table).
     static let expected: [Role: Set<MessageType>] = {
-        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .unchanged]
+        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .ping, .unchanged]
         return [
             .gateway: [.tap, .rotate, .resize, .select, .interaction, .describe, .snapshotRequest, .ping, .statusRequest, .lossReport],
             .observer: [.describe, .snapshotRequest, .ping, .statusRequest, .lossReport],
@@ -100,7 +100,7 @@ final class Witness {
             ]),
             .roster: answers.union([.snapshot, .selection, .monsterUpdated]),
             .inputHandling: answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]),
-            .bus: [.heartbeat, .pong, .statusReport, .error],
+            .bus: [.heartbeat, .pong, .ping, .statusReport, .error],
         ]
     }()
 

@@ -7,6 +7,8 @@ final class ChildProcess: @unchecked Sendable {
     let process = Process()
     private let condition = NSCondition()
     private var errorText = ""
+    /// True once stderr reached its end (the process and every child holding it closed it).
+    private var errorEnded = false
     private let log: FileHandle?
 
     /// Starts `executable` with `arguments` and `environment`, logging stderr to `logFile` and,
@@ -31,6 +33,10 @@ final class ChildProcess: @unchecked Sendable {
             guard let self else { return }
             if data.isEmpty {
                 handle.readabilityHandler = nil
+                self.condition.lock()
+                self.errorEnded = true
+                self.condition.broadcast()
+                self.condition.unlock()
                 return
             }
             self.log?.write(data)
@@ -62,13 +68,26 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until `holds` is true of all that stderr holds so far, up to `timeout` seconds.
+    func waitForStderr(timeout: TimeInterval, _ holds: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !holds(errorText) {
+            if !condition.wait(until: deadline) { return holds(errorText) }
+        }
+        return true
+    }
+
     /// Sends `signal` to the process.
     func signal(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
-    /// Waits for the process to exit, up to `timeout` seconds; returns its status, or nil.
+    /// Waits for the process to exit, up to `timeout` seconds, and for the last of its stderr
+    /// to arrive (so `stderr` then holds all it wrote); returns its status, or nil.
     func waitForExit(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
         let done = DispatchSemaphore(value: 0)
         let process = self.process
         DispatchQueue.global().async {
@@ -76,6 +95,9 @@ final class ChildProcess: @unchecked Sendable {
             done.signal()
         }
         guard done.wait(timeout: .now() + timeout) == .success else { return nil }
+        condition.lock()
+        while !errorEnded && condition.wait(until: deadline) {}
+        condition.unlock()
         return process.terminationStatus
     }
 }

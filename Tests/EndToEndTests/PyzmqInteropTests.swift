@@ -1,3 +1,4 @@
+import BusKit
 import Foundation
 import Testing
 
@@ -50,6 +51,16 @@ final class PyzmqInteropTests {
         #expect(Set(result.messages("sys.pong").compactMap { value($0, "body.service") as? String })
             == ["bus", "presentation-policy", "roster", "input-handling"])
         #expect(stack.processes["bus"]?.logged("admitted python-client") == true)
+    }
+
+    @Test func pyzmqReadsTheCertificatesKeysInitWritesRoleMetadataIncluded() throws {
+        #expect(try Certificate.load(keys.path + "/gateway.key_secret").role == "gateway")
+        let result = try Python.run([
+            "ping", "--frontend", stack.frontend, "--backend", stack.backend, "--certificate", keys.path + "/gateway.key_secret",
+            "--server-key", keys.path + "/bus.key", "--timeout", "10", "bus", "roster",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Set(result.messages("sys.pong").compactMap { value($0, "body.service") as? String }) == ["bus", "roster"])
     }
 
     @Test func aPyzmqClientWhoseKeyIsNotAuthorisedIsRefused() throws {

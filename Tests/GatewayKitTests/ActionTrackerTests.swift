@@ -22,6 +22,18 @@ import Testing
         #expect(tracker.received.map(\.id) == ["p1", "p2"])
     }
 
+    @Test func aDuplicatesAcknowledgementCompletesWithoutWaitingForWhatTheFirstDeliveryCaused() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        let first = Ack(handled: "device.tap", handledId: "A", emitted: ["p1"], forwarded: [Forward(id: "p1", service: "input-handling")], duplicate: true)
+        tracker.observe(message("p2", from: "presentation-policy", .ack(first)))
+        #expect(tracker.isComplete)
+        var original = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        var notDuplicate = first
+        notDuplicate.duplicate = false
+        original.observe(message("p2", from: "presentation-policy", .ack(notDuplicate)))
+        #expect(!original.isComplete)
+    }
+
     @Test func aForwardedMessageAddsTheNextServicesAcknowledgement() {
         var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
         tracker.observe(message("p1", from: "presentation-policy", .inputTap(InputTap(element: "weapon", keyboard: KeyboardMetrics(width: 1, systemHeight: 1, windowHeight: 1)))))

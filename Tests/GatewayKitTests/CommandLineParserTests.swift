@@ -50,6 +50,10 @@ import Testing
         #expect(try parse("select Dog-Bot").command == .select("Dog-Bot"))
         #expect(try parse("interaction weapon off").command == .interaction(element: "weapon", enabled: false))
         #expect(try parse("tap --at 10,20.5").command == .tap(Tap(point: Point(x: 10, y: 20.5))))
+        // Numbers JSON cannot carry are a usage error, not a message that cannot be sent.
+        for point in ["inf,1", "1,nan", "1e999,0", "-infinity,2"] { #expect(usageError("tap --at \(point)") != nil, "\(point)") }
+        #expect(usageError("--device d --screen 744x1024 --idiom pad --os 17.0 --orientation portrait --width regular tap add") == nil)
+        #expect(usageError("--device d --screen infx1024 --idiom pad --os 17.0 --orientation portrait --width regular tap add") != nil)
         #expect(try parse("describe").command == .describe)
         #expect(try parse("status").command == .status)
         #expect(try parse("ping roster").command == .ping(["roster"]))

@@ -24,10 +24,14 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString.prefix(8))").path + "/nested/keys"
         defer { try? FileManager.default.removeItem(atPath: String(folder.dropLast("/nested/keys".count))) }
         #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.ok)
-        for name in ["bus", "presentation-policy", "roster", "input-handling", "gateway", "monitor"] {
+        let roles = ["bus": "bus", "presentation-policy": "presentation-policy", "roster": "roster",
+                     "input-handling": "input-handling", "gateway": "gateway", "monitor": "observer"]
+        for (name, role) in roles {
             let secret = try Certificate.load(folder + "/\(name).key_secret")
             #expect(secret.keyPair != nil)
             #expect(secret.metadata["name"] == name)
+            #expect(secret.role == role)
+            #expect(try Certificate.load(folder + "/\(name).key").role == role)
             #expect(try Certificate.load(folder + "/\(name).key") == secret.publicCertificate)
             let mode = try FileManager.default.attributesOfItem(atPath: folder + "/\(name).key_secret")[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
@@ -35,6 +39,10 @@ import Testing
         }
         let (allowed, warnings) = try AllowList.load(folder: folder + "/authorized")
         #expect(allowed.count == 5)
+        for path in [folder, folder + "/authorized"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+            #expect(mode?.intValue == 0o700, "\(path)")
+        }
         #expect(warnings.isEmpty)
 
         let before = try Certificate.load(folder + "/roster.key_secret")
@@ -55,5 +63,68 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder + "/gateway.key_secret"))
         try FileManager.default.removeItem(atPath: folder + "/roster.key")
         #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.refused)
+    }
+
+    @Test func symbolicLinksAreRefusedAndNothingIsWrittenThroughThem() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let folder = base + "/keys", target = base + "/target"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try "precious\n".write(toFile: target, atomically: false, encoding: .utf8)
+
+        // The folder itself as a link.
+        try FileManager.default.createDirectory(atPath: base + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: base + "/real")
+        #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.refused)
+        #expect(KeysCommand.run(KeysRequest(folder: folder + "//")) == ExitStatus.refused)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/real").isEmpty)
+        try FileManager.default.removeItem(atPath: folder)
+
+        // A link planted where a secret goes, with and without --force, also dangling.
+        #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.ok)
+        try FileManager.default.removeItem(atPath: folder + "/bus.key_secret")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/bus.key_secret", withDestinationPath: target)
+        #expect(KeysCommand.run(KeysRequest(folder: folder, force: true)) == ExitStatus.refused)
+        #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.refused)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
+        try FileManager.default.removeItem(atPath: folder + "/bus.key_secret")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/bus.key_secret", withDestinationPath: base + "/nowhere")
+        #expect(KeysCommand.run(KeysRequest(folder: folder, force: true)) == ExitStatus.refused)
+        #expect(!FileManager.default.fileExists(atPath: base + "/nowhere"))
+
+        // authorized/ as a link.
+        try FileManager.default.removeItem(atPath: folder + "/bus.key_secret")
+        try FileManager.default.removeItem(atPath: folder + "/authorized")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/authorized", withDestinationPath: base + "/real")
+        #expect(KeysCommand.run(KeysRequest(folder: folder, force: true)) == ExitStatus.refused)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/real").isEmpty)
+    }
+
+    @Test func forceReplacesFilesWithoutWritingThroughAHardLink() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let folder = base + "/keys"
+        #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.ok)
+        try FileManager.default.removeItem(atPath: folder + "/roster.key_secret")
+        try "precious\n".write(toFile: base + "/target", atomically: false, encoding: .utf8)
+        try FileManager.default.linkItem(atPath: base + "/target", toPath: folder + "/roster.key_secret")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+        #expect(KeysCommand.run(KeysRequest(folder: folder, force: true)) == ExitStatus.ok)
+        #expect(try String(contentsOfFile: base + "/target", encoding: .utf8) == "precious\n")
+        #expect(try Certificate.load(folder + "/roster.key_secret").role == "roster")
+        let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o700)
+    }
+
+    @Test func ifMissingAddsACertificateThatIsWhollyMissingAndKeepsTheOthers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.ok)
+        let roster = try Certificate.load(folder + "/roster.key_secret")
+        for file in ["monitor.key", "monitor.key_secret", "authorized/monitor.key"] { try FileManager.default.removeItem(atPath: folder + "/" + file) }
+        #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.refused)
+        #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.ok)
+        #expect(try Certificate.load(folder + "/monitor.key_secret").role == "observer")
+        #expect(try Certificate.load(folder + "/roster.key_secret") == roster)
     }
 }

@@ -29,6 +29,16 @@ import Testing
         #expect(core.devices["ipad"]?.firstResponder == .weapon)
     }
 
+    @Test func keyboardMetricsThatCouldOverflowAFrameAreRefusedAndChangeNothing() {
+        var core = InputCore()
+        let huge = KeyboardMetrics(width: 1e308, systemHeight: 1.7e308, windowHeight: -1.7e308)
+        for keyboard in [huge, KeyboardMetrics(width: -1, systemHeight: 264, windowHeight: 1024), KeyboardMetrics(width: 768, systemHeight: .nan, windowHeight: 1024)] {
+            let effects = tap(&core, "notes", keyboard: keyboard)
+            #expect(effects.count == 1 && effects[0].isError, "\(keyboard)")
+        }
+        #expect(core.devices["ipad"] == nil)
+    }
+
     @Test func tappingTheWeaponAgainWhileItIsFirstResponderSaysNothingChanged() {
         var core = InputCore()
         _ = tap(&core, "weapon")

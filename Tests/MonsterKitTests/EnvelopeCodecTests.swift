@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: Samples.bodies)
     func everyBodyRoundTrips(_ body: Body) throws {
         let envelope = Samples.envelope(body)
-        let frames = codec.frames(envelope)
+        let frames = try codec.frames(envelope)
         #expect(frames.count == 2)
         #expect(String(decoding: frames[0], as: UTF8.self) == body.type.rawValue)
         #expect(try codec.decode(frames: frames) == envelope)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theUnknownArrowDirectionIsNSUIntegerMax() throws {
-        let text = String(decoding: codec.encode(Samples.envelope(.presented(Presented(presentation: Samples.alert, reason: "tap")))), as: UTF8.self)
+        let text = String(decoding: try codec.encode(Samples.envelope(.presented(Presented(presentation: Samples.alert, reason: "tap")))), as: UTF8.self)
         #expect(text.contains("\"arrowDirection\":18446744073709551615"))
     }
 
@@ -51,7 +51,7 @@ import Testing
     }
 
     func valid(_ change: (inout [String: Any]) -> Void) -> String {
-        var object = try! JSONSerialization.jsonObject(with: Data(codec.encode(Samples.envelope(.tap(Tap(element: "add")))))) as! [String: Any]
+        var object = try! JSONSerialization.jsonObject(with: Data(try! codec.encode(Samples.envelope(.tap(Tap(element: "add")))))) as! [String: Any]
         change(&object)
         return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
     }
@@ -89,6 +89,34 @@ import Testing
         #expect(error.offendingId == "id-1")
     }
 
+    @Test func aTimeThatIsNotATimestampIsRefusedNamingTheField() throws {
+        for bad in ["x", "", "2026-02-30T03:14:39.123Z", "2026-11-30T03:14:39.123", "2026-11-30T25:14:39Z", "tomorrow"] {
+            let error = try #require(refusal(valid { $0["time"] = bad }), "\(bad)")
+            #expect(error.code == .badTime, "\(bad)")
+            #expect(error.reason.contains("'time'"))
+        }
+        #expect(refusal(valid { $0["time"] = 5 })?.code == .badShape)
+        #expect(refusal(valid { $0["time"] = "2026-11-30T03:14:39.123456+00:00" }) == nil)
+    }
+
+    @Test func numbersJSONCannotCarryAreRefusedAtTheDoor() {
+        // 1e999 is infinite as a double; NaN and Infinity are not JSON at all.
+        for number in ["1e999", "-1e999", "NaN", "Infinity", "-Infinity"] {
+            let text = valid { $0["body"] = ["point": ["x": 1, "y": 2]] }.replacingOccurrences(of: "\"x\":1", with: "\"x\":\(number)")
+            #expect(text.contains(number))
+            #expect(refusal(text) != nil, "\(number)")
+        }
+    }
+
+    @Test func aNonFiniteNumberIsNeverEncoded() throws {
+        for number in [Double.nan, .infinity, -.infinity] {
+            let envelope = Samples.envelope(.tap(Tap(point: Point(x: 1, y: number))))
+            let error = try #require(throws: MessageError.self) { try codec.frames(envelope) }
+            #expect(error.code == .nonFinite)
+            #expect(error.reason.contains("body.point.y"), "\(error.reason)")
+        }
+    }
+
     @Test func anUnsupportedVersionIsRefused() {
         #expect(refusal(valid { $0["v"] = 2 })?.code == .unsupportedVersion)
     }
@@ -102,7 +130,7 @@ import Testing
     }
 
     @Test func tooFewOrTooManyFramesAreRefused() throws {
-        let json = codec.encode(Samples.envelope(.ping(Ping())))
+        let json = try codec.encode(Samples.envelope(.ping(Ping())))
         for frames in [[json], [Array("sys.ping".utf8), json, []], []] {
             let error = try #require(throws: MessageError.self) { try codec.decode(frames: frames) }
             #expect(error.code == .badFrames)
@@ -155,10 +183,16 @@ import Testing
     @Test func timestampsParseBackToTheirSeconds() throws {
         #expect(Timestamp.parse("2026-11-30T03:14:39.123Z") == 1_796_008_479.123)
         #expect(Timestamp.parse("1970-01-01T00:00:00.007Z") == 0.007)
+        // Other writers' forms: no fraction, more digits, an offset.
+        #expect(Timestamp.parse("2026-11-30T03:14:39Z") == 1_796_008_479)
+        #expect(Timestamp.parse("2026-11-30T03:14:39.123000+00:00") == 1_796_008_479.123)
+        #expect(Timestamp.parse("2026-11-30T05:14:39.123+02:00") == 1_796_008_479.123)
+        #expect(Timestamp.parse("2024-02-29T00:00:00Z") == 1_709_164_800)
         let now = Timestamp.wallClock()
         let parsed = try #require(Timestamp.parse(Timestamp.now()))
         #expect(abs(parsed - now) < 1)
-        for bad in ["", "t", "2026-11-30 03:14:39.123Z", "2026-13-30T03:14:39.123Z", "2026-11-30T03:14:39.12xZ"] {
+        for bad in ["", "t", "2026-11-30 03:14:39.123Z", "2026-13-30T03:14:39.123Z", "2026-11-30T03:14:39.12xZ",
+                    "2025-02-29T00:00:00Z", "2026-11-30T03:14:39.Z", "2026-11-30T03:14:39.1234567890Z", "2026-11-30T03:14:39+0200"] {
             #expect(Timestamp.parse(bad) == nil, "\(bad)")
         }
     }
@@ -183,10 +217,10 @@ import Testing
 
 /// The same message is always the same text.
 @Suite struct DeterministicEncodingTests {
-    @Test func heartbeatCountersAreWrittenInKeyOrder() {
+    @Test func heartbeatCountersAreWrittenInKeyOrder() throws {
         let counters: [String: UInt64] = ["zeta": 1, "alpha": 2, "mid": 3, "beta": 4, "omega": 5, "handled": 6]
         let beat = Heartbeat(service: "roster", version: "1", pid: 1, uptimeSeconds: 1, intervalMilliseconds: 1000, counters: counters)
-        let text = String(decoding: EnvelopeCodec().encode(Samples.envelope(.heartbeat(beat))), as: UTF8.self)
+        let text = String(decoding: try EnvelopeCodec().encode(Samples.envelope(.heartbeat(beat))), as: UTF8.self)
         #expect(text.contains(#""counters":{"alpha":2,"beta":4,"handled":6,"mid":3,"omega":5,"zeta":1}"#))
     }
 }

@@ -42,6 +42,8 @@ public struct ActionTracker: Sendable {
     }
 
     private mutating func take(_ ack: Ack) {
+        // A repeat's acknowledgement lists what the first delivery caused, which is not sent again.
+        guard !ack.duplicate else { return }
         for id in ack.emitted where !receivedIds.contains(id) { missingEmitted.insert(id) }
         for forward in ack.forwarded {
             if let early = earlyAcks.removeValue(forKey: forward) {

@@ -242,7 +242,8 @@ public enum CommandLineParser {
 
     private static func parseSize(_ text: String) throws(UsageError) -> Size {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0 else {
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0,
+              width.isFinite, height.isFinite else {
             throw UsageError("--screen takes WIDTHxHEIGHT in points, e.g. 768x1024, not '\(text)'")
         }
         return Size(width: min(width, height), height: max(width, height))
@@ -250,7 +251,7 @@ public enum CommandLineParser {
 
     private static func parsePoint(_ text: String) throws(UsageError) -> Point {
         let parts = text.split(separator: ",")
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) else {
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
             throw UsageError("--at takes X,Y in points, e.g. 400,600, not '\(text)'", command: "tap")
         }
         return Point(x: x, y: y)

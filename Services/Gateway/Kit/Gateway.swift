@@ -153,7 +153,12 @@ struct Output {
     @discardableResult
     func print(_ envelope: Envelope, describingRequests: Bool = false) -> Bool {
         if json {
-            Swift.print(String(decoding: codec.encode(envelope), as: UTF8.self))
+            // What it prints was decoded or sent, so it encodes; a number that is not finite would not.
+            do {
+                Swift.print(String(decoding: try codec.encode(envelope), as: UTF8.self))
+            } catch {
+                Log.standardError("gateway: \(error)\n")
+            }
         } else if let line = formatter.line(for: envelope, describingRequests: describingRequests) {
             Swift.print(line)
         } else {

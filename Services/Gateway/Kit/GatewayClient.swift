@@ -22,7 +22,18 @@ public final class GatewayClient {
     public init(config: BusConfig, service: String = MonsterBus.Service.gateway) throws {
         self.config = config
         context = try ZMQContext()
-        bus = try BusConnection(context: context, config: config, service: service, subscriptions: [""], lingerMilliseconds: 100)
+        bus = try BusConnection(
+            context: context, config: config, service: Self.sender(config, otherwise: service),
+            subscriptions: [""], lingerMilliseconds: 100)
+    }
+
+    /// The `service` this client sends as: `name`, or the component whose role its certificate
+    /// holds (a health check run with a service's own certificate, as in compose: the bus holds
+    /// that key to that name).
+    static func sender(_ config: BusConfig, otherwise name: String) -> String {
+        guard let path = config.curve?.certificatePath, let role = (try? Certificate.load(path))?.role,
+              let component = Role(rawValue: role), component.isComponent else { return name }
+        return component.rawValue
     }
 
     deinit { bus.close() }

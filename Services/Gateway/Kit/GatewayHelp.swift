@@ -58,7 +58,7 @@ public enum GatewayHelp {
               summary: "Print the bash completion script.",
               examples: ["source <(gateway completion bash)"]),
         Entry(name: "keys", usage: "keys init DIR [--force | --if-missing]",
-              summary: "Create CURVE certificates for the bus and every component in DIR and authorise the components (DIR/authorized/); then run with BUS_KEYS_DIR=DIR. --if-missing: succeed, changing nothing, when they all exist.",
+              summary: "Create CURVE certificates for the bus and every component (and monitor, role observer) in DIR, each with its role in its metadata, secrets mode 0600 in a folder of mode 0700, and authorise the components (DIR/authorized/); then run with BUS_KEYS_DIR=DIR. Symbolic links are refused. --if-missing: create only the certificates wholly missing; succeed, changing nothing, when they all exist.",
               examples: ["gateway keys init run/keys", "BUS_KEYS_DIR=run/keys gateway ping"]),
         Entry(name: "contract", usage: "contract",
               summary: "Print the AsyncAPI 3.0 document of the bus, generated from the message vocabulary (Scripts/contract writes it to docs/asyncapi.yaml).",

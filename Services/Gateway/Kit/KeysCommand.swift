@@ -18,12 +18,16 @@ public struct KeysRequest: Sendable, Equatable {
 }
 
 /// `gateway keys init DIR`: creates a CURVE certificate for the bus and for every component
-/// (`NAME.key` public, `NAME.key_secret` secret, mode 0600) and authorises the components by
-/// copying their public certificates into `DIR/authorized/`. Refuses to replace existing
-/// certificates unless `--force`. Never prints a secret key.
+/// (`NAME.key` public, `NAME.key_secret` secret, mode 0600, in a folder of mode 0700), each with
+/// its `name` and `role` in the `metadata` section, and authorises every component but the bus
+/// by copying its public certificate into `DIR/authorized/`. Refuses to replace existing
+/// certificates unless `--force`, and refuses symbolic links (the folder, `authorized/`, or a
+/// file it would write) always. Never prints a secret key.
 enum KeysCommand {
-    /// Every certificate made, the bus's first.
-    static let components = [MonsterBus.Service.bus] + MonsterBus.Service.all + [MonsterBus.Service.gateway, "monitor"]
+    /// Every certificate made, the bus's first, with the role the bus grants its holder.
+    static let components: [(name: String, role: String)] =
+        ([MonsterBus.Service.bus] + MonsterBus.Service.all + [MonsterBus.Service.gateway]).map { ($0, $0) }
+        + [("monitor", "observer")]
 
     /// The request in the words after `keys`.
     static func parse(_ words: [String]) throws(UsageError) -> KeysRequest {
@@ -40,21 +44,37 @@ enum KeysCommand {
         return KeysRequest(folder: rest[1], force: force, ifMissing: ifMissing)
     }
 
+    /// The files of component `name`: its two certificates, and its authorised copy (not the bus).
+    private static func files(of name: String, in folder: String) -> [String] {
+        [join(folder, name + ".key"), join(folder, name + ".key_secret")]
+            + (name == MonsterBus.Service.bus ? [] : [join(join(folder, "authorized"), name + ".key")])
+    }
+
     /// Creates the certificates; returns the exit status.
     static func run(_ request: KeysRequest) -> Int32 {
-        let folder = request.folder
+        // Without trailing slashes: `link/` would resolve through a symbolic link `link`.
+        var folder = request.folder
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         let authorized = join(folder, "authorized")
+        let links = ([folder, authorized] + components.flatMap { files(of: $0.name, in: folder) })
+            .filter { TextFile.kind($0) == .symbolicLink }
+        guard links.isEmpty else {
+            Log.standardError("gateway: \(links[0]) is a symbolic link: keys init never writes through one; remove it\n")
+            return ExitStatus.refused
+        }
+        var toMake = components
         if !request.force {
-            let existing = components.flatMap { name in
-                [join(folder, name + ".key"), join(folder, name + ".key_secret")]
-                    + (name == MonsterBus.Service.bus ? [] : [join(authorized, name + ".key")])
-            }.filter(TextFile.exists)
-            let expected = components.count * 3 - 1
-            if request.ifMissing && existing.count == expected {
+            let existing = components.flatMap { files(of: $0.name, in: folder) }.filter { TextFile.kind($0) != .missing }
+            let partial = components.filter { component in
+                let present = files(of: component.name, in: folder).filter { TextFile.kind($0) != .missing }
+                return !present.isEmpty && present.count < files(of: component.name, in: folder).count
+            }
+            toMake = components.filter { files(of: $0.name, in: folder).allSatisfy { TextFile.kind($0) == .missing } }
+            if request.ifMissing && partial.isEmpty && toMake.isEmpty {
                 print("\(folder) already has every certificate: nothing to do")
                 return ExitStatus.ok
             }
-            if !existing.isEmpty {
+            if !existing.isEmpty && !(request.ifMissing && partial.isEmpty) {
                 let named = existing.prefix(2).map(lastComponent).joined(separator: ", ") + (existing.count > 2 ? " and \(existing.count - 2) more" : "")
                 Log.standardError("gateway: \(folder) already has keys (\(named)); "
                     + "use --force to replace them (every process then needs its new certificate)\n")
@@ -63,17 +83,18 @@ enum KeysCommand {
         }
         var lines: [String] = []
         do {
-            try makeFolders(authorized)
-            for name in components {
-                // The role the bus enforces: the component's own, `observer` for the monitor.
-                let role = Role(rawValue: name) ?? (name == "monitor" ? .observer : .gateway)
-                let certificate = try Certificate.generate(metadata: ["name": name, "role": role.rawValue])
-                var written = try certificate.save(in: folder, name: name, overwrite: request.force)
+            try makeFolders(folder)
+            try TextFile.makePrivateFolder(folder)
+            try TextFile.makePrivateFolder(authorized)
+            for (name, role) in toMake {
+                let certificate = try Certificate.generate(metadata: ["name": name, "role": role])
+                try certificate.save(in: folder, name: name, overwrite: request.force)
+                let summary = "  \(name.padding(to: 20)) role \(role.padding(to: 20)) public key \(certificate.publicKey.z85)"
                 if name == MonsterBus.Service.bus {
-                    lines.append("  \(name.padding(to: 20)) public key \(certificate.publicKey.z85) (the server key)")
+                    lines.append(summary + " (the server key)")
                 } else {
-                    written += try certificate.publicCertificate.save(in: authorized, name: name, overwrite: request.force)
-                    lines.append("  \(name.padding(to: 20)) public key \(certificate.publicKey.z85), authorised")
+                    try certificate.publicCertificate.save(in: authorized, name: name, overwrite: request.force)
+                    lines.append(summary + ", authorised")
                 }
             }
         } catch {
@@ -81,11 +102,12 @@ enum KeysCommand {
             return ExitStatus.refused
         }
         print("""
-            created CURVE certificates in \(folder) (NAME.key public, NAME.key_secret secret, mode 0600):
+            created CURVE certificates in \(folder) (mode 0700; NAME.key public, NAME.key_secret secret, mode 0600):
             \(lines.joined(separator: "\n"))
-            Run every process with BUS_KEYS_DIR=\(folder) (or give each only its own NAME.key_secret with
-            BUS_CLIENT_CERT, and bus.key). To admit another client, copy its public certificate (NAME.key)
-            into \(authorized)/ and send the bus SIGHUP.
+            Give each process only its own NAME.key_secret (BUS_CLIENT_CERT) and bus.key (BUS_KEYS_DIR
+            holding just those, or BUS_SERVER_KEY); only the bus needs bus.key_secret and authorized/.
+            To admit another client, copy its public certificate (NAME.key) into \(authorized)/ and
+            send the bus SIGHUP.
             """)
         return ExitStatus.ok
     }

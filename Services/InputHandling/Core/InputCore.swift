@@ -21,6 +21,11 @@ public struct InputCore: Sendable {
         case .inputDescribe(let describe): keyboard = describe.keyboard
         default: return [.error("unknown-type", "input-handling does not handle \(body.type.rawValue)")]
         }
+        guard keyboard.isPlausible else {
+            return [.error(
+                "bad-keyboard",
+                "keyboard metrics must be from 0 to \(Int(KeyboardMetrics.largest)) points (width \(keyboard.width), systemHeight \(keyboard.systemHeight), windowHeight \(keyboard.windowHeight))")]
+        }
         var device = devices[deviceId] ?? InputDevice(keyboard: keyboard)
         device.keyboard = keyboard
         let effects: [Effect]
@@ -111,5 +116,16 @@ public struct InputCore: Sendable {
     private static func describe(_ point: Point) -> String {
         func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
         return "(\(number(point.x)), \(number(point.y)))"
+    }
+}
+
+extension KeyboardMetrics {
+    /// The largest metric accepted, in points: well above any screen (profiles stop at 4096), and
+    /// small enough that no frame computed from it overflows to infinity.
+    static let largest = 100_000.0
+
+    /// Whether every metric is from 0 to `largest` (a forged one could make a frame non-finite).
+    var isPlausible: Bool {
+        [width, systemHeight, windowHeight].allSatisfy { $0 >= 0 && $0 <= Self.largest }
     }
 }

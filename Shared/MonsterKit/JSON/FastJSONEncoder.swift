@@ -33,7 +33,7 @@ final class EncodingNode: Encoder {
         if T.self == String.self {
             writer.writeString(unsafeBitCast(value, to: String.self))
         } else if T.self == Double.self {
-            writer.writeDouble(unsafeBitCast(value, to: Double.self))
+            try writer.writeDouble(unsafeBitCast(value, to: Double.self), at: path())
         } else if T.self == Int.self {
             writer.writeInteger(unsafeBitCast(value, to: Int.self))
         } else if T.self == UInt64.self {
@@ -119,7 +119,7 @@ struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
         self.key(key)
-        node.writer.writeDouble(value)
+        try node.writer.writeDouble(value, at: node.path.appending(key))
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
@@ -209,8 +209,11 @@ struct SingleValueWriter: SingleValueEncodingContainer {
 
     // Every other scalar, so that none goes round through the generic path.
     mutating func encode(_ value: Bool) throws { node.writer.write(value ? "true" : "false") }
-    mutating func encode(_ value: Double) throws { node.writer.writeDouble(value) }
-    mutating func encode(_ value: Float) throws { node.writer.bytes.append(contentsOf: value.description.utf8) }
+    mutating func encode(_ value: Double) throws { try node.writer.writeDouble(value, at: node.path) }
+    mutating func encode(_ value: Float) throws {
+        guard value.isFinite else { throw JSONWriter.nonFinite(Double(value), at: node.path) }
+        node.writer.bytes.append(contentsOf: value.description.utf8)
+    }
     mutating func encode(_ value: Int) throws { node.writer.writeInteger(value) }
     mutating func encode(_ value: Int8) throws { node.writer.writeInteger(value) }
     mutating func encode(_ value: Int16) throws { node.writer.writeInteger(value) }

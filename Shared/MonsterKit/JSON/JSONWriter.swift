@@ -63,17 +63,22 @@ final class JSONWriter {
         }
     }
 
-    /// A finite double in its shortest exact form, without a needless `.0` (non-finite: `null`).
-    func writeDouble(_ value: Double) {
-        guard value.isFinite else {
-            write("null")
-            return
-        }
+    /// A finite double in its shortest exact form, without a needless `.0`. NaN and infinities
+    /// are refused (as Foundation's `JSONEncoder` does): JSON has no spelling for them, and
+    /// writing `null` would send a value no peer decodes as a number.
+    func writeDouble(_ value: Double, at path: @autoclosure () -> CodingPath) throws {
+        guard value.isFinite else { throw Self.nonFinite(value, at: path()) }
         if value == value.rounded(.towardZero) && abs(value) < 1e15 {
             writeInteger(Int64(value))
             if value == 0 && value.sign == .minus { bytes.insert(UInt8(ascii: "-"), at: bytes.count - 1) }
             return
         }
         bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// The error for a non-finite number at `path`.
+    static func nonFinite(_ value: Double, at path: CodingPath) -> EncodingError {
+        EncodingError.invalidValue(value, EncodingError.Context(
+            codingPath: path.keys, debugDescription: "\(value) is not a finite number: JSON cannot carry it"))
     }
 }

@@ -1,0 +1,110 @@
+import MonsterKit
+
+/// What a service decides about a message before its handler sees it, from the message's id
+/// and `time` and a clock passed in (`now`, seconds since 1970): a pure value, unit-tested.
+///
+/// - **Time to live.** A message sent more than `timeToLive` ago is refused as too old
+///   (`overloaded`); one whose `time` is more than `clockSkew` ahead of `now` is refused as
+///   from the future (`bad-time`), so moving `time` forward cannot stretch its life.
+/// - **Idempotence.** The acknowledgement of every message handled is remembered by id for as
+///   long as the message itself would pass the time-to-live check (until its `time` +
+///   `timeToLive`): a second delivery of the same id in that time is a `duplicate`, answered
+///   with the first acknowledgement and handled no more. After that it is refused as too old:
+///   never handled twice.
+/// - **Bounded.** At most `capacity` ids are kept. When a newer one pushes out an id that has
+///   not expired, the window remembers that it forgot messages sent up to that id's `time`, and
+///   refuses any message not newer than that as too old, rather than risk handling it twice.
+public struct DeliveryWindow: Sendable {
+    /// What to do with one message.
+    public enum Verdict: Sendable, Equatable {
+        /// New: hand it to the handler, then `remember` its acknowledgement.
+        case fresh(sent: Double)
+        /// Already handled: answer this acknowledgement again (marked duplicate), nothing else.
+        case duplicate(Ack)
+        /// Sent `waitedMilliseconds` ago, more than the time to live.
+        case tooOld(waitedMilliseconds: Int)
+        /// Sent before (or when) a message this window had to forget to stay within `capacity`.
+        case forgotten(waitedMilliseconds: Int)
+        /// Its `time` is `aheadMilliseconds` ahead of the clock, more than the allowed skew.
+        case fromTheFuture(aheadMilliseconds: Int)
+        /// Its `time` is not a timestamp (the decoder refuses these first).
+        case unreadableTime
+    }
+
+    private struct Entry: Sendable {
+        let sent: Double
+        let ack: Ack
+    }
+
+    /// Seconds a message lives after its `time` (`ACTION_TTL_MS`).
+    public let timeToLive: Double
+    /// Seconds a `time` may be ahead of this clock (`CLOCK_SKEW_MS`).
+    public let clockSkew: Double
+    /// Most ids remembered at once (`IDEMPOTENCE_WINDOW`).
+    public let capacity: Int
+    private var entries: [String: Entry] = [:]
+    /// Ids in the order they were remembered; those before `head` are gone.
+    private var order: [String] = []
+    private var head = 0
+    /// The latest `time` of an id forgotten before it expired, if any.
+    private var forgottenUpTo = -Double.infinity
+
+    /// A window for messages that live `timeToLive` seconds, may come `clockSkew` seconds early,
+    /// remembering up to `capacity` ids.
+    public init(timeToLive: Double, clockSkew: Double, capacity: Int) {
+        self.timeToLive = timeToLive; self.clockSkew = clockSkew; self.capacity = max(1, capacity)
+    }
+
+    /// How many ids are remembered now.
+    public var count: Int { entries.count }
+
+    /// The verdict on the message `id` sent at `time`, at `now`.
+    public mutating func check(id: String, time: String, now: Double) -> Verdict {
+        dropExpired(now: now)
+        guard let sent = Timestamp.parse(time) else { return .unreadableTime }
+        if let entry = entries[id], !isExpired(entry.sent, now: now) { return .duplicate(entry.ack) }
+        let waited = Int(((now - sent) * 1000).rounded())
+        if isExpired(sent, now: now) { return .tooOld(waitedMilliseconds: waited) }
+        if sent - now > clockSkew { return .fromTheFuture(aheadMilliseconds: -waited) }
+        if sent <= forgottenUpTo { return .forgotten(waitedMilliseconds: waited) }
+        return .fresh(sent: sent)
+    }
+
+    /// Remembers that the message `id`, sent at `sent`, was answered with `ack`.
+    public mutating func remember(id: String, sent: Double, ack: Ack, now: Double) {
+        guard entries[id] == nil else { return }
+        while entries.count >= capacity, head < order.count {
+            let oldest = order[head]
+            head += 1
+            if let entry = entries.removeValue(forKey: oldest), !isExpired(entry.sent, now: now) {
+                forgottenUpTo = max(forgottenUpTo, entry.sent)
+            }
+        }
+        entries[id] = Entry(sent: sent, ack: ack)
+        order.append(id)
+        compact()
+    }
+
+    /// Whether a message sent at `sent` has outlived its time to live at `now`.
+    private func isExpired(_ sent: Double, now: Double) -> Bool { now - sent > timeToLive }
+
+    /// Forgets, oldest first, the ids whose messages have expired (one that has not may keep
+    /// later expired ones a little longer: they are still refused as too old).
+    private mutating func dropExpired(now: Double) {
+        while head < order.count {
+            guard let entry = entries[order[head]] else { head += 1; continue }
+            guard isExpired(entry.sent, now: now) else { break }
+            entries.removeValue(forKey: order[head])
+            head += 1
+        }
+        compact()
+    }
+
+    /// Frees the forgotten front of `order` once it is most of the array.
+    private mutating func compact() {
+        if head > 1024 && head * 2 > order.count {
+            order.removeFirst(head)
+            head = 0
+        }
+    }
+}

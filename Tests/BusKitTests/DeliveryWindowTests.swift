@@ -1,0 +1,80 @@
+import BusKit
+import MonsterKit
+import Testing
+
+/// The runtime's decision before a handler sees a message: duplicates, time to live, clock skew.
+@Suite struct DeliveryWindowTests {
+    /// 2026-11-30T03:14:39.123Z, as seconds since 1970.
+    let sent = 1_796_008_479.123
+    let time = "2026-11-30T03:14:39.123Z"
+
+    func window(capacity: Int = 100) -> DeliveryWindow {
+        DeliveryWindow(timeToLive: 30, clockSkew: 1, capacity: capacity)
+    }
+
+    func ack(_ id: String, emitted: [String] = ["e1"]) -> Ack {
+        Ack(handled: "device.tap", handledId: id, emitted: emitted, forwarded: [Forward(id: "e1", service: "input-handling")])
+    }
+
+    @Test func aNewMessageIsFreshAndItsRepeatIsAnsweredWithTheFirstAcknowledgement() {
+        var window = window()
+        #expect(window.check(id: "a", time: time, now: sent + 0.01) == .fresh(sent: sent))
+        window.remember(id: "a", sent: sent, ack: ack("a"), now: sent + 0.01)
+        #expect(window.check(id: "a", time: time, now: sent + 5) == .duplicate(ack("a")))
+        // The same id with another time is still the same message.
+        #expect(window.check(id: "a", time: "2026-11-30T03:14:40.000Z", now: sent + 5) == .duplicate(ack("a")))
+        #expect(window.check(id: "b", time: time, now: sent + 5) == .fresh(sent: sent))
+    }
+
+    @Test func aRepeatAfterTheTimeToLiveIsRefusedAsTooOldNeverHandledAgain() {
+        var window = window()
+        window.remember(id: "a", sent: sent, ack: ack("a"), now: sent)
+        #expect(window.check(id: "a", time: time, now: sent + 29.999) == .duplicate(ack("a")))
+        #expect(window.check(id: "a", time: time, now: sent + 30.001) == .tooOld(waitedMilliseconds: 30_001))
+        #expect(window.count == 0)
+    }
+
+    @Test func aTimeAheadOfTheClockByMoreThanTheSkewIsRefused() {
+        var window = window()
+        #expect(window.check(id: "a", time: time, now: sent - 0.999) == .fresh(sent: sent))
+        #expect(window.check(id: "a", time: time, now: sent - 1.5) == .fromTheFuture(aheadMilliseconds: 1500))
+        // Moving time a day forward does not buy a longer life.
+        #expect(window.check(id: "b", time: "2026-12-01T03:14:39.123Z", now: sent) == .fromTheFuture(aheadMilliseconds: 86_400_000))
+    }
+
+    @Test func aTimeThatIsNotATimestampIsRefused() {
+        var window = window()
+        #expect(window.check(id: "a", time: "x", now: sent) == .unreadableTime)
+    }
+
+    @Test func aFullWindowRefusesMessagesNoNewerThanWhatItForgot() {
+        var window = window(capacity: 2)
+        window.remember(id: "a", sent: sent, ack: ack("a"), now: sent)
+        window.remember(id: "b", sent: sent + 1, ack: ack("b"), now: sent + 1)
+        window.remember(id: "c", sent: sent + 2, ack: ack("c"), now: sent + 2)
+        #expect(window.count == 2)
+        // "a" was forgotten before it expired: its repeat is refused, not handled again.
+        #expect(window.check(id: "a", time: time, now: sent + 3) == .forgotten(waitedMilliseconds: 3000))
+        #expect(window.check(id: "b", time: "2026-11-30T03:14:40.123Z", now: sent + 3) == .duplicate(ack("b")))
+        #expect(window.check(id: "d", time: "2026-11-30T03:14:39.124Z", now: sent + 3) == .fresh(sent: Timestamp.parse("2026-11-30T03:14:39.124Z")!))
+    }
+
+    @Test func expiredIdsLeaveTheWindowAndForgettingThemRefusesNothing() {
+        var window = window(capacity: 2)
+        window.remember(id: "a", sent: sent, ack: ack("a"), now: sent)
+        window.remember(id: "b", sent: sent + 40, ack: ack("b"), now: sent + 40)
+        window.remember(id: "c", sent: sent + 41, ack: ack("c"), now: sent + 41)
+        // "a" had expired when it was pushed out: nothing newer than it is refused for it.
+        #expect(window.check(id: "d", time: time, now: sent + 25) == .fresh(sent: sent))
+    }
+
+    @Test func manyMessagesStayWithinTheCapacity() {
+        var window = window(capacity: 1000)
+        for index in 0..<5000 {
+            let now = sent + Double(index) / 1000
+            window.remember(id: "m\(index)", sent: now, ack: ack("m\(index)"), now: now)
+        }
+        #expect(window.count == 1000)
+        #expect(window.check(id: "m4999", time: Timestamp.format(seconds: 1_796_008_484, milliseconds: 122), now: sent + 5) == .duplicate(ack("m4999")))
+    }
+}
