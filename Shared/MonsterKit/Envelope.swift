@@ -40,7 +40,8 @@ extension Envelope: Codable {
     }
 
     /// Decodes an envelope from its JSON form (`v`, `type`, header, `body`), refusing versions other
-    /// than 1, unknown types, an empty id, correlationId or service, and a device id empty or over 64 bytes.
+    /// than 1, unknown types, an empty id, correlationId or service, a device id empty or over 64 bytes, and
+    /// ids holding NUL or other control characters (`Identifier`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
@@ -62,6 +63,10 @@ extension Envelope: Codable {
         if let device, device.isEmpty || device.utf8.count > 64 {
             throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
         }
+        try Identifier.check(id, field: "id")
+        try Identifier.check(correlationId, field: "correlationId")
+        try Identifier.check(service, field: "service")
+        if let device { try Identifier.check(device, field: "device") }
     }
 
     /// Encodes the envelope as its JSON form: `v`, `type` (from the body), the header, then `body`.

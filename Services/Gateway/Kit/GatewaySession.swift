@@ -27,10 +27,17 @@ final class GatewaySession {
             throw UsageError("not an action")
         }
         let deadline = Timestamp.monotonic() + invocation.timeout
-        let isRosterRequest = body.type == .snapshotRequest
-        let handler = isRosterRequest ? MonsterBus.Service.roster : MonsterBus.Service.presentationPolicy
-        try ensureAnswering(isRosterRequest ? [handler] : MonsterBus.Service.all, deadline: deadline)
-        let tracker = try client.perform(body, device: invocation.device, firstHop: [handler], deadline: deadline) {
+        let firstHop: [String]
+        var device = invocation.device
+        switch invocation.command {
+        case .roster, .rosterBackup: firstHop = [MonsterBus.Service.roster]
+        case .forget(let forgotten):
+            firstHop = MonsterBus.Service.all
+            device = forgotten
+        default: firstHop = [MonsterBus.Service.presentationPolicy]
+        }
+        try ensureAnswering(firstHop.count == 1 && firstHop[0] == MonsterBus.Service.roster ? firstHop : MonsterBus.Service.all, deadline: deadline)
+        let tracker = try client.perform(body, device: device, firstHop: firstHop, deadline: deadline) {
             if printing { output.print($0) }
         }
         return ActionOutcome(messages: tracker.received, status: tracker.errors.isEmpty ? ExitStatus.ok : ExitStatus.refused)

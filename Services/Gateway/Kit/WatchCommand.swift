@@ -12,13 +12,31 @@ enum WatchCommand {
         Log.standardError("watching the bus\(device.map { " for device \($0)" } ?? "")\(types.isEmpty ? "" : " (types \(types.joined(separator: ", ")))"); Ctrl-C stops\n")
         let waker = SignalWaker()
         var printed = 0
+        var rosterDatabase: String?
         try session.client.listen(stop: waker.readDescriptor) { envelope in
+            if let id = databaseId(of: envelope) {
+                if let known = rosterDatabase, known != id {
+                    Log.standardError("note: the roster database changed from \(known) to \(id) (the roster was reset or started on another file); its revisions start again and replicas re-synchronise from a snapshot\n")
+                }
+                rosterDatabase = id
+            }
             guard shows(envelope, device: device, types: types, json: session.output.json) else { return true }
             session.output.print(envelope, describingRequests: true)
             printed += 1
             return count.map { printed < $0 } ?? true
         }
         return ExitStatus.ok
+    }
+
+    /// The roster database id a `roster.*` message carries.
+    static func databaseId(of envelope: Envelope) -> String? {
+        switch envelope.body {
+        case .snapshot(let snapshot): snapshot.databaseId
+        case .monsterUpdated(let update): update.databaseId
+        case .selection(let selection): selection.databaseId
+        case .backup(let backup): backup.databaseId
+        default: nil
+        }
     }
 
     /// Whether `envelope` passes the filters.
