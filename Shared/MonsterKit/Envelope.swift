@@ -56,6 +56,10 @@ extension Envelope: Codable {
         device = try container.decodeIfPresent(String.self, forKey: .device)
         seq = try container.decode(UInt64.self, forKey: .seq)
         time = try container.decode(String.self, forKey: .time)
+        try Identifier.check(id, field: "id")
+        try Identifier.check(correlationId, field: "correlationId")
+        try Identifier.check(service, field: "service")
+        if let device { try Identifier.check(device, field: "device") }
         body = try Body.decode(type, from: container, forKey: .body)
         guard !id.isEmpty, !correlationId.isEmpty, !service.isEmpty else {
             throw MessageError(.badShape, "id, correlationId and service must not be empty")
@@ -63,10 +67,6 @@ extension Envelope: Codable {
         if let device, device.isEmpty || device.utf8.count > 64 {
             throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
         }
-        try Identifier.check(id, field: "id")
-        try Identifier.check(correlationId, field: "correlationId")
-        try Identifier.check(service, field: "service")
-        if let device { try Identifier.check(device, field: "device") }
     }
 
     /// Encodes the envelope as its JSON form: `v`, `type` (from the body), the header, then `body`.
