@@ -4,9 +4,9 @@ import Glibc
 
 /// A small file beside the database (`ROSTER_DB.acknowledged`) holding the last position the
 /// roster acknowledged: the database id, the revision and the commit count. It is replaced
-/// after every commit, before the acknowledgement (written to a temporary file, `fsync`ed,
-/// renamed over the old one), so it outlives the database's loss and tells a database that
-/// is missing, empty, older or another one from the one clients were told about.
+/// after every commit, before the acknowledgement, so it outlives the database's loss and
+/// tells a database that is missing, empty, older or another one from the one clients were
+/// told about.
 public struct AcknowledgedMarker: Sendable {
     /// The marker's file.
     public let path: String
@@ -38,13 +38,33 @@ public struct AcknowledgedMarker: Sendable {
         return StoredPosition(databaseId: id, revision: revision, commits: commits)
     }
 
-    /// Records `position`, atomically and durably (temporary file, fsync, rename).
+    /// The size of every record: a record is always rewritten whole, in place, in one write
+    /// within one disk sector, so a reader finds the old record or the new one, never a mix.
+    public static let recordBytes = 256
+
+    /// Records `position`. The first record makes the file durably (temporary file, fsync,
+    /// rename); later ones overwrite it in place without an fsync of their own: the database's
+    /// commit is already synced (synchronous = FULL), and what the marker guards against —
+    /// a database deleted, emptied, rewound or replaced — leaves the page cache intact (see
+    /// the README's "what survives what": after a power loss the marker can only lag).
     public func write(_ position: StoredPosition) throws(StoreFileError) {
+        var text = "database-id \(position.databaseId)\nrevision \(position.revision)\ncommits \(position.commits)\n"
+        guard text.utf8.count < Self.recordBytes else { throw StoreFileError("the database id is too long for \(path)") }
+        text += String(repeating: " ", count: Self.recordBytes - 1 - text.utf8.count) + "\n"
+        let bytes = Array(text.utf8)
+        if exists {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw StoreFileError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            defer { close(descriptor) }
+            let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            guard written == bytes.count else {
+                throw StoreFileError("cannot record the acknowledged position in \(path): \(String(cString: strerror(errno)))")
+            }
+            return
+        }
         let temporary = path + ".tmp"
-        let text = "database-id \(position.databaseId)\nrevision \(position.revision)\ncommits \(position.commits)\n"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw StoreFileError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor)
         close(descriptor)
@@ -52,6 +72,13 @@ public struct AcknowledgedMarker: Sendable {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw StoreFileError("cannot record the acknowledged position in \(path): \(reason)")
+        }
+        // Make the rename itself durable.
+        let folderPath = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
         }
     }
 }
