@@ -30,7 +30,10 @@ import Testing
         let roster = try stack.start("roster", arguments: arguments)
         let status = roster.waitForExit(timeout: 20)
         #expect(status != nil && status != 0, "roster should refuse to start: \(roster.stderr)")
-        return roster.stderr
+        // Its standard error may still be on its way through the pipe: wait for the refusal.
+        let refusal = roster.waitForLine(timeout: 10) { $0.contains("cannot start") ? String($0) : nil }
+        #expect(refusal != nil, "no refusal logged: \(roster.stderr)")
+        return refusal ?? roster.stderr
     }
 
     @Test func aDeletedDatabaseWithItsWALLeftIsRefusedNamingTheFile() throws {
@@ -155,7 +158,7 @@ import Testing
         #expect(stack.stop("roster") == 0)
         let restored = try stack.start("roster", arguments: ["--restore", copy])
         try stack.waitUntilAnswering(["roster"])
-        #expect(restored.stderr.contains("restored \(copy)"))
+        #expect(restored.waitForLine(timeout: 10) { $0.contains("restored \(copy)") ? true : nil } == true)
         let after = try snapshot(stack)
         #expect(after["databaseId"] as? String == databaseId)
         #expect(after["revision"] as? Int == backupRevision)
@@ -200,7 +203,7 @@ import Testing
         #expect(stack.stop("roster") == 0)
         let reset = try stack.start("roster", arguments: ["--reset"])
         try stack.waitUntilAnswering(["roster"])
-        #expect(reset.stderr.contains("reset"))
+        #expect(reset.waitForLine(timeout: 10) { $0.contains("new, empty database on purpose") ? true : nil } == true)
         #expect(try changeWeapon(stack, "Ice-Bot", to: "sword") == 1)
 
         for (index, client) in clients.enumerated() {
@@ -245,9 +248,11 @@ import Testing
     }
 
     @Test func aDeviceIdleForLongerThanTheExpiryIsForgottenByEveryService() throws {
-        let stack = try Stack(environment: ["DEVICE_IDLE_EXPIRY_SECONDS": "1"])
-        #expect(try stack.gateway(["--device", "idle", "--profile", "ipad", "select", "Dog-Bot"]).status == 0)
-        #expect(try stack.gateway(["--device", "idle", "tap", "weapon"]).status == 0)
+        let stack = try Stack(environment: ["DEVICE_IDLE_EXPIRY_SECONDS": "3"])
+        // Both actions in one session, well within the limit: the device then holds state in all three.
+        let session = try stack.gateway(["--device", "idle", "--profile", "ipad", "shell"], stdin: "select Dog-Bot\ntap weapon\n")
+        #expect(session.status == 0, "\(session.stdout)\(session.stderr)")
+        #expect(session.stdout.contains("input view weapon-picker shown"))
         for service in Stack.services {
             let forgot = stack.processes[service]?.waitForLine(timeout: 15) { $0.contains("forgot 1 device(s)") && $0.contains("idle") ? true : nil }
             #expect(forgot == true, "\(service) did not forget the idle device")
@@ -260,6 +265,6 @@ import Testing
         stack.extraEnvironment["DEVICE_IDLE_EXPIRY_SECONDS"] = "soon"
         let roster = try stack.start("roster")
         #expect(roster.waitForExit(timeout: 10) == 1)
-        #expect(roster.stderr.contains("DEVICE_IDLE_EXPIRY_SECONDS must be a positive number"))
+        #expect(roster.waitForLine(timeout: 10) { $0.contains("DEVICE_IDLE_EXPIRY_SECONDS must be a positive number") ? true : nil } == true)
     }
 }

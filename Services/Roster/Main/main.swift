@@ -46,8 +46,11 @@ let status = ServiceMain.run(
     let expiry = try DeviceIdleExpiry.fromEnvironment()
     let (database, position, notes) = try RosterStartup.open(path: path, mode: mode, now: Int(Timestamp.wallClock()))
     for note in notes { log.warn(note) }
-    let (core, lastUsed) = try database.load()
+    let (core, stored) = try database.load()
     log.info("database \(path) at \(position)")
+    // Rows from before the time was recorded (0) count from now.
+    let now = Timestamp.wallClock()
+    let lastUsed = stored.mapValues { $0 > 0 ? $0 : now }
     return RosterHandler(
         core: core, database: database, marker: AcknowledgedMarker(databasePath: path), position: position,
         activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), log: log)
