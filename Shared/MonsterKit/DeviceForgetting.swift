@@ -11,11 +11,9 @@ public struct Forgotten: Codable, Sendable, Equatable {
     public var service: String
     /// Whether it held anything for the device.
     public var held: Bool
-    /// `request` (device.forget) or `idle` (unused for longer than `DEVICE_IDLE_EXPIRY_SECONDS`).
-    public var reason: String
     /// An answer from `service`.
-    public init(service: String, held: Bool, reason: String = "request") {
-        self.service = service; self.held = held; self.reason = reason
+    public init(service: String, held: Bool) {
+        self.service = service; self.held = held
     }
 }
 

@@ -86,7 +86,7 @@ public struct HumanFormatter: Sendable {
             let what = update.change == "weapon" ? "weapon is now \(m.weapon.name)" : "name colour is now \(m.color.rawValue)"
             return paint("\(m.name)'s \(what)", .green) + " (revision \(update.revision))"
         case .forgotten(let forgotten):
-            return "\(forgotten.service) " + (forgotten.held ? "forgot the device" : "held nothing for the device") + (forgotten.reason == "request" ? "" : " (\(forgotten.reason))")
+            return "\(forgotten.service) " + (forgotten.held ? "forgot the device" : "held nothing for the device")
         case .backup(let backup):
             return paint("roster backup written to \(backup.path)", .green) + ": revision \(backup.revision) of database \(backup.databaseId)"
         case .error(let error):
