@@ -12,6 +12,9 @@ struct Verdict {
     let lost: Int
     let scaleRatio: Double
     let maxIdleRSS: Double
+    /// presentation-policy's resident bytes per device holding state, from the RSS at the
+    /// smallest and the largest scale (each device idle once its actions are done).
+    let bytesPerIdleDevice: Double
 
     init(_ m: Measurements) {
         let raw = LatencySummary(m.rawLatency), product = LatencySummary(m.productLatency)
@@ -25,13 +28,20 @@ struct Verdict {
         let large = median((m.sustained[m.options.scales.last!] ?? []).map(\.microsecondsEach))
         scaleRatio = small > 0 ? large / small : 0
         maxIdleRSS = m.idleRSS.filter { !$0.name.hasSuffix("-echo") }.map(\.megabytes).max() ?? 0
+        let fewest = m.options.scales.min() ?? 0, most = m.options.scales.max() ?? 0
+        if most > fewest, let low = m.policyRSS[fewest], let high = m.policyRSS[most] {
+            bytesPerIdleDevice = max(0, high - low) * 1_048_576 / Double(most - fewest)
+        } else {
+            bytesPerIdleDevice = 0
+        }
     }
 
     /// The JSON line: ratios are product ÷ baseline.
     var json: String {
         "{\"rtt_p50_ratio\":\(format(rttP50Ratio, 3)), \"rtt_p99_ratio\":\(format(rttP99Ratio, 3)), "
             + "\"throughput_ratio\":\(format(throughputRatio, 3)), \"lost\":\(lost), "
-            + "\"scale_ratio_10k_vs_10\":\(format(scaleRatio, 3)), \"max_rss_mb\":\(format(maxIdleRSS, 1))}"
+            + "\"scale_ratio_10k_vs_10\":\(format(scaleRatio, 3)), \"max_rss_mb\":\(format(maxIdleRSS, 1)), "
+            + "\"bytes_per_idle_device\":\(format(bytesPerIdleDevice, 0))}"
     }
 }
 
@@ -138,6 +148,7 @@ enum Report {
         }
         let policyRSS = o.scales.compactMap { scale in m.policyRSS[scale].map { "\(count(Double(scale))): \(format($0, 1))" } }
         table.row("  presentation-policy by devices", "", policyRSS.joined(separator: ", "), "", "", "")
+        table.row("  bytes per idle device (presentation-policy)", "", format(Verdict(m).bytesPerIdleDevice, 0), "", "", "")
         out.append(table.render())
 
         out.append("")

@@ -40,6 +40,8 @@ public enum Permissions {
         // Actions of a device, and the requests a client may make.
         ("device.", [.gateway]),
         ("device.describe", [.gateway, .observer]),
+        ("device.forgotten", services),
+        ("roster.backup.request", [.gateway]),
         ("roster.snapshot.request", [.gateway, .presentationPolicy, .observer]),
         // A health check may run with any component's certificate (compose's, in its container).
         ("sys.ping", Set(Role.allCases)),

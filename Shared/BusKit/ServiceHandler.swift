@@ -21,4 +21,12 @@ public protocol ServiceHandler {
     func accepts(_ type: MessageType) -> Bool
     /// Handles one message and says what to publish because of it.
     mutating func handle(_ envelope: Envelope) -> Reply
+    /// Forgets the devices unused for longer than `DEVICE_IDLE_EXPIRY_SECONDS` at `now`
+    /// (seconds since 1970); returns their ids. Called about once per heartbeat interval.
+    mutating func forgetIdleDevices(now: Double) -> [String]
+}
+
+extension ServiceHandler {
+    /// A service without per-device state forgets nothing.
+    public mutating func forgetIdleDevices(now: Double) -> [String] { [] }
 }

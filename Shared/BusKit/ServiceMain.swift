@@ -9,18 +9,20 @@ import MonsterKit
 public enum ServiceMain {
     /// Reads the configuration from the environment, makes the handler and runs it as service
     /// `name` until SIGTERM/SIGINT. Returns the exit status (2 for a bad configuration, 1 when
-    /// the handler cannot be made).
+    /// the handler cannot be made). `arguments` are the command line's, less the options the
+    /// service reads itself (described in `extraUsage`).
     public static func run<Handler: ServiceHandler>(
-        name: String, extraHelp: String = "", makeHandler: (BusConfig, Log) throws -> Handler
+        name: String, extraHelp: String = "", extraUsage: String = "",
+        arguments: ArraySlice<String> = CommandLine.arguments.dropFirst(),
+        makeHandler: (BusConfig, Log) throws -> Handler
     ) -> Int32 {
-        let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--version") {
             print("\(name) \(MonsterBus.version)")
             return 0
         }
         if arguments.contains("--help") || arguments.contains("-h") {
             print("""
-                usage: \(name)
+                usage: \(name)\(extraUsage)
                 Runs the \(name) service on the bus. Configuration comes from the environment:
                   BUS_FRONTEND           where publishers connect (default tcp://127.0.0.1:5555)
                   BUS_BACKEND            where subscribers connect (default tcp://127.0.0.1:5556)

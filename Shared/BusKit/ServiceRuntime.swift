@@ -63,6 +63,11 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             if now >= nextHeartbeat {
                 try publishHeartbeat(bus)
                 nextHeartbeat = now + interval
+                let forgotten = handler.forgetIdleDevices(now: Timestamp.wallClock())
+                if !forgotten.isEmpty {
+                    counters["devicesExpired", default: 0] += UInt64(forgotten.count)
+                    log.info("forgot \(forgotten.count) device(s) unused for more than DEVICE_IDLE_EXPIRY_SECONDS: \(forgotten.prefix(10).joined(separator: ", "))\(forgotten.count > 10 ? ", …" : "")")
+                }
             }
             if !isReady && now >= nextReadyPing {
                 readyPingIds.insert(try bus.publish(.ping(Ping())).id)

@@ -7,6 +7,8 @@ public enum Body: Sendable, Equatable {
     case select(Select)
     case interaction(Interaction)
     case describe(Describe)
+    case forget(Forget)
+    case forgotten(Forgotten)
     // From presentation-policy.
     case presented(Presented)
     case hidden(Hidden)
@@ -35,6 +37,8 @@ public enum Body: Sendable, Equatable {
     case rosterSelect(RosterSelect)
     case selection(RosterSelection)
     case monsterUpdated(MonsterUpdated)
+    case backupRequest(BackupRequest)
+    case backup(BackupDone)
     // The system.
     case ping(Ping)
     case pong(Pong)
@@ -54,6 +58,8 @@ public enum Body: Sendable, Equatable {
         case .select: .select
         case .interaction: .interaction
         case .describe: .describe
+        case .forget: .forget
+        case .forgotten: .forgotten
         case .presented: .presented
         case .hidden: .hidden
         case .dismissed: .dismissed
@@ -78,6 +84,8 @@ public enum Body: Sendable, Equatable {
         case .rosterSelect: .rosterSelect
         case .selection: .selection
         case .monsterUpdated: .monsterUpdated
+        case .backupRequest: .backupRequest
+        case .backup: .backup
         case .ping: .ping
         case .pong: .pong
         case .heartbeat: .heartbeat
@@ -98,6 +106,8 @@ public enum Body: Sendable, Equatable {
         case .select(let body): try container.encode(body, forKey: key)
         case .interaction(let body): try container.encode(body, forKey: key)
         case .describe(let body): try container.encode(body, forKey: key)
+        case .forget(let body): try container.encode(body, forKey: key)
+        case .forgotten(let body): try container.encode(body, forKey: key)
         case .presented(let body): try container.encode(body, forKey: key)
         case .hidden(let body): try container.encode(body, forKey: key)
         case .dismissed(let body): try container.encode(body, forKey: key)
@@ -122,6 +132,8 @@ public enum Body: Sendable, Equatable {
         case .rosterSelect(let body): try container.encode(body, forKey: key)
         case .selection(let body): try container.encode(body, forKey: key)
         case .monsterUpdated(let body): try container.encode(body, forKey: key)
+        case .backupRequest(let body): try container.encode(body, forKey: key)
+        case .backup(let body): try container.encode(body, forKey: key)
         case .ping(let body): try container.encode(body, forKey: key)
         case .pong(let body): try container.encode(body, forKey: key)
         case .heartbeat(let body): try container.encode(body, forKey: key)
@@ -144,6 +156,8 @@ public enum Body: Sendable, Equatable {
         case .select: .select(try container.decode(Select.self, forKey: key))
         case .interaction: .interaction(try container.decode(Interaction.self, forKey: key))
         case .describe: .describe(try container.decode(Describe.self, forKey: key))
+        case .forget: .forget(try container.decode(Forget.self, forKey: key))
+        case .forgotten: .forgotten(try container.decode(Forgotten.self, forKey: key))
         case .presented: .presented(try container.decode(Presented.self, forKey: key))
         case .hidden: .hidden(try container.decode(Hidden.self, forKey: key))
         case .dismissed: .dismissed(try container.decode(Dismissed.self, forKey: key))
@@ -168,6 +182,8 @@ public enum Body: Sendable, Equatable {
         case .rosterSelect: .rosterSelect(try container.decode(RosterSelect.self, forKey: key))
         case .selection: .selection(try container.decode(RosterSelection.self, forKey: key))
         case .monsterUpdated: .monsterUpdated(try container.decode(MonsterUpdated.self, forKey: key))
+        case .backupRequest: .backupRequest(try container.decode(BackupRequest.self, forKey: key))
+        case .backup: .backup(try container.decode(BackupDone.self, forKey: key))
         case .ping: .ping(try container.decode(Ping.self, forKey: key))
         case .pong: .pong(try container.decode(Pong.self, forKey: key))
         case .heartbeat: .heartbeat(try container.decode(Heartbeat.self, forKey: key))

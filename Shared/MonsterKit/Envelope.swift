@@ -52,8 +52,8 @@ extension Envelope: Codable {
 
     /// Decodes an envelope from its JSON form (`v`, `type`, header, `body`), refusing versions other
     /// than 1, unknown types, a `time` that is not a timestamp, an empty id, correlationId or
-    /// service, a device id empty or over 64 bytes, and a `traceparent` or `parentSpan` not in
-    /// the W3C form.
+    /// service, a device id empty or over 64 bytes, ids holding NUL or other control characters
+    /// (`Identifier`), and a `traceparent` or `parentSpan` not in the W3C form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
@@ -68,6 +68,10 @@ extension Envelope: Codable {
         device = try container.decodeIfPresent(String.self, forKey: .device)
         seq = try container.decode(UInt64.self, forKey: .seq)
         time = try container.decode(String.self, forKey: .time)
+        try Identifier.check(id, field: "id")
+        try Identifier.check(correlationId, field: "correlationId")
+        try Identifier.check(service, field: "service")
+        if let device { try Identifier.check(device, field: "device") }
         traceparent = try container.decodeIfPresent(String.self, forKey: .traceparent)
         parentSpan = try container.decodeIfPresent(String.self, forKey: .parentSpan)
         guard Timestamp.parse(time) != nil else {

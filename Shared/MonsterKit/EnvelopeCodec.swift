@@ -82,10 +82,13 @@ public struct EnvelopeCodec: Sendable {
         return bytes.count > 60 ? text + "…" : text
     }
 
-    /// The `id` of a message that failed to decode, if its JSON has a string one.
+    /// The `id` of a message that failed to decode, if its JSON has a string one that is a
+    /// valid id (one with control characters is not repeated: it would be refused in turn).
     private func offendingId(in json: [UInt8]) -> String? {
         struct IdOnly: Decodable { let id: String? }
-        return (try? FastJSONDecoder.decode(IdOnly.self, from: json))?.id
+        guard let id = (try? FastJSONDecoder.decode(IdOnly.self, from: json))?.id,
+              Identifier.controlCharacter(in: id) == nil else { return nil }
+        return id
     }
 
     /// A `MessageError` for a `DecodingError`, naming the field at fault.

@@ -7,6 +7,8 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     case select = "device.select"
     case interaction = "device.interaction"
     case describe = "device.describe"
+    case forget = "device.forget"
+    case forgotten = "device.forgotten"
     case presented = "presentation.presented"
     case hidden = "presentation.hidden"
     case dismissed = "presentation.dismissed"
@@ -31,6 +33,8 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     case rosterSelect = "roster.select.request"
     case selection = "roster.selection"
     case monsterUpdated = "roster.monster.updated"
+    case backupRequest = "roster.backup.request"
+    case backup = "roster.backup"
     case ping = "sys.ping"
     case pong = "sys.pong"
     case heartbeat = "sys.heartbeat"
@@ -40,6 +44,7 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     case ack = "ack"
     case error = "error"
 
-    /// True for the device actions a gateway sends (topic prefix `device.`).
-    public var isDeviceAction: Bool { rawValue.hasPrefix("device.") }
+    /// True for the device actions a gateway sends to presentation-policy (topic prefix `device.`;
+    /// `device.forget` goes to every service and `device.forgotten` is their answer).
+    public var isDeviceAction: Bool { rawValue.hasPrefix("device.") && self != .forget && self != .forgotten }
 }

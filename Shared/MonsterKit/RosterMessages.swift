@@ -12,9 +12,12 @@ public struct RosterSnapshot: Codable, Sendable, Equatable {
     public var monsters: [Monster]
     /// The monster selected on the envelope's device, if it names one.
     public var selected: String?
+    /// The roster database's identity (a UUID made with it): a new one means a new database,
+    /// whose revisions have nothing to do with the previous one's.
+    public var databaseId: String
     /// A snapshot from its parts.
-    public init(revision: UInt64, monsters: [Monster], selected: String?) {
-        self.revision = revision; self.monsters = monsters; self.selected = selected
+    public init(revision: UInt64, monsters: [Monster], selected: String?, databaseId: String = "") {
+        self.revision = revision; self.monsters = monsters; self.selected = selected; self.databaseId = databaseId
     }
 }
 
@@ -30,8 +33,10 @@ public struct RosterSelect: Codable, Sendable, Equatable {
 public struct RosterSelection: Codable, Sendable, Equatable {
     /// The selected monster in full: name, description, icon, weapon and name colour.
     public var monster: Monster
+    /// The roster database's identity (see `RosterSnapshot.databaseId`).
+    public var databaseId: String
     /// A selection showing `monster`.
-    public init(monster: Monster) { self.monster = monster }
+    public init(monster: Monster, databaseId: String = "") { self.monster = monster; self.databaseId = databaseId }
 }
 
 /// `roster.monster.updated`: a monster's weapon or name colour changed, at `revision`.
@@ -42,8 +47,32 @@ public struct MonsterUpdated: Codable, Sendable, Equatable {
     public var monster: Monster
     /// `weapon` or `color`.
     public var change: String
+    /// The roster database's identity (see `RosterSnapshot.databaseId`).
+    public var databaseId: String
     /// An update to `monster` at `revision`.
-    public init(revision: UInt64, monster: Monster, change: String) {
-        self.revision = revision; self.monster = monster; self.change = change
+    public init(revision: UInt64, monster: Monster, change: String, databaseId: String = "") {
+        self.revision = revision; self.monster = monster; self.change = change; self.databaseId = databaseId
+    }
+}
+
+/// `roster.backup.request`: asks roster to copy its database, while it runs, to `path`.
+public struct BackupRequest: Codable, Sendable, Equatable {
+    /// Where roster writes the copy: an absolute path in roster's own file system, not an existing file.
+    public var path: String
+    /// A request for a copy at `path`.
+    public init(path: String) { self.path = path }
+}
+
+/// `roster.backup`: roster wrote a consistent copy of its database (SQLite's online backup).
+public struct BackupDone: Codable, Sendable, Equatable {
+    /// Where the copy is.
+    public var path: String
+    /// The revision the copy holds.
+    public var revision: UInt64
+    /// The database id the copy keeps (a restore keeps it too).
+    public var databaseId: String
+    /// A finished backup.
+    public init(path: String, revision: UInt64, databaseId: String) {
+        self.path = path; self.revision = revision; self.databaseId = databaseId
     }
 }

@@ -14,15 +14,15 @@ import Testing
 
     @Test func aGatewayPublishesDeviceActionsAndRequestsOnly() {
         let allowed = MessageType.allCases.filter { policy.refusal(from: .client(.gateway), frames: message($0.rawValue, service: "gateway")) == nil }
-        #expect(Set(allowed) == [.tap, .rotate, .resize, .select, .interaction, .describe, .snapshotRequest, .ping, .statusRequest, .lossReport])
+        #expect(Set(allowed) == [.tap, .rotate, .resize, .select, .interaction, .describe, .forget, .backupRequest, .snapshotRequest, .ping, .statusRequest, .lossReport])
     }
 
     @Test func eachServicePublishesItsOwnTypesAndItsAnswers() {
         func allowed(_ role: Role) -> Set<MessageType> {
             Set(MessageType.allCases.filter { policy.refusal(from: .client(role), frames: message($0.rawValue, service: role.rawValue)) == nil })
         }
-        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .ping, .unchanged]
-        #expect(allowed(.roster) == answers.union([.snapshot, .selection, .monsterUpdated]))
+        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .ping, .unchanged, .forgotten]
+        #expect(allowed(.roster) == answers.union([.snapshot, .selection, .monsterUpdated, .backup]))
         #expect(allowed(.inputHandling) == answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]))
         #expect(allowed(.presentationPolicy) == answers.union([
             .presented, .hidden, .dismissed, .moved, .interactionChanged, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,

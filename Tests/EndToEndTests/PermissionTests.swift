@@ -90,15 +90,15 @@ final class Witness {
 
     /// What each role may publish (the README's table).
     static let expected: [Role: Set<MessageType>] = {
-        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .ping, .unchanged]
+        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .ping, .unchanged, .forgotten]
         return [
-            .gateway: [.tap, .rotate, .resize, .select, .interaction, .describe, .snapshotRequest, .ping, .statusRequest, .lossReport],
+            .gateway: [.tap, .rotate, .resize, .select, .interaction, .describe, .forget, .backupRequest, .snapshotRequest, .ping, .statusRequest, .lossReport],
             .observer: [.describe, .snapshotRequest, .ping, .statusRequest, .lossReport],
             .presentationPolicy: answers.union([
                 .presented, .hidden, .dismissed, .moved, .interactionChanged, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
                 .inputTap, .inputLayout, .inputDescribe, .snapshotRequest, .rosterSelect,
             ]),
-            .roster: answers.union([.snapshot, .selection, .monsterUpdated]),
+            .roster: answers.union([.snapshot, .selection, .monsterUpdated, .backup]),
             .inputHandling: answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]),
             .bus: [.heartbeat, .pong, .ping, .statusReport, .error],
         ]

@@ -72,11 +72,11 @@ final class Stack {
         return environment
     }
 
-    /// Starts (or restarts) the executable `name` of this stack.
+    /// Starts (or restarts) the executable `name` of this stack, with `arguments`.
     @discardableResult
-    func start(_ name: String) throws -> ChildProcess {
+    func start(_ name: String, arguments: [String] = []) throws -> ChildProcess {
         let child = try ChildProcess(
-            name: name, executable: Products.url(name), environment: environment,
+            name: name, executable: Products.url(name), arguments: arguments, environment: environment,
             logFile: folder.appendingPathComponent("\(name)-\(processes.count).log"))
         processes[name] = child
         return child

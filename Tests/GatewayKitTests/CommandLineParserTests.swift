@@ -22,6 +22,16 @@ import Testing
         #expect(invocation == Invocation(device: "iphone", deviceGiven: true, profile: .iphone, json: true, timeout: 2.5, command: .tap(Tap(element: "add"))))
     }
 
+    @Test func rosterBackupAndForgetTakeTheirArgument() throws {
+        #expect(try parse("roster backup /tmp/copy.db").command == .rosterBackup("/tmp/copy.db"))
+        #expect(try parse("roster backup /tmp/copy.db").command.action(profile: nil) == .backupRequest(BackupRequest(path: "/tmp/copy.db")))
+        #expect(usageError("roster backup")?.description.contains("FILE") == true)
+        #expect(try parse("roster").command == .roster)
+        #expect(try parse("forget left").command == .forget("left"))
+        #expect(try parse("forget left").command.action(profile: nil) == .forget(Forget()))
+        #expect(usageError("forget") != nil)
+    }
+
     @Test func globalOptionsMayFollowTheCommand() throws {
         let invocation = try parse("tap photo --device=ipad --json")
         #expect(invocation.command == .tap(Tap(element: "photo")))

@@ -153,6 +153,26 @@ import Testing
         #expect(refusal(valid { $0["device"] = String(repeating: "d", count: 65) })?.code == .badShape)
     }
 
+    @Test(arguments: ["id", "correlationId", "service", "device"])
+    func idsWithANulOrAControlCharacterAreRefusedNamingTheField(_ field: String) throws {
+        for bad in ["nul\u{0}A", "tab\there", "bell\u{7}", "c1\u{85}"] {
+            let json = valid { $0[field] = bad }
+            let error = try #require(refusal(json), "\(field) = \(bad.debugDescription)")
+            #expect(error.code == .badShape)
+            #expect(error.reason.contains("field '\(field)'"))
+            // Foundation's decoder, the fast decoder's reference, refuses it too.
+            #expect(throws: (any Error).self) { try JSONDecoder().decode(Envelope.self, from: Data(json.utf8)) }
+            // A bad id is not repeated in the error (it would be refused in turn).
+            if field == "id" { #expect(error.offendingId == nil) }
+        }
+        #expect(refusal(valid { $0[field] = "ünïcode-ok é" }) == nil)
+    }
+
+    @Test func twoDeviceIdsDifferingAfterANulAreBothRefused() {
+        #expect(refusal(valid { $0["device"] = "nul\u{0}A" })?.reason.contains("device") == true)
+        #expect(refusal(valid { $0["device"] = "nul\u{0}B" })?.reason.contains("device") == true)
+    }
+
     @Test func anExcerptShowsUnprintableBytesEscaped() {
         #expect(EnvelopeCodec.excerpt([0x41, 0x00, 0xff]) == "A\\x00\\xff")
         #expect(EnvelopeCodec.excerpt(Array(repeating: 0x41, count: 70)).hasSuffix("…"))

@@ -80,4 +80,25 @@ import Testing
         #expect(decision.effects.first?.isError == true)
         #expect(decision.change == nil)
     }
+
+    @Test func forgettingADeviceDropsItsSelectionAndSaysWhetherItHadOne() {
+        var core = RosterCore(selections: ["left": "Dog-Bot"], databaseId: "db-1")
+        let decision = core.decide(device: "left", body: .forget(Forget()))
+        #expect(decision.change == .forget(device: "left"))
+        #expect(decision.effects == [.publish(.forgotten(Forgotten(service: "roster", held: true)))])
+        core.apply(decision.change!)
+        #expect(core.selections.isEmpty)
+        #expect(core.decide(device: "left", body: .forget(Forget())).effects == [.publish(.forgotten(Forgotten(service: "roster", held: false)))])
+    }
+
+    @Test func everyRosterBodyCarriesTheDatabaseId() {
+        let core = RosterCore(databaseId: "db-1")
+        #expect(core.snapshot(for: "ipad").databaseId == "db-1")
+        guard case .selection(let selection)? = core.decide(device: "ipad", body: .rosterSelect(RosterSelect(monster: "Dog-Bot"))).effects.first?.body
+        else { Issue.record("no selection"); return }
+        #expect(selection.databaseId == "db-1")
+        guard case .monsterUpdated(let update)? = core.decide(device: "ipad", body: .weaponSelected(WeaponSelected(weapon: .fire))).effects.first?.body
+        else { Issue.record("no update"); return }
+        #expect(update.databaseId == "db-1")
+    }
 }

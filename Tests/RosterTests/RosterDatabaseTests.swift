@@ -17,34 +17,73 @@ import Testing
 
     var path: String { folder.appendingPathComponent("roster.db").path }
 
-    @Test func aNewDatabaseHoldsTheCatalogue() throws {
-        let core = try RosterDatabase(path: path).load()
+    /// The database at `path`, its tables created.
+    func prepared() throws -> RosterDatabase {
+        let database = try RosterDatabase(path: path)
+        _ = try database.prepare()
+        return database
+    }
+
+    @Test func aNewDatabaseHoldsTheCatalogueAndAnIdentity() throws {
+        let (core, _) = try prepared().load()
         #expect(core.monsters == Catalogue.monsters)
         #expect(core.revision == 0)
         #expect(core.selections.isEmpty)
+        #expect(core.databaseId.count == 36)
+        #expect(try RosterDatabase(path: path).load().core.databaseId == core.databaseId)
     }
 
     @Test func storedChangesSurviveReopening() throws {
         do {
-            let database = try RosterDatabase(path: path)
-            try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-1")
-            try database.store(.monster(Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire), revision: 1), messageId: "m-2")
-            try database.store(.monster(Catalogue.monster(named: "Ice-Bot")!.with(color: .red), revision: 2), messageId: "m-3")
+            let database = try prepared()
+            try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-1", now: 1000)
+            try database.store(.monster(Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire), revision: 1), messageId: "m-2", now: 1001)
+            #expect(try database.store(.monster(Catalogue.monster(named: "Ice-Bot")!.with(color: .red), revision: 2), messageId: "m-3", now: 1002) == 3)
         }
-        let core = try RosterDatabase(path: path).load()
+        let (core, lastUsed) = try prepared().load()
         #expect(core.revision == 2)
         #expect(core.selections == ["ipad": "Dog-Bot"])
+        #expect(lastUsed == ["ipad": 1000])
         #expect(core.selected(on: "ipad").weapon == .fire)
         #expect(core.monsters.first { $0.name == "Ice-Bot" }?.color == .red)
         #expect(core.monsters.map(\.name) == Catalogue.names)
     }
 
     @Test func appliedMessageIdsAreRemembered() throws {
-        let database = try RosterDatabase(path: path)
+        let database = try prepared()
         #expect(try !database.hasApplied("m-1"))
-        try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-1")
+        try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-1", now: 0)
         #expect(try database.hasApplied("m-1"))
         #expect(try RosterDatabase(path: path).hasApplied("m-1"))
+    }
+
+    @Test func textWithANulInsideIsStoredWholeSoTwoIdsStayTwo() throws {
+        let database = try prepared()
+        try database.store(.selection(device: "nul\u{0}A", monster: "Dog-Bot"), messageId: "m\u{0}1", now: 0)
+        try database.store(.selection(device: "nul\u{0}B", monster: "Ice-Bot"), messageId: "m\u{0}2", now: 0)
+        #expect(try database.hasApplied("m\u{0}1"))
+        #expect(try !database.hasApplied("m"))
+        let core = try RosterDatabase(path: path).load().core
+        #expect(core.selections == ["nul\u{0}A": "Dog-Bot", "nul\u{0}B": "Ice-Bot"])
+    }
+
+    @Test func forgettingADeviceDeletesItsRow() throws {
+        let database = try prepared()
+        try database.store(.selection(device: "a", monster: "Dog-Bot"), messageId: "m-1", now: 0)
+        try database.store(.selection(device: "b", monster: "Dog-Bot"), messageId: "m-2", now: 0)
+        try database.store(.forget(device: "a"), messageId: "m-3", now: 0)
+        try database.forget(["b"])
+        #expect(try RosterDatabase(path: path).load().core.selections.isEmpty)
+    }
+
+    @Test func aBackupIsAConsistentCopyWithTheSameIdentity() throws {
+        let database = try prepared()
+        try database.store(.monster(Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire), revision: 1), messageId: "m-1", now: 0)
+        let copy = folder.appendingPathComponent("copy.db").path
+        try database.backup(to: copy)
+        let original = try database.position()
+        #expect(try RosterDatabase(path: copy).position() == original)
+        #expect(try RosterDatabase(path: copy).load().core.monsters == database.load().core.monsters)
     }
 
     @Test func anUnopenablePathIsAClearError() {

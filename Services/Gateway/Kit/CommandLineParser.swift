@@ -192,8 +192,15 @@ public enum CommandLineParser {
             try exactly(0, "no arguments")
             return .describe
         case "roster":
-            try exactly(0, "no arguments")
+            if arguments.first == "backup" {
+                guard arguments.count == 2 else { throw UsageError("roster backup needs one FILE: an absolute path for the copy", command: name) }
+                return .rosterBackup(arguments[1])
+            }
+            try exactly(0, "no arguments (or backup FILE)")
             return .roster
+        case "forget":
+            try exactly(1, "a device id")
+            return .forget(arguments[0])
         case "status":
             try exactly(0, "no arguments")
             return .status

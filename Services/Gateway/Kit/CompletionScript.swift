@@ -46,6 +46,7 @@ enum CompletionScript {
                     interaction) COMPREPLY=($(compgen -W "weapon icon notes add color monster-list on off" -- "$current")) ;;
                     ping) COMPREPLY=($(compgen -W "bus presentation-policy roster input-handling" -- "$current")) ;;
                     run) COMPREPLY=($(compgen -f -- "$current")) ;;
+                    roster) if [ "$previous" = backup ]; then COMPREPLY=($(compgen -f -- "$current")); else COMPREPLY=($(compgen -W "backup" -- "$current")); fi ;;
                     help) COMPREPLY=($(compgen -W "\(commands)" -- "$current")) ;;
                     completion) COMPREPLY=($(compgen -W "bash" -- "$current")) ;;
                 esac

@@ -33,16 +33,23 @@ final class GatewaySession {
             throw UsageError("not an action")
         }
         let deadline = Timestamp.monotonic() + invocation.timeout
-        let isRosterRequest = body.type == .snapshotRequest
-        let handler = isRosterRequest ? MonsterBus.Service.roster : MonsterBus.Service.presentationPolicy
-        try ensureAnswering([handler], deadline: deadline)
+        let firstHop: [String]
+        var device = invocation.device
+        switch invocation.command {
+        case .roster, .rosterBackup: firstHop = [MonsterBus.Service.roster]
+        case .forget(let forgotten):
+            firstHop = MonsterBus.Service.all
+            device = forgotten
+        default: firstHop = [MonsterBus.Service.presentationPolicy]
+        }
+        try ensureAnswering(firstHop, deadline: deadline)
         var sent: TraceTree.Hop?
         var arrived: [Envelope] = []
         var arrivals: [TraceTree.Hop] = []
         let tracker: ActionTracker
         do {
             tracker = try client.perform(
-                body, device: invocation.device, firstHop: [handler], deadline: deadline,
+                body, device: device, firstHop: firstHop, deadline: deadline,
                 onSent: { sent = TraceTree.Hop(envelope: $0, at: Timestamp.monotonic()) }
             ) {
                 arrived.append($0)

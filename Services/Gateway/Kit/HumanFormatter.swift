@@ -88,7 +88,7 @@ public struct HumanFormatter: Sendable {
         case .inputState(let state):
             return "first responder: \(state.firstResponder ?? "none")" + (state.input.map { "; \($0.view) \(Int($0.width))×\(Int($0.height)) pt on screen" } ?? "")
         case .snapshot(let snapshot):
-            var lines = ["roster at revision \(snapshot.revision)" + (snapshot.selected.map { ", showing \($0)" } ?? "") + ":"]
+            var lines = ["roster at revision \(snapshot.revision)" + (snapshot.selected.map { ", showing \($0)" } ?? "") + " (database \(snapshot.databaseId)):"]
             for m in snapshot.monsters {
                 lines.append("  \(m.name.padding(to: 16)) \(m.description.padding(to: 22)) \(m.icon.padding(to: 22)) \(m.weapon.name.padding(to: 9)) \(m.color.rawValue)")
             }
@@ -100,10 +100,14 @@ public struct HumanFormatter: Sendable {
             let m = update.monster
             let what = update.change == "weapon" ? "weapon is now \(m.weapon.name)" : "name colour is now \(m.color.rawValue)"
             return paint("\(m.name)'s \(what)", .green) + " (revision \(update.revision))"
+        case .forgotten(let forgotten):
+            return "\(forgotten.service) " + (forgotten.held ? "forgot the device" : "held nothing for the device")
+        case .backup(let backup):
+            return paint("roster backup written to \(backup.path)", .green) + ": revision \(backup.revision) of database \(backup.databaseId)"
         case .error(let error):
             return paint("refused by \(envelope.service) [\(error.code)]", .red) + ": \(error.message)"
         case .statusReport, .heartbeat, .ack, .pong, .ping, .lossReport, .tap, .rotate, .resize, .select, .interaction, .describe,
-             .inputTap, .inputLayout, .inputDescribe, .inputPassed, .snapshotRequest, .rosterSelect, .statusRequest:
+             .inputTap, .inputLayout, .inputDescribe, .inputPassed, .snapshotRequest, .rosterSelect, .statusRequest, .forget, .backupRequest:
             return nil
         }
     }

@@ -18,6 +18,10 @@ public enum GatewayCommand: Sendable, Equatable {
     case describe
     /// `roster`: every monster.
     case roster
+    /// `roster backup FILE`: roster copies its database, while it runs, to FILE (absolute, in roster's file system).
+    case rosterBackup(String)
+    /// `forget DEVICE`: every service drops the device's state now.
+    case forget(String)
     /// `status`: the services, as the bus hears them.
     case status
     /// `ping [SERVICE…]`: waits until these services (default: all, and the bus) answer through the bus.
@@ -55,6 +59,8 @@ public enum GatewayCommand: Sendable, Equatable {
             return .interaction(Interaction(element: element, enabled: enabled, profile: profile))
         case .describe: return .describe(Describe(profile: profile))
         case .roster: return .snapshotRequest(SnapshotRequest())
+        case .rosterBackup(let path): return .backupRequest(BackupRequest(path: path))
+        case .forget: return .forget(Forget())
         case .status, .ping, .watch, .run, .shell, .screen, .completion, .keys, .contract, .help, .version: return nil
         }
     }

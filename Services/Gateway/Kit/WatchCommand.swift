@@ -24,6 +24,7 @@ enum WatchCommand {
         var printed = 0
         var violations = 0
         var gaps = SequenceGaps()
+        var rosterDatabase: String?
         try session.client.listenRaw(stop: waker.readDescriptor) { frames in
             let envelope = try? codec.decode(frames: frames)
             if let validator {
@@ -41,6 +42,12 @@ enum WatchCommand {
                 Log.standardError("gateway: missed \(missed) message(s) from \(envelope.service) before its seq \(envelope.seq) (this watcher fell behind and the bus dropped them; \(gaps.missed[envelope.service] ?? 0) in all)\n")
                 // Told to the bus, which counts what slow readers lost (`gateway status`).
                 try? session.client.notify(.lossReport(LossReport(missed: [envelope.service: missed])))
+            }
+            if let id = databaseId(of: envelope) {
+                if let known = rosterDatabase, known != id {
+                    Log.standardError("note: the roster database changed from \(known) to \(id) (the roster was reset or started on another file); its revisions start again and replicas re-synchronise from a snapshot\n")
+                }
+                rosterDatabase = id
             }
             guard shows(envelope, device: device, types: types, json: invocation.format != .human) else { return true }
             switch invocation.format {
@@ -73,6 +80,17 @@ enum WatchCommand {
         }
         if problems.isEmpty && envelope == nil { problems.append("the services would refuse it") }
         return problems
+    }
+
+    /// The roster database id a `roster.*` message carries.
+    static func databaseId(of envelope: Envelope) -> String? {
+        switch envelope.body {
+        case .snapshot(let snapshot): snapshot.databaseId
+        case .monsterUpdated(let update): update.databaseId
+        case .selection(let selection): selection.databaseId
+        case .backup(let backup): backup.databaseId
+        default: nil
+        }
     }
 
     /// Whether `envelope` passes the filters.

@@ -2,19 +2,32 @@ import BusKit
 import InputCore
 import MonsterKit
 
-/// Connects `InputCore` to the bus.
+/// Connects `InputCore` to the bus; `device.forget` and devices idle for longer than
+/// `DEVICE_IDLE_EXPIRY_SECONDS` drop a device's state.
 struct InputHandler: ServiceHandler {
     var core = InputCore()
+    var activity: DeviceActivity
 
-    var subscriptions: [String] {
-        [MessageType.inputTap, .inputLayout, .inputDescribe].map(\.rawValue)
-    }
+    static let handled: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
 
-    func accepts(_ type: MessageType) -> Bool {
-        [.inputTap, .inputLayout, .inputDescribe].contains(type)
-    }
+    var subscriptions: [String] { Self.handled.map(\.rawValue) }
+
+    func accepts(_ type: MessageType) -> Bool { Self.handled.contains(type) }
 
     mutating func handle(_ envelope: Envelope) -> Reply {
-        Reply(core.handle(device: envelope.device, body: envelope.body))
+        if case .forget = envelope.body {
+            guard let device = envelope.device else { return Reply([.error("missing-device", "forgetting needs a device")]) }
+            activity.remove(device)
+            return Reply([.publish(.forgotten(Forgotten(service: MonsterBus.Service.inputHandling, held: core.forget(device))))])
+        }
+        let effects = core.handle(device: envelope.device, body: envelope.body)
+        if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
+        return Reply(effects)
+    }
+
+    mutating func forgetIdleDevices(now: Double) -> [String] {
+        let idle = activity.expire(at: now)
+        for device in idle { core.forget(device) }
+        return idle
     }
 }

@@ -9,6 +9,13 @@ public struct PresentationCore: Sendable {
     /// A core that knows no device yet.
     public init() {}
 
+    /// Drops everything held for `device` (`device.forget`, or idle for too long); returns
+    /// whether there was anything.
+    @discardableResult
+    public mutating func forget(_ device: String) -> Bool {
+        devices.removeValue(forKey: device) != nil
+    }
+
     /// Handles a device action for `device` and says what to publish.
     public mutating func handle(device deviceId: String?, action: Body) -> [Effect] {
         guard let deviceId else {

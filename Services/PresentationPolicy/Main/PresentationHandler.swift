@@ -2,16 +2,31 @@ import BusKit
 import MonsterKit
 import PresentationCore
 
-/// Connects `PresentationCore` to the bus: device actions in, its effects out.
+/// Connects `PresentationCore` to the bus: device actions in, its effects out; `device.forget`
+/// and devices idle for longer than `DEVICE_IDLE_EXPIRY_SECONDS` drop a device's state.
 struct PresentationHandler: ServiceHandler {
     var core = PresentationCore()
+    var activity: DeviceActivity
 
     /// Device actions, and taps the keyboard's window passed back to the app's.
     var subscriptions: [String] { ["device.", MessageType.inputPassed.rawValue] }
 
-    func accepts(_ type: MessageType) -> Bool { type.isDeviceAction || type == .inputPassed }
+    func accepts(_ type: MessageType) -> Bool { type.isDeviceAction || type == .inputPassed || type == .forget }
 
     mutating func handle(_ envelope: Envelope) -> Reply {
-        Reply(core.handle(device: envelope.device, action: envelope.body))
+        if case .forget = envelope.body {
+            guard let device = envelope.device else { return Reply([.error("missing-device", "forgetting needs a device")]) }
+            activity.remove(device)
+            return Reply([.publish(.forgotten(Forgotten(service: MonsterBus.Service.presentationPolicy, held: core.forget(device))))])
+        }
+        let effects = core.handle(device: envelope.device, action: envelope.body)
+        if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
+        return Reply(effects)
+    }
+
+    mutating func forgetIdleDevices(now: Double) -> [String] {
+        let idle = activity.expire(at: now)
+        for device in idle { core.forget(device) }
+        return idle
     }
 }

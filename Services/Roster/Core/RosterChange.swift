@@ -6,6 +6,8 @@ public enum RosterChange: Sendable, Equatable {
     case monster(Monster, revision: UInt64)
     /// `device` now shows `monster`.
     case selection(device: String, monster: String)
+    /// `device` is forgotten: its selection row is deleted.
+    case forget(device: String)
 }
 
 /// What the roster decided about one message: what to publish, and what to store first.

@@ -9,10 +9,14 @@ public struct RosterCore: Sendable {
     public private(set) var revision: UInt64
     /// The selected monster per device; devices not in it show the first monster.
     public private(set) var selections: [String: String]
+    /// The identity of the database this roster is stored in, carried in every `roster.*` body.
+    public let databaseId: String
 
     /// A roster in the given state (by default, the catalogue with nothing changed).
-    public init(monsters: [Monster] = Catalogue.monsters, revision: UInt64 = 0, selections: [String: String] = [:]) {
-        self.monsters = monsters; self.revision = revision; self.selections = selections
+    public init(
+        monsters: [Monster] = Catalogue.monsters, revision: UInt64 = 0, selections: [String: String] = [:], databaseId: String = ""
+    ) {
+        self.monsters = monsters; self.revision = revision; self.selections = selections; self.databaseId = databaseId
     }
 
     /// The monster `device` shows.
@@ -23,7 +27,7 @@ public struct RosterCore: Sendable {
 
     /// The whole roster, as the Clone pattern's snapshot, with `device`'s selection.
     public func snapshot(for device: String?) -> RosterSnapshot {
-        RosterSnapshot(revision: revision, monsters: monsters, selected: device.map { selected(on: $0).name })
+        RosterSnapshot(revision: revision, monsters: monsters, selected: device.map { selected(on: $0).name }, databaseId: databaseId)
     }
 
     /// What to do about a message for `device`.
@@ -37,7 +41,7 @@ public struct RosterCore: Sendable {
                 return RosterDecision([.error("unknown-monster", "no monster is named '\(select.monster)'")])
             }
             return RosterDecision(
-                [.publish(.selection(RosterSelection(monster: monster)))],
+                [.publish(.selection(RosterSelection(monster: monster, databaseId: databaseId)))],
                 change: .selection(device: device, monster: monster.name))
         case .weaponSelected(let picked):
             guard let device else { return RosterDecision([.error("missing-device", "a weapon change needs a device")]) }
@@ -49,6 +53,11 @@ public struct RosterCore: Sendable {
             let monster = selected(on: device)
             guard monster.color != picked.color else { return RosterDecision([]) }
             return update(monster.with(color: picked.color), change: "color")
+        case .forget:
+            guard let device else { return RosterDecision([.error("missing-device", "forgetting needs a device")]) }
+            return RosterDecision(
+                [.publish(.forgotten(Forgotten(service: MonsterBus.Service.roster, held: selections[device] != nil)))],
+                change: .forget(device: device))
         default:
             return RosterDecision([.error("unknown-type", "roster does not handle \(body.type.rawValue)")])
         }
@@ -62,13 +71,15 @@ public struct RosterCore: Sendable {
             self.revision = revision
         case .selection(let device, let monster):
             selections[device] = monster
+        case .forget(let device):
+            selections[device] = nil
         }
     }
 
     private func update(_ monster: Monster, change: String) -> RosterDecision {
         let next = revision + 1
         return RosterDecision(
-            [.publish(.monsterUpdated(MonsterUpdated(revision: next, monster: monster, change: change)))],
+            [.publish(.monsterUpdated(MonsterUpdated(revision: next, monster: monster, change: change, databaseId: databaseId)))],
             change: .monster(monster, revision: next))
     }
 }

@@ -3,32 +3,78 @@ import MonsterKit
 import RosterCore
 import RosterStore
 
-/// Connects `RosterCore` to the bus and to its database: a change is stored before it is
-/// published or acknowledged, and a message already applied is acknowledged as a duplicate.
+/// Connects `RosterCore` to the bus and to its database: a change is stored (and the marker of
+/// the acknowledged position updated) before it is published or acknowledged, and a message
+/// already applied is acknowledged as a duplicate.
 struct RosterHandler: ServiceHandler {
     var core: RosterCore
     let database: RosterDatabase
+    let marker: AcknowledgedMarker
+    var position: StoredPosition
+    var activity: DeviceActivity
     let log: Log
 
-    var subscriptions: [String] {
-        [MessageType.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected].map(\.rawValue)
-    }
+    static let handled: [MessageType] = [.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected, .forget, .backupRequest]
 
-    func accepts(_ type: MessageType) -> Bool {
-        [.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected].contains(type)
-    }
+    var subscriptions: [String] { Self.handled.map(\.rawValue) }
+
+    func accepts(_ type: MessageType) -> Bool { Self.handled.contains(type) }
 
     mutating func handle(_ envelope: Envelope) -> Reply {
+        if case .backupRequest(let request) = envelope.body { return Reply([backup(to: request.path)]) }
+        if let device = envelope.device, core.selections[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
         let decision = core.decide(device: envelope.device, body: envelope.body)
         guard let change = decision.change else { return Reply(decision.effects) }
         do {
             if try database.hasApplied(envelope.id) { return Reply([], duplicate: true) }
-            try database.store(change, messageId: envelope.id)
+            position.commits = try database.store(change, messageId: envelope.id, now: Timestamp.wallClock())
         } catch {
             log.error("could not store a change: \(error)")
             return Reply([.error("storage", "the change could not be stored: \(error)")])
         }
         core.apply(change)
+        position.revision = core.revision
+        do {
+            try marker.write(position)
+        } catch {
+            // The change is committed; only the evidence of what was acknowledged lags.
+            log.error("\(error)")
+        }
+        switch change {
+        case .selection(let device, _): activity.touch(device, at: Timestamp.wallClock())
+        case .forget(let device): activity.remove(device)
+        case .monster: break
+        }
         return Reply(decision.effects)
+    }
+
+    /// Writes a consistent copy of the database to `path` (absolute, not an existing file).
+    private func backup(to path: String) -> Effect {
+        guard path.hasPrefix("/") else {
+            return .error("backup-path", "the backup path must be absolute (roster writes it, in its own file system): '\(path)'")
+        }
+        guard RosterStartup.fileSize(path) == nil else {
+            return .error("backup-path", "\(path) exists: choose a new file (a backup never overwrites)")
+        }
+        do {
+            try database.backup(to: path)
+        } catch {
+            return .error("backup-failed", "cannot write a backup to \(path): \(error.message)")
+        }
+        log.info("backup written to \(path) at \(position)")
+        return .publish(.backup(BackupDone(path: path, revision: core.revision, databaseId: core.databaseId)))
+    }
+
+    mutating func forgetIdleDevices(now: Double) -> [String] {
+        let idle = activity.expire(at: now).filter { core.selections[$0] != nil }
+        guard !idle.isEmpty else { return [] }
+        do {
+            try database.forget(idle)
+        } catch {
+            log.error("could not forget idle devices: \(error)")
+            return []
+        }
+        for device in idle { core.apply(.forget(device: device)) }
+        return idle
     }
 }

@@ -10,18 +10,49 @@ import Foundation
 #endif
 
 // roster: owns the monsters, selections, weapon and colour changes, in SQLite.
+var arguments = CommandLine.arguments.dropFirst()
+let environment = ProcessInfo.processInfo.environment
+var mode: StartMode = environment["ROSTER_RESET"] == "1" ? .reset : .normal
+if let index = arguments.firstIndex(of: "--reset") {
+    arguments.remove(at: index)
+    mode = .reset
+}
+if let index = arguments.firstIndex(of: "--restore") {
+    guard arguments.index(after: index) < arguments.endIndex else {
+        Log.standardError("roster: --restore needs the backup file (roster --restore FILE)\n")
+        exit(2)
+    }
+    mode = .restore(arguments[arguments.index(after: index)])
+    arguments.removeSubrange(index...arguments.index(after: index))
+}
+
 let status = ServiceMain.run(
     name: MonsterBus.Service.roster,
-    extraHelp: "\n  ROSTER_DB              the SQLite database file (default roster.db)"
+    extraHelp: """
+
+          ROSTER_DB              the SQLite database file (default roster.db); beside it
+                                 ROSTER_DB.acknowledged records the last acknowledged position
+          ROSTER_RESET           1: start a new, empty database (as --reset)
+          DEVICE_IDLE_EXPIRY_SECONDS  forget a device unused this long (default 2592000, 30 days)
+        --reset           start a new, empty database on purpose (the current files are kept aside)
+        --restore FILE    start on a copy of the backup FILE (gateway roster backup FILE), its id kept
+        The roster refuses to start when the database is missing, empty, damaged, older than
+        acknowledged or another one (it names the files and what to do).
+        """,
+    extraUsage: " [--reset | --restore FILE]",
+    arguments: arguments
 ) { _, log in
-    let path = ProcessInfo.processInfo.environment["ROSTER_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "roster.db"
-    do {
-        let database = try RosterDatabase(path: path)
-        let core = try database.load()
-        log.info("database \(path) at revision \(core.revision)")
-        return RosterHandler(core: core, database: database, log: log)
-    } catch {
-        throw ConfigError("the roster database at \(path) (ROSTER_DB) cannot be used: \(error)")
-    }
+    let path = environment["ROSTER_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "roster.db"
+    let expiry = try DeviceIdleExpiry.fromEnvironment()
+    let (database, position, notes) = try RosterStartup.open(path: path, mode: mode, now: Int(Timestamp.wallClock()))
+    for note in notes { log.warn(note) }
+    let (core, stored) = try database.load()
+    log.info("database \(path) at \(position)")
+    // Rows from before the time was recorded (0) count from now.
+    let now = Timestamp.wallClock()
+    let lastUsed = stored.mapValues { $0 > 0 ? $0 : now }
+    return RosterHandler(
+        core: core, database: database, marker: AcknowledgedMarker(databasePath: path), position: position,
+        activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), log: log)
 }
 exit(status)

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A value bound to a statement parameter or read from a column.
 public enum SQLiteValue: Sendable, Equatable {
@@ -41,7 +44,7 @@ public final class SQLiteConnection {
             let code: Int32
             switch value {
             case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
-            case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, Self.transient)
+            case .text(let text): code = Self.bind(text, to: statement, at: index)
             case .null: code = sqlite3_bind_null(statement, index)
             }
             try SQLiteError.check(code, handle, sql)
@@ -58,7 +61,7 @@ public final class SQLiteConnection {
                 switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
                 case SQLITE_NULL: .null
-                default: .text(String(cString: sqlite3_column_text(statement, column)))
+                default: .text(Self.text(of: statement, at: column))
                 }
             })
         }
@@ -74,6 +77,47 @@ public final class SQLiteConnection {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Copies this database, consistently, into a new file at `path` with SQLite's online backup
+    /// API (the pages as of one read transaction, WAL included); the file is removed on failure.
+    public func backup(to path: String) throws(SQLiteError) {
+        var destination: OpaquePointer?
+        let code = sqlite3_open_v2(path, &destination, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        defer { sqlite3_close(destination) }
+        do throws(SQLiteError) {
+            try SQLiteError.check(code, destination, "open \(path)")
+            guard let backup = sqlite3_backup_init(destination, "main", handle, "main") else {
+                try SQLiteError.check(sqlite3_errcode(destination), destination, "backup to \(path)")
+                return
+            }
+            let step = sqlite3_backup_step(backup, -1)
+            let finish = sqlite3_backup_finish(backup)
+            guard step == SQLITE_DONE else { throw SQLiteError(code: step, message: "backup to \(path): " + String(cString: sqlite3_errstr(step))) }
+            try SQLiteError.check(finish, destination, "backup to \(path)")
+        } catch {
+            sqlite3_close(destination)
+            destination = nil
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Binds `text` with its exact UTF-8 byte length, so a NUL inside cannot cut it short.
+    private static func bind(_ text: String, to statement: OpaquePointer?, at index: Int32) -> Int32 {
+        if text.isEmpty { return sqlite3_bind_text(statement, index, "", 0, transient) }
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                sqlite3_bind_text(statement, index, chars.baseAddress, Int32(chars.count), transient)
+            }
+        }
+    }
+
+    /// The text of `column`, read with its byte length (not up to the first NUL).
+    private static func text(of statement: OpaquePointer?, at column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
     }
 
     /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.

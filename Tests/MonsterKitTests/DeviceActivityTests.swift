@@ -1,0 +1,26 @@
+import MonsterKit
+import Testing
+
+/// Idle devices are found by the clock the caller passes in.
+@Suite struct DeviceActivityTests {
+    @Test func aDeviceUnusedForLongerThanTheLimitIsExpiredOnce() {
+        var activity = DeviceActivity(limit: 100, lastUsed: ["old": 0])
+        activity.touch("busy", at: 50)
+        #expect(activity.expire(at: 95) == [])
+        // Idle since 100, but the next sweep is a tenth of the limit after the last one.
+        #expect(activity.expire(at: 101) == [])
+        #expect(activity.expire(at: 105) == ["old"])
+        #expect(activity.count == 1)
+        activity.touch("busy", at: 150)
+        #expect(activity.expire(at: 200) == [])
+        #expect(activity.expire(at: 251) == ["busy"])
+        #expect(activity.count == 0)
+    }
+
+    @Test func aRemovedDeviceIsNotExpiredLater() {
+        var activity = DeviceActivity(limit: 10)
+        activity.touch("a", at: 0)
+        activity.remove("a")
+        #expect(activity.expire(at: 100) == [])
+    }
+}

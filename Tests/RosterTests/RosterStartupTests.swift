@@ -1,0 +1,125 @@
+import Foundation
+import MonsterKit
+import RosterCore
+import RosterStore
+import Testing
+
+/// Starting on a data folder: a first run starts fresh; evidence of loss is refused with the
+/// files named; a reset or a restore is asked for explicitly.
+@Suite final class RosterStartupTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-startup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    var path: String { folder.appendingPathComponent("roster.db").path }
+    var marker: AcknowledgedMarker { AcknowledgedMarker(databasePath: path) }
+
+    /// Opens for a start and makes `changes` weapon changes, recording each in the marker as the handler does.
+    @discardableResult
+    func start(_ mode: StartMode = .normal, changes: Int = 0) throws -> StoredPosition {
+        var (database, position, _) = try RosterStartup.open(path: path, mode: mode, now: 1)
+        for index in 0..<changes {
+            position.revision += 1
+            position.commits = try database.store(
+                .monster(Catalogue.monsters[0].with(weapon: index % 2 == 0 ? .fire : .sword), revision: position.revision),
+                messageId: "m-\(UUID().uuidString)", now: 0)
+            try marker.write(position)
+        }
+        return position
+    }
+
+    func refusal(_ mode: StartMode = .normal) -> String? {
+        do {
+            _ = try RosterStartup.open(path: path, mode: mode, now: 2)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aFolderWithNeitherFileIsAFirstRun() throws {
+        let position = try start()
+        #expect(position.revision == 0)
+        #expect(try marker.read() == position)
+        #expect(try start() == position)
+    }
+
+    @Test func aMissingDatabaseIsRefusedNamingTheFiles() throws {
+        try start(changes: 3)
+        try FileManager.default.removeItem(atPath: path)
+        let reason = try #require(refusal())
+        #expect(reason.contains("\(path) is missing"))
+        #expect(reason.contains(marker.path))
+        #expect(reason.contains("roster --reset"))
+    }
+
+    @Test func anEmptyDatabaseIsRefused() throws {
+        try start(changes: 1)
+        try Data().write(to: URL(fileURLWithPath: path))
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        #expect(refusal()?.contains("\(path) is empty") == true)
+    }
+
+    @Test func aDatabaseOlderThanAcknowledgedIsRefused() throws {
+        var position = try start(changes: 2)
+        position.revision += 1
+        try marker.write(position)
+        #expect(refusal()?.contains("older than") == true)
+    }
+
+    @Test func anotherDatabaseIsRefused() throws {
+        let position = try start(changes: 1)
+        try marker.write(StoredPosition(databaseId: "another", revision: position.revision, commits: position.commits))
+        #expect(refusal()?.contains("another database") == true)
+    }
+
+    @Test func aDamagedPageIsRefusedByTheIntegrityCheck() throws {
+        let position = try start(changes: 1)
+        // Checkpoint the WAL into the file, then overwrite a table page with garbage.
+        do { _ = try RosterStartup.open(path: path, mode: .normal, now: 1) }
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: 2 * 4096)
+        handle.write(Data(repeating: 0xA5, count: 3 * 4096))
+        try handle.close()
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        #expect(try marker.read() == position)
+        let reason = try #require(refusal())
+        #expect(reason.contains("\(path) cannot be used"))
+    }
+
+    @Test func aResetStartsANewDatabaseAndKeepsTheOldOneAside() throws {
+        let old = try start(changes: 2)
+        try FileManager.default.removeItem(atPath: path)
+        let fresh = try start(.reset)
+        #expect(fresh.revision == 0)
+        #expect(fresh.databaseId != old.databaseId)
+        #expect(try marker.read() == fresh)
+        #expect(FileManager.default.fileExists(atPath: marker.path.replacingOccurrences(of: "roster.db", with: "roster.db.reset-1")))
+    }
+
+    @Test func aRestoreStartsOnTheCopyWithItsIdentityKept() throws {
+        try start(changes: 2)
+        let backup = folder.appendingPathComponent("backup.db").path
+        let database = try RosterDatabase(path: path)
+        try database.backup(to: backup)
+        let saved = try #require(try database.position())
+        try start(changes: 3)
+        let restored = try start(.restore(backup))
+        #expect(restored == saved)
+        #expect(try marker.read() == saved)
+        #expect(try start() == saved)
+    }
+
+    @Test func anExistingDatabaseWithoutAMarkerIsAcceptedAndMarked() throws {
+        let position = try start(changes: 2)
+        try FileManager.default.removeItem(atPath: marker.path)
+        #expect(try start() == position)
+        #expect(try marker.read() == position)
+    }
+}
