@@ -21,11 +21,12 @@ let package = Package(
         // C libraries from Debian, through module maps (no pkg-config: it emits -isystem).
         .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ"),
         .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
+        .systemLibrary(name: "CLinux", path: "Shared/CLinux"),
 
         // Shared Swift modules.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
         .target(name: "MonsterKit", path: "Shared/MonsterKit", swiftSettings: strict),
-        .target(name: "BusKit", dependencies: ["ZeroMQ", "MonsterKit"], path: "Shared/BusKit", swiftSettings: strict),
+        .target(name: "BusKit", dependencies: ["ZeroMQ", "MonsterKit", "CLinux"], path: "Shared/BusKit", swiftSettings: strict),
 
         // The bus.
         .executableTarget(name: "Bus", dependencies: ["BusKit"], path: "Services/Bus", swiftSettings: strict),
@@ -45,7 +46,7 @@ let package = Package(
 
         // gateway: the CLI's logic as a library, and the executable.
         .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit"], path: "Services/Gateway/Kit", swiftSettings: strict),
-        .executableTarget(name: "Gateway", dependencies: ["GatewayKit"], path: "Services/Gateway/Main", swiftSettings: strict),
+        .executableTarget(name: "Gateway", dependencies: ["GatewayKit", "BusKit"], path: "Services/Gateway/Main", swiftSettings: strict),
 
         // bench: the benchmark of issue 8 (raw libzmq through the bus vs the product). It depends on
         // the service executables only so that `swift run bench` builds them: it starts them as processes.
@@ -66,7 +67,7 @@ let package = Package(
         .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit"], path: "Tests/GatewayKitTests", swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BusKit", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway"],
+            dependencies: ["BusKit", "CLinux", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway"],
             path: "Tests/EndToEndTests",
             swiftSettings: strict
         ),

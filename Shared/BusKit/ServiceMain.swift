@@ -7,12 +7,13 @@ import MonsterKit
 
 /// The common `main` of the three services.
 public enum ServiceMain {
-    /// Reads the configuration from the environment, makes the handler and runs it as service
+    /// Ends with its starter (`ParentWatch`), reads the configuration from the environment, makes the handler and runs it as service
     /// `name` until SIGTERM/SIGINT. Returns the exit status (2 for a bad configuration, 1 when
     /// the handler cannot be made).
     public static func run<Handler: ServiceHandler>(
         name: String, extraHelp: String = "", makeHandler: (BusConfig, Log) throws -> Handler
     ) -> Int32 {
+        ParentWatch.start()
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--version") {
             print("\(name) \(MonsterBus.version)")
