@@ -30,9 +30,14 @@ public enum ParentWatch {
         // Open first, then check: had the parent died before the pidfd was opened, this process
         // would have been re-parented already, so a matching getppid() proves the pidfd is its.
         let descriptor = pidfd_open(parent, 0)
-        guard descriptor >= 0, getppid() == parent else {
+        let openError = errno
+        guard getppid() == parent else {
             Log.standardError("pid \(getpid()): parent \(parent) has already exited, leaving\n")
             _exit(1)
+        }
+        guard descriptor >= 0 else {
+            Log.standardError("pid \(getpid()): cannot watch parent \(parent) (pidfd_open: \(String(cString: strerror(openError)))); it may outlive it\n")
+            return
         }
         _ = OSThread {
             var item = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
