@@ -23,11 +23,12 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ"),
         .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD"),
+        .systemLibrary(name: "CLinux", path: "Shared/CLinux"),
 
         // Shared Swift modules.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
         .target(name: "MonsterKit", path: "Shared/MonsterKit", swiftSettings: strict),
-        .target(name: "BusKit", dependencies: ["ZeroMQ", "MonsterKit"], path: "Shared/BusKit", swiftSettings: strict),
+        .target(name: "BusKit", dependencies: ["ZeroMQ", "MonsterKit", "CLinux"], path: "Shared/BusKit", swiftSettings: strict),
         // The contract: the AsyncAPI document recorded from MonsterKit's Codable types, and a validator.
         .target(name: "Contract", dependencies: ["MonsterKit"], path: "Shared/Contract", swiftSettings: strict),
 
@@ -49,7 +50,7 @@ let package = Package(
 
         // gateway: the CLI's logic as a library, and the executable.
         .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit", "Contract"], path: "Services/Gateway/Kit", swiftSettings: strict),
-        .executableTarget(name: "Gateway", dependencies: ["GatewayKit"], path: "Services/Gateway/Main", swiftSettings: strict),
+        .executableTarget(name: "Gateway", dependencies: ["GatewayKit", "BusKit"], path: "Services/Gateway/Main", swiftSettings: strict),
 
         // monitor: the web page of live screens, timeline and health (MonitorKit: its pure parts),
         // served by libmicrohttpd.
@@ -77,7 +78,7 @@ let package = Package(
         .testTarget(name: "MonitorKitTests", dependencies: ["MonitorKit", "MonsterKit", "PresentationCore"], path: "Tests/MonitorKitTests", swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BusKit", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"],
+            dependencies: ["BusKit", "CLinux", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"],
             path: "Tests/EndToEndTests",
             swiftSettings: strict
         ),

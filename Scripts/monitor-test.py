@@ -158,7 +158,12 @@ def browser(url, gateway_path, screenshot):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
+
+    # The page redraws a screen by replacing its SVG (each SSE update): an element read a moment
+    # ago may be gone, which is no failure, only a reason to look again.
+    redrawn = [StaleElementReferenceException]
 
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -168,7 +173,7 @@ def browser(url, gateway_path, screenshot):
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
         driver.get(url + "/")
-        WebDriverWait(driver, 15, 0.02).until(
+        WebDriverWait(driver, 15, 0.02, ignored_exceptions=redrawn).until(
             lambda d: d.find_element(By.ID, "connection").text == "live", "the page never connected to /events")
 
         def ipad_svg(d):
@@ -191,26 +196,24 @@ def browser(url, gateway_path, screenshot):
 
         # The iPad exists (and its card is on the page) with no popover.
         gateway(gateway_path, "--device", "ipad", "describe")
-        WebDriverWait(driver, 5, 0.02).until(lambda d: ipad_svg(d) is not None, "the iPad's screen never appeared")
+        WebDriverWait(driver, 5, 0.02, ignored_exceptions=redrawn).until(lambda d: ipad_svg(d) is not None, "the iPad's screen never appeared")
         if popover(driver) is not None:
             fail("a popover is already up on the iPad before the tap")
 
         gateway(gateway_path, "--device", "ipad", "tap", "add")
         tapped = time.monotonic()
-        WebDriverWait(driver, 1.0, 0.01).until(
-            lambda d: (p := popover(d)) is not None and p["titles"] == ["Photo", "Audio"],
+        before = WebDriverWait(driver, 1.0, 0.01, ignored_exceptions=redrawn).until(
+            lambda d: p if (p := popover(d)) is not None and p["titles"] == ["Photo", "Audio"] else False,
             "the popover with Photo and Audio did not appear on the iPad's screen within a second")
         appeared = time.monotonic() - tapped
-        before = popover(driver)
         print(f"ok: the popover with Photo and Audio appeared {appeared * 1000:.0f} ms after the gateway returned "
               f"(portrait, arrow tip at {before['tip']})")
 
         gateway(gateway_path, "--device", "ipad", "rotate", "landscape")
         rotated = time.monotonic()
-        WebDriverWait(driver, 1.0, 0.01).until(
-            lambda d: (p := popover(d)) is not None and p["orientation"] == "landscape" and p["tip"] != before["tip"],
+        after = WebDriverWait(driver, 1.0, 0.01, ignored_exceptions=redrawn).until(
+            lambda d: p if (p := popover(d)) is not None and p["orientation"] == "landscape" and p["tip"] != before["tip"] else False,
             "the popover did not move on the iPad's screen within a second of the rotation")
-        after = popover(driver)
         print(f"ok: after the rotation the popover moved from {before['tip']} to {after['tip']} "
               f"({(time.monotonic() - rotated) * 1000:.0f} ms)")
         if after["titles"] != ["Photo", "Audio"]:
@@ -218,7 +221,7 @@ def browser(url, gateway_path, screenshot):
 
         # For the picture: an iPhone with its alert, and the timeline.
         gateway(gateway_path, "--device", "iphone", "tap", "add")
-        WebDriverWait(driver, 5, 0.02).until(
+        WebDriverWait(driver, 5, 0.02, ignored_exceptions=redrawn).until(
             lambda d: any(card.get_attribute("data-device") == "iphone" and card.find_elements(By.CSS_SELECTOR, "g.alert")
                           for card in d.find_elements(By.CSS_SELECTOR, "section.device")),
             "the iPhone's alert never appeared")

@@ -41,6 +41,9 @@ final class ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // Every executable started here exits when the bench dies, even by SIGKILL (`ParentWatch`).
+        var environment = environment
+        environment[ParentWatch.environmentVariable] = String(getpid())
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }

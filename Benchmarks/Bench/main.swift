@@ -6,7 +6,8 @@ import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--raw-echo" {
-    // The baseline's echo process, started by the bench itself.
+    // The baseline's echo process, started by the bench itself (and ending with it).
+    ParentWatch.start()
     exit(RawEcho.run())
 }
 if arguments.contains("--help") || arguments.contains("-h") {

@@ -6,6 +6,7 @@ import ZeroMQ
 // bus: the XSUB/XPUB proxy every other process connects to. Publishers connect to
 // BUS_FRONTEND (XSUB), subscribers to BUS_BACKEND (XPUB).
 
+ParentWatch.start()
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--version") {
     print("bus \(MonsterBus.version) (libzmq \(zmqVersion))")

@@ -7,7 +7,7 @@ import MonsterKit
 
 /// The common `main` of the three services.
 public enum ServiceMain {
-    /// Reads the configuration from the environment, makes the handler and runs it as service
+    /// Ends with its starter (`ParentWatch`), reads the configuration from the environment, makes the handler and runs it as service
     /// `name` until SIGTERM/SIGINT. Returns the exit status (2 for a bad configuration, 1 when
     /// the handler cannot be made). `arguments` are the command line's, less the options the
     /// service reads itself (described in `extraUsage`).
@@ -16,6 +16,7 @@ public enum ServiceMain {
         arguments: ArraySlice<String> = CommandLine.arguments.dropFirst(),
         makeHandler: (BusConfig, Log) throws -> Handler
     ) -> Int32 {
+        ParentWatch.start()
         if arguments.contains("--version") {
             print("\(name) \(MonsterBus.version)")
             return 0

@@ -19,7 +19,7 @@ final class ChildProcess: @unchecked Sendable {
         log = try? FileHandle(forWritingTo: logFile)
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = environment
+        process.environment = tiedToThisProcess(environment)
         if let outputFile {
             _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
             process.standardOutput = try FileHandle(forWritingTo: outputFile)
@@ -150,7 +150,7 @@ func runToCompletion(_ executable: URL, _ arguments: [String], environment: [Str
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    process.environment = environment
+    process.environment = tiedToThisProcess(environment)
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -177,4 +177,12 @@ func runToCompletion(_ executable: URL, _ arguments: [String], environment: [Str
     return CommandResult(
         status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
         stderr: String(decoding: errorData, as: UTF8.self), seconds: Date().timeIntervalSince(started))
+}
+
+/// `environment` with `MONSTERBUS_PARENT_PID` set to this test process: every executable of the
+/// project then exits when the test process dies, even by a trap or SIGKILL (`ParentWatch`).
+func tiedToThisProcess(_ environment: [String: String]) -> [String: String] {
+    var environment = environment
+    environment["MONSTERBUS_PARENT_PID"] = String(getpid())
+    return environment
 }

@@ -1,3 +1,4 @@
+import BusKit
 import GatewayKit
 import Glibc
 
@@ -8,4 +9,5 @@ import Foundation
 #endif
 
 // gateway: the CLI that acts as a simulated device.
+ParentWatch.start()
 exit(Gateway.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

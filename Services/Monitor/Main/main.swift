@@ -7,6 +7,7 @@ import ZeroMQ
 // monitor: subscribes to the bus as a read-only observer and serves a live web page of every
 // device's screen, the actions and what they caused, the services' health, and /metrics.
 
+ParentWatch.start()
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--version") {
     print("monitor \(MonsterBus.version)")

@@ -1,0 +1,66 @@
+import CLinux
+import Foundation
+import Testing
+
+/// No orphans: every executable of the project exits when the process that started it dies,
+/// even by SIGKILL, so a test run or a benchmark that crashes leaves nothing running.
+@Suite(.serialized) struct OrphanTests {
+    /// Waits up to `timeout` seconds for the process `pid` (not necessarily a child of this one)
+    /// to exit, on a pidfd: true once it has exited (or no longer exists).
+    func waitForExit(of pid: pid_t, timeout: TimeInterval) -> Bool {
+        let descriptor = pidfd_open(pid, 0)
+        guard descriptor >= 0 else { return errno == ESRCH }
+        defer { close(descriptor) }
+        var item = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&item, 1, Int32(timeout * 1000)) == 1
+    }
+
+    @Test func theBusServicesAndGatewayExitWhenTheProcessThatStartedThemIsKilled() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("monster-bus-orphans-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["BUS_FRONTEND"] = "ipc://\(folder.path)/frontend"
+        environment["BUS_BACKEND"] = "ipc://\(folder.path)/backend"
+        environment["ROSTER_DB"] = folder.appendingPathComponent("roster.db").path
+        environment["LOG_LEVEL"] = "info"
+        // The helper: a shell that starts every executable as its own child (naming it its
+        // parent) and waits; the gateway tails the bus until it is stopped.
+        let names = ["bus", "presentation-policy", "roster", "input-handling", "gateway"]
+        let script = """
+            export MONSTERBUS_PARENT_PID=$$
+            "$1" & echo "started bus $!" >&2
+            "$2" & echo "started presentation-policy $!" >&2
+            "$3" & echo "started roster $!" >&2
+            "$4" & echo "started input-handling $!" >&2
+            "$5" --timeout 20 watch & echo "started gateway $!" >&2
+            wait
+            """
+        let helper = try ChildProcess(
+            name: "helper", executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", script, "sh"] + names.map { Products.url($0).path },
+            environment: environment, logFile: folder.appendingPathComponent("helper.log"))
+        var pids: [String: pid_t] = [:]
+        for name in names {
+            pids[name] = helper.waitForLine(timeout: 10) { line -> pid_t? in
+                line.hasPrefix("started \(name) ") ? pid_t(line.split(separator: " ").last!) : nil
+            }
+        }
+        defer { for pid in pids.values { kill(pid, SIGKILL) } }
+        #expect(pids.count == names.count, "\(helper.stderr)")
+        // Each one is running (its start line, logged after the watch began).
+        for name in names where name != "gateway" {
+            let pid = try #require(pids[name])
+            #expect(helper.waitForLine(timeout: 10) { $0.contains(" \(name) info: ") && $0.contains("pid \(pid)") ? true : nil } == true, "\(helper.stderr)")
+        }
+        #expect(helper.waitForLine(timeout: 20) { $0.hasPrefix("watching the bus") ? true : nil } == true, "\(helper.stderr)")
+        for (name, pid) in pids { #expect(!waitForExit(of: pid, timeout: 0), "\(name) exited before its parent") }
+
+        helper.signal(SIGKILL)
+        #expect(helper.waitForExit(timeout: 10) != nil)
+        for (name, pid) in pids {
+            #expect(waitForExit(of: pid, timeout: 10), "\(name) (pid \(pid)) outlived its parent")
+            #expect(helper.waitForLine(timeout: 5) { $0.hasPrefix("pid \(pid): parent ") && $0.hasSuffix("exited, leaving") ? true : nil } == true, "\(name): \(helper.stderr)")
+        }
+    }
+}
