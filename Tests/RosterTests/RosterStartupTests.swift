@@ -72,6 +72,15 @@ import Testing
         #expect(refusal()?.contains("older than") == true)
     }
 
+    /// A forget commits without a new revision: a database at the acknowledged revision but with
+    /// fewer commits has lost an acknowledged change all the same.
+    @Test func aDatabaseWithFewerCommitsThanAcknowledgedIsRefused() throws {
+        var position = try start(changes: 2)
+        position.commits += 1
+        try marker.write(position)
+        #expect(refusal()?.contains("older than") == true)
+    }
+
     @Test func anotherDatabaseIsRefused() throws {
         let position = try start(changes: 1)
         try marker.write(StoredPosition(databaseId: "another", revision: position.revision, commits: position.commits))
