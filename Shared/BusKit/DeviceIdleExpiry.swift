@@ -12,9 +12,13 @@ public enum DeviceIdleExpiry {
     /// The limit from the environment, or the default; a value that is not a positive number
     /// of seconds is a configuration error naming the variable.
     public static func fromEnvironment() throws(ConfigError) -> Double {
-        guard let pointer = getenv("DEVICE_IDLE_EXPIRY_SECONDS") else { return defaultSeconds }
-        let text = String(cString: pointer)
-        if text.isEmpty { return defaultSeconds }
+        try parse(getenv("DEVICE_IDLE_EXPIRY_SECONDS").map { String(cString: $0) })
+    }
+
+    /// The expiry `text` asks for (unset or empty: the default); anything but a positive
+    /// finite number of seconds is a configuration error.
+    public static func parse(_ text: String?) throws(ConfigError) -> Double {
+        guard let text, !text.isEmpty else { return defaultSeconds }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
             throw ConfigError("DEVICE_IDLE_EXPIRY_SECONDS must be a positive number of seconds (default \(Int(defaultSeconds)), 30 days), not '\(text)'")
         }

@@ -49,6 +49,12 @@ import Testing
         #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
     }
 
+    /// A key written with escapes is the same key to a JSON decoder: `"\u0073ervice"` is `service`.
+    @Test func anEscapedKeyIsRefused() {
+        let json = #"{"v":1,"type":"sys.ping","\u0073ervice":"roster","id":"a","correlationId":"a"}"#
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
+    }
+
     @Test func theServiceOfTheBodyIsNotTheSenders() {
         // The header says gateway; a `service` inside the body changes nothing.
         #expect(policy.refusal(from: .client(.gateway), frames: message("device.tap", service: "gateway")) == nil)

@@ -26,6 +26,15 @@ import Testing
         #expect(window.check(id: "b", time: time, now: sent + 5) == .fresh(sent: sent))
     }
 
+    /// What a repeat is answered with is the first acknowledgement, whatever is remembered later.
+    @Test func rememberingAnIdAgainKeepsItsFirstAcknowledgement() {
+        var window = window()
+        window.remember(id: "a", sent: sent, ack: ack("a"), now: sent)
+        window.remember(id: "a", sent: sent, ack: ack("a", emitted: []), now: sent + 1)
+        #expect(window.count == 1)
+        #expect(window.check(id: "a", time: time, now: sent + 2) == .duplicate(ack("a")))
+    }
+
     @Test func aRepeatAfterTheTimeToLiveIsRefusedAsTooOldNeverHandledAgain() {
         var window = window()
         window.remember(id: "a", sent: sent, ack: ack("a"), now: sent)

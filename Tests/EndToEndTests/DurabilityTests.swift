@@ -180,6 +180,13 @@ import Testing
         let unwritable = try stack.gateway(["roster", "backup", "/nonexistent-folder/backup.db"])
         #expect(unwritable.status == 1)
         #expect(unwritable.stdout.contains("cannot write a backup to /nonexistent-folder/backup.db"))
+        // A backup never overwrites a file.
+        let existing = stack.folder.appendingPathComponent("precious.db").path
+        try "precious\n".write(toFile: existing, atomically: false, encoding: .utf8)
+        let over = try stack.gateway(["roster", "backup", existing])
+        #expect(over.status == 1)
+        #expect(over.stdout.contains("exists"))
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "precious\n")
     }
 
     @Test func aResetIsNoticedByEveryRunningReplicaWhichResynchronises() throws {
@@ -258,6 +265,11 @@ import Testing
             #expect(forgot == true, "\(service) did not forget the idle device")
         }
         #expect(try stack.gateway(["--device", "idle", "describe"]).status == 1)
+        // Forgotten in roster's memory too, not only in its database: described anew, the
+        // device shows the first monster again, not the one it had selected.
+        let anew = try stack.gateway(["--device", "idle", "--profile", "ipad", "describe"])
+        #expect(anew.status == 0, "\(anew.stdout)\(anew.stderr)")
+        #expect(anew.stdout.contains("showing Cat-Bot"), "\(anew.stdout)")
     }
 
     @Test func aBadExpiryIsAConfigurationError() throws {

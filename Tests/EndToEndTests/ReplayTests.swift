@@ -125,6 +125,11 @@ import Testing
         #expect(refusal.message.contains("CLOCK_SKEW_MS"))
         #expect(try stack.json("future", "--profile", "ipad", "describe").status == 0)
         #expect(try presentationStyle("future") == nil)
+        // CLOCK_SKEW_MS is milliseconds (1000 by default): five seconds ahead is too far as well.
+        let soon = client.bus.envelope(.tap(Tap(element: "add", profile: .ipad)), device: "future")
+        try client.bus.sendRaw(try frames(soon, time: Timestamp.format(seconds: Int(Timestamp.wallClock()) + 6, milliseconds: 0)))
+        #expect(try #require(error(about: soon.id, from: MonsterBus.Service.presentationPolicy)).code == "bad-time")
+        #expect(try presentationStyle("future") == nil)
     }
 
     @Test func numbersThatCouldNotBeSentAreRefusedAtTheDoor() throws {

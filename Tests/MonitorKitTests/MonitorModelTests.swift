@@ -105,6 +105,27 @@ import Testing
         #expect(text.contains("monsterbus_action_round_trip_seconds_count{action=\"device.tap\"} 1\n"))
     }
 
+    /// `service_up` turns 0 once three heartbeat intervals pass without one (as `gateway status`
+    /// calls a service stale), and a round trip slower than the largest bound counts in `+Inf` only.
+    @Test func aServiceIsDownAfterThreeSilentIntervalsAndASlowRoundTripIsOnlyInTheInfBucket() {
+        var wire = Wire()
+        wire.deliver(wire.envelope(.heartbeat(Heartbeat(
+            service: "roster", version: "0.1.0", pid: 1, uptimeSeconds: 2, intervalMilliseconds: 1000, counters: [:])),
+            from: "roster", device: nil))
+        let beat = wire.now
+        #expect(MetricsText.render(wire.model, now: beat + 2.9, monitor: MonitorCounters()).contains("monsterbus_service_up{service=\"roster\"} 1\n"))
+        #expect(MetricsText.render(wire.model, now: beat + 3.5, monitor: MonitorCounters()).contains("monsterbus_service_up{service=\"roster\"} 0\n"))
+
+        let action = wire.envelope(.tap(Tap(element: "add", profile: .ipad)), from: "gateway", device: "ipad")
+        wire.deliver(action)
+        wire.now += 3
+        wire.deliver(wire.envelope(.ack(Ack(handled: action.type.rawValue, handledId: action.id, emitted: [], forwarded: [])),
+                                   from: "presentation-policy", device: "ipad", correlationId: action.id))
+        let text = MetricsText.render(wire.model, now: wire.now, monitor: MonitorCounters())
+        #expect(text.contains("monsterbus_action_round_trip_seconds_bucket{action=\"device.tap\",le=\"2.5\"} 0\n"))
+        #expect(text.contains("monsterbus_action_round_trip_seconds_bucket{action=\"device.tap\",le=\"+Inf\"} 1\n"))
+    }
+
     @Test func anEventStreamSendsOnlyWhatChanged() {
         var wire = Wire()
         _ = wire.ready()

@@ -149,6 +149,19 @@ import Testing
         #expect(presented.frame.midX == 736.0 / 2)
         #expect(harness.tap("plus", "color").first?.errorBody?.code == "modal-alert")
     }
+
+    /// The split view is the tutorial's iPad-only code: a regular-width iPhone shows the detail
+    /// pane alone, full width, with neither the roster pane nor a Monster List button.
+    @Test func aRegularWidthIPhoneShowsTheDetailPaneAlone() throws {
+        var harness = Harness()
+        _ = harness.send("plus", .describe(Describe(profile: Self.plusLandscape)))
+        let layout = try #require(harness.core.devices["plus"]).layout
+        #expect(layout.element("master") == nil)
+        #expect(layout.element("monster-list") == nil)
+        #expect(layout.row(named: "Cat-Bot") == nil)
+        #expect(layout.element("detail")?.frame.minX == 0)
+        #expect(layout.element("detail")?.frame.width == 736)
+    }
 }
 
 @Suite struct InteractionTests {
@@ -161,6 +174,19 @@ import Testing
         guard case .inputTap(let tap) = harness.tap("ipad", "weapon").first?.body else { Issue.record("no input.tap"); return }
         #expect(tap.interactionDisabled == ["blowgun"])
         #expect(harness.send("ipad", .interaction(Interaction(element: "laser", enabled: false))).first?.errorBody?.code == "unknown-element")
+    }
+
+    /// A bar button with user interaction off never takes the tap, not even through a popover's
+    /// passthrough bar: the popover stays, and the refusal publishes no dismissal.
+    @Test func aDisabledBarButtonUnderAPopoverNeitherReplacesNorTogglesIt() throws {
+        var harness = Harness()
+        #expect(harness.tap("ipad", "add").first?.presented != nil)
+        for element in ["color", "add"] {
+            _ = harness.send("ipad", .interaction(Interaction(element: element, enabled: false)))
+            let effects = harness.tap("ipad", element)
+            #expect(effects.map { $0.errorBody?.code } == ["interaction-disabled"], "\(element): \(types(effects))")
+            #expect(harness.presentation("ipad")?.content == .add)
+        }
     }
 
     @Test func aRowCanBeTurnedOffByTheMonstersName() {

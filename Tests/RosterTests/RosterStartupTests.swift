@@ -72,6 +72,15 @@ import Testing
         #expect(refusal()?.contains("older than") == true)
     }
 
+    /// A forget commits without a new revision: a database at the acknowledged revision but with
+    /// fewer commits has lost an acknowledged change all the same.
+    @Test func aDatabaseWithFewerCommitsThanAcknowledgedIsRefused() throws {
+        var position = try start(changes: 2)
+        position.commits += 1
+        try marker.write(position)
+        #expect(refusal()?.contains("older than") == true)
+    }
+
     @Test func anotherDatabaseIsRefused() throws {
         let position = try start(changes: 1)
         try marker.write(StoredPosition(databaseId: "another", revision: position.revision, commits: position.commits))
@@ -91,6 +100,55 @@ import Testing
         #expect(try marker.read() == position)
         let reason = try #require(refusal())
         #expect(reason.contains("\(path) cannot be used"))
+    }
+
+    /// Damage that reading the roster at start does not touch (the index of applied ids) is
+    /// found all the same: the integrity check runs on every start.
+    @Test func damageTheStartDoesNotReadIsFoundByTheIntegrityCheck() throws {
+        try start(changes: 1)
+        do { _ = try RosterStartup.open(path: path, mode: .normal, now: 1) }
+        var (page, pageSize): (Int64, Int64) = (0, 0)
+        do {
+            let connection = try SQLiteConnection(path: path)
+            if case .integer(let root)? = try connection.query("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_applied_1'").first?.first { page = root }
+            if case .integer(let size)? = try connection.query("PRAGMA page_size").first?.first { pageSize = size }
+        }
+        #expect(page > 1 && pageSize > 0)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64((page - 1) * pageSize))
+        handle.write(Data(repeating: 0xA5, count: Int(pageSize)))
+        try handle.close()
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        #expect(refusal()?.contains("\(path) cannot be used") == true)
+    }
+
+    /// Without the marker, a deleted database whose WAL is left is still evidence of loss.
+    @Test func aDeletedDatabaseWithItsWALLeftIsRefusedEvenWithoutTheMarker() throws {
+        var wal = Data()
+        do {
+            var (database, position, _) = try RosterStartup.open(path: path, mode: .normal, now: 1)
+            position.revision += 1
+            position.commits = try database.store(
+                .monster(Catalogue.monsters[0].with(weapon: .fire), revision: position.revision), messageId: "m-wal", now: 0)
+            wal = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
+        }
+        #expect(!wal.isEmpty)
+        try FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        try FileManager.default.removeItem(atPath: marker.path)
+        try wal.write(to: URL(fileURLWithPath: path + "-wal"))
+        let reason = try #require(refusal())
+        #expect(reason.contains("\(path)-wal"))
+    }
+
+    /// A restore needs a roster backup: a database without the roster's identity is refused.
+    @Test func aRestoreFromADatabaseWithoutARosterIdentityIsRefused() throws {
+        try start(changes: 1)
+        let backup = folder.appendingPathComponent("no-identity.db").path
+        try RosterDatabase(path: path).backup(to: backup)
+        do { try SQLiteConnection(path: backup).execute("DROP TABLE identity") }
+        #expect(refusal(.restore(backup))?.contains("is not a roster backup") == true)
     }
 
     @Test func aResetStartsANewDatabaseAndKeepsTheOldOneAside() throws {

@@ -81,6 +81,10 @@ enum Taps {
         case (.popover, .inputWindow):
             return deliverUncovered(target, in: &session)
         case (.popover, .element(let element)) where presentation.passthrough.contains(element.name):
+            guard !session.interactionDisabled.contains(element.name) else {
+                // It never takes the tap: the refusal, and the popover stays (nothing dismissed).
+                return deliverUncovered(target, in: &session)
+            }
             if element.name == presentation.anchor?.element {
                 return [dismiss(&session, reason: "toggle")]
             }
