@@ -39,10 +39,13 @@ final class ProductClient {
     /// presentation-policy's `handled` counter in its last heartbeat, and when that arrived.
     private var policyHandled: (count: UInt64, at: Double)?
 
-    private static let service = MonsterBus.Service.presentationPolicy
+    /// The deciding service whose answers count: presentation-policy, or the Python peer.
+    let service: String
 
-    /// Connects to the bus of `config`, subscribed to what the measurements need.
-    init(context: ZMQContext, config: BusConfig) throws {
+    /// Connects to the bus of `config`, subscribed to what the measurements need; the answers
+    /// of `service` count.
+    init(context: ZMQContext, config: BusConfig, service: String = MonsterBus.Service.presentationPolicy) throws {
+        self.service = service
         bus = try BusConnection(
             context: context, config: config, service: "bench",
             subscriptions: ["presentation.", "ack", "error", MessageType.pong.rawValue, MessageType.heartbeat.rawValue],
@@ -73,7 +76,7 @@ final class ProductClient {
     /// Notes presentation-policy's heartbeats; true when `envelope` was one.
     private func noteHeartbeat(_ envelope: Envelope) -> Bool {
         guard case .heartbeat(let beat) = envelope.body else { return false }
-        if beat.service == Self.service, let handled = beat.counters["handled"] {
+        if beat.service == service, let handled = beat.counters["handled"] {
             policyHandled = (handled, Timestamp.monotonic())
         }
         return true
@@ -133,7 +136,7 @@ final class ProductClient {
             case .presented, .dismissed:
                 decidedAt = decidedAt ?? Timestamp.monotonic()
                 keepSample(envelope)
-            case .ack(let ack) where ack.handledId == sent.id && envelope.service == Self.service:
+            case .ack(let ack) where ack.handledId == sent.id && envelope.service == service:
                 if acknowledged { duplicates += 1 }
                 acknowledged = true
                 keepSample(envelope)
@@ -207,7 +210,7 @@ final class ProductClient {
                         }
                     case .error:
                         if inFlight[envelope.correlationId] != nil { result.refused += 1 }
-                    case .ack(let ack) where envelope.service == Self.service:
+                    case .ack(let ack) where envelope.service == service:
                         if let entry = inFlight.removeValue(forKey: ack.handledId) {
                             completed.insert(ack.handledId)
                             result.completed += 1
