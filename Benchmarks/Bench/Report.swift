@@ -103,7 +103,7 @@ enum Report {
             let each = 1e6 / Double(m.clientTime.roundTrips)
             let t = m.clientTime
             table.row("  client's own part (mean)", "send \(format(m.rawSendMicroseconds, 1)) µs",
-                      "envelope \(format(t.envelope * each, 1)), encode \(format(t.encode * each, 1)), send \(format(t.send * each, 1)), decode ×2 \(format(t.decode * each, 1)) µs", "", "", "")
+                      "envelope \(format(t.envelope * each, 1)), encode \(format(t.encode * each, 1)), send \(format(t.send * each, 1)), read ×2 (header only) \(format(t.decode * each, 1)) µs", "", "", "")
         }
         if let shape = m.shape {
             let shaped = LatencySummary(m.rawShapedLatency)
