@@ -41,9 +41,18 @@ struct Measurements {
     var refused = 0
     /// The bus's cost per message: its own loop (with its checks, on CURVE) and zmq_proxy.
     var proxyCost: (own: [ProxyCostRun], zmqProxy: [ProxyCostRun]) = ([], [])
+    /// The Python peer (pyzmq + orjson) on a bus of its own: round trips, and sustained runs at
+    /// `throughputScale` devices.
+    var peerLatency: [Double] = []
+    var peerSustained: [Throughput] = []
+    var peerLost = 0
+    /// Round trips with several product clients at once, by number of clients.
+    var clients: [Int: (latencies: [Double], lost: Int)] = [:]
+    /// `Scripts/callgrind`'s JSON line and table, when it ran.
+    var callgrind: (json: String, table: [String])?
 
-    /// The device count whose sustained run is the product's throughput: the middle scale.
-    var throughputScale: Int { options.scales[options.scales.count / 2] }
+    /// The device count whose sustained run is the product's throughput: 1,000, else the middle scale.
+    var throughputScale: Int { options.scales.contains(1_000) ? 1_000 : options.scales[options.scales.count / 2] }
 }
 
 enum BenchRun {
@@ -77,6 +86,12 @@ enum BenchRun {
         defer { raw.close() }
         try raw.handshake(timeout: 20)
         m.idleRSS = memory(stack)
+        progress("starting the Python peer (pyzmq + orjson) on a bus of its own")
+        var peerConfig = stack.config
+        (peerConfig.frontend, peerConfig.backend) = try stack.startPeer(ownBus: true)
+        let peer = try ProductClient(context: context, config: peerConfig, service: Peer.service)
+        defer { peer.close() }
+        try peer.handshake(services: [Peer.service], timeout: 30)
 
         // 1-2. Latency: warm both up, then alternate short blocks (25 round trips, a few ms), so
         // that a burst of other work on the machine falls on every side alike.
@@ -84,6 +99,7 @@ enum BenchRun {
         for _ in 0..<options.warmUp {
             _ = try raw.roundTrip()
             _ = try product.roundTrip(device: "bench-ipad")
+            _ = try peer.roundTrip(device: "bench-ipad")
         }
         // The product's answer, in sizes, for the product-shaped raw reference.
         if let decision = product.samples[.presented], let ack = product.samples[.ack] {
@@ -99,22 +115,30 @@ enum BenchRun {
         product.resetClientTime()
         raw.sendTime = (0, 0)
         for _ in 0..<blocks {
-            var meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo.pid)])
+            var meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
             for _ in 0..<perBlock { if let seconds = try raw.roundTrip() { m.rawLatency.append(seconds) } }
             m.addCPU("round trip raw", meter.used(), perBlock)
             meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
             for _ in 0..<perBlock { if let seconds = try product.roundTrip(device: "bench-ipad") { m.productLatency.append(seconds) } }
             m.addCPU("round trip product", meter.used(), perBlock)
             if let shape = m.shape {
-                meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo.pid)])
+                meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
                 for _ in 0..<perBlock { if let seconds = try raw.roundTrip(shape: shape) { m.rawShapedLatency.append(seconds) } }
                 m.addCPU("round trip raw 1→2", meter.used(), perBlock)
             }
+            for _ in 0..<perBlock { if let seconds = try peer.roundTrip(device: "bench-ipad") { m.peerLatency.append(seconds) } }
         }
         m.clientTime = product.clientTime
         m.rawSendMicroseconds = raw.sendTime.count > 0 ? raw.sendTime.seconds * 1e6 / Double(raw.sendTime.count) : 0
         m.rawLatencyLost = raw.lost
         try stack.checkAlive()
+
+        // 1 → 8 clients at once, each with its own device.
+        for clients in options.clientCounts {
+            let each = max(100, options.roundTrips / 5)
+            progress("\(clients) client(s) at once: \(each) round trips each")
+            m.clients[clients] = try ConcurrentClients.run(clients: clients, roundTrips: each, config: stack.config)
+        }
 
         // 3. The codec, on the envelopes just exchanged.
         progress("codec: \(options.codecIterations) encodes and decodes of each envelope")
@@ -132,13 +156,13 @@ enum BenchRun {
             m.rawOneWay.append(oneWay)
             progress("\(label): raw one-way \(format(oneWay.rate, 0)) msg/s (\(oneWay.completed) of \(oneWay.sent) received)")
 
-            meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo.pid)])
+            meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
             let echo = try raw.windowedEcho(seconds: options.seconds, window: options.window)
             m.addCPU("raw echo", meter.used(), echo.completed)
             m.rawEcho.append(echo)
             progress("\(label): raw windowed echo \(format(echo.rate, 0)) round trips/s (\(echo.completed) of \(echo.sent) answered)")
             if let shape = m.shape {
-                meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo.pid)])
+                meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
                 let shaped = try raw.windowedEcho(seconds: options.seconds, window: options.window, shape: shape)
                 m.addCPU("raw echo 1→2", meter.used(), shaped.completed)
                 m.rawShapedEcho.append(shaped)
@@ -170,6 +194,15 @@ enum BenchRun {
                 progress("\(label): \(scale) devices: \(format(run.rate, 0)) actions/s, \(format(run.microsecondsEach, 1)) µs/action (\(run.completed) of \(run.sent) acknowledged, \(run.decided) decided)")
             }
         }
+        // The peer's throughput at the product's throughput scale, after the product's rounds.
+        let peerDevices = Array(names[0..<m.throughputScale])
+        _ = try peer.sustained(devices: peerDevices, window: options.window, length: .oncePerDevice)
+        for round in 0..<options.rounds {
+            let run = try peer.sustained(devices: peerDevices, window: options.window, length: .seconds(options.seconds))
+            m.peerSustained.append(run)
+            progress("round \(round + 1)/\(options.rounds): Python peer, \(m.throughputScale) devices: \(format(run.rate, 0)) actions/s (\(run.completed) of \(run.sent) acknowledged)")
+        }
+        m.peerLost = peer.lost
         try stack.checkAlive()
         m.loadRSS = memory(stack)
 
@@ -179,6 +212,12 @@ enum BenchRun {
         m.lost = product.lost
         m.duplicates = product.duplicates
         m.refused = product.refused
+
+        // 6. Instructions per action, by callgrind (Scripts/callgrind, its own stacks under valgrind).
+        if options.callgrind {
+            progress("instructions per action: Scripts/callgrind, \(options.callgrindActions) round trips per side under valgrind (a few minutes)")
+            m.callgrind = try stack.runCallgrind(actions: options.callgrindActions)
+        }
     }
 }
 

@@ -15,7 +15,9 @@ final class BenchStack {
     private(set) var backend = ""
     private(set) var bus: ChildProcess!
     private(set) var services: [String: ChildProcess] = [:]
-    private(set) var echo: ChildProcess!
+    private(set) var echo: ChildProcess?
+    /// The Python peer and its own bus, when started (`startPeer`).
+    private(set) var peer: (process: ChildProcess, bus: ChildProcess)?
     /// Buses started for the proxy-cost comparison.
     private var extraBuses: [ChildProcess] = []
     private var starts = 0
@@ -23,10 +25,15 @@ final class BenchStack {
     /// The services started, in order.
     static let serviceNames = MonsterBus.Service.all
 
-    /// Starts the bus, reads its endpoints from its log, then the services and the echo.
-    init() throws {
+    /// The services this stack started.
+    let serviceNames: [String]
+
+    /// Starts the bus, reads its endpoints from its log, then `services` and, with `echo`, the
+    /// raw echo.
+    init(services serviceNames: [String] = BenchStack.serviceNames, echo withEcho: Bool = true) throws {
         directory = Self.executableDirectory()
-        for name in ["bus"] + Self.serviceNames where access(directory + "/" + name, X_OK) != 0 {
+        self.serviceNames = serviceNames
+        for name in ["bus"] + serviceNames where access(directory + "/" + name, X_OK) != 0 {
             throw BenchError("\(directory)/\(name) is missing: build everything first (swift build -c release)")
         }
         var template = Array("/tmp/monster-bench-XXXXXX".utf8CString)
@@ -46,8 +53,67 @@ final class BenchStack {
         }
         guard let endpoints else { throw BenchError("the bus never reported its endpoints:\n\(bus.logTail())") }
         (frontend, backend) = endpoints
-        for name in Self.serviceNames { services[name] = try start(name) }
-        echo = try start("bench", arguments: ["--raw-echo"], logName: "raw-echo")
+        for name in serviceNames { services[name] = try start(name) }
+        if withEcho { echo = try start("bench", arguments: ["--raw-echo"], logName: "raw-echo") }
+    }
+
+    /// Installs what the Python peer needs when missing (`Benchmarks/peer/setup`), then starts
+    /// it: on a bus of its own (same executable and settings as this stack's) with `ownBus`, so
+    /// that presentation-policy and the peer do not both answer the same `device.tap`; else on
+    /// this stack's bus. Returns the endpoints its clients use.
+    /// `setup: false` skips the installation when `BENCH_PYTHON` names the interpreter
+    /// (`Scripts/callgrind` has installed, outside valgrind).
+    func startPeer(ownBus: Bool, setup: Bool = true) throws -> (frontend: String, backend: String) {
+        guard let peerFolder = Self.peerFolder(near: directory) else {
+            throw BenchError("Benchmarks/peer is not found above \(directory)")
+        }
+        var python = Self.environment()["BENCH_PYTHON"] ?? ""
+        if setup || python.isEmpty {
+            let found = folder + "/python"
+            let installer = try start("setup", arguments: [found], executable: peerFolder + "/setup", logName: "peer-setup")
+            guard installer.waitForExit(timeout: 300) == 0, let path = readFile(found)?.split(separator: "\n").first else {
+                throw BenchError("installing the Python peer's packages failed:\n\(installer.logTail())")
+            }
+            python = String(path)
+        }
+        var endpoints = (frontend, backend)
+        var peerBus = bus!
+        if ownBus {
+            let started = try startExtraBus(logName: "peer-bus", extra: [:])
+            (peerBus, endpoints) = (started.process, (started.frontend, started.backend))
+        }
+        let process = try start(
+            "python3", arguments: [peerFolder + "/presentation_peer.py"], executable: python, logName: "presentation-peer",
+            endpoints: endpoints)
+        peer = (process, peerBus)
+        return endpoints
+    }
+
+    /// Runs `Scripts/callgrind --no-build --json` (instructions per action of raw, product and
+    /// peer, each on stacks of its own under valgrind); its JSON line and its table.
+    func runCallgrind(actions: Int) throws -> (json: String, table: [String]) {
+        guard let peerFolder = Self.peerFolder(near: directory) else { throw BenchError("the source tree is not found above \(directory)") }
+        let root = String(peerFolder.dropLast("/Benchmarks/peer".count))
+        let output = folder + "/callgrind.json"
+        let script = try start(
+            "callgrind", arguments: ["-c", "'\(root)/Scripts/callgrind' --no-build --json --actions \(actions) > '\(output)'"],
+            executable: "/bin/bash", logName: "callgrind")
+        guard script.waitForExit(timeout: 3_600) == 0, let json = readFile(output)?.split(separator: "\n").last else {
+            throw BenchError("Scripts/callgrind failed:\n\(script.logTail(20))")
+        }
+        let table = script.log.split(separator: "\n").drop { !$0.hasPrefix("instructions per action") }.map(String.init)
+        return (String(json), table)
+    }
+
+    /// `Benchmarks/peer` in the source tree holding the build folder `directory`.
+    private static func peerFolder(near directory: String) -> String? {
+        var folder = directory
+        while let slash = folder.lastIndex(of: "/"), !folder.isEmpty {
+            folder = String(folder[..<slash])
+            let candidate = folder + "/Benchmarks/peer"
+            if access(candidate + "/presentation_peer.py", R_OK) == 0 { return candidate }
+        }
+        return nil
     }
 
     /// The configuration a client of this stack uses.
@@ -61,7 +127,7 @@ final class BenchStack {
 
     /// Every process with its pid, for memory and CPU readings.
     var processes: [(name: String, pid: pid_t)] {
-        [("bus", bus.pid)] + Self.serviceNames.map { ($0, services[$0]!.pid) } + [("raw-echo", echo.pid)]
+        [("bus", bus.pid)] + serviceNames.map { ($0, services[$0]!.pid) } + (echo.map { [("raw-echo", $0.pid)] } ?? [])
     }
 
     /// Starts one more bus on ephemeral ports with `extra` environment (keys, `BUS_PROXY`), for the
@@ -85,7 +151,7 @@ final class BenchStack {
 
     /// Raises an error naming every process that has died, with the end of its log.
     func checkAlive() throws {
-        let dead = [bus!, echo!].filter { !$0.isRunning } + services.values.filter { !$0.isRunning }
+        let dead = ([bus, echo, peer?.process, peer?.bus].compactMap { $0 } + Array(services.values)).filter { !$0.isRunning }
         guard dead.isEmpty else {
             throw BenchError("process(es) died: " + dead.map(\.name).joined(separator: ", ") + "\n"
                 + dead.map { $0.logTail() }.joined(separator: "\n"))
@@ -94,14 +160,15 @@ final class BenchStack {
 
     /// The end of every log, for error reports.
     var logTails: String {
-        ([bus!, echo!] + Self.serviceNames.compactMap { services[$0] }).map { $0.logTail(5) }.joined(separator: "\n")
+        ([bus, echo, peer?.process].compactMap { $0 } + serviceNames.compactMap { services[$0] }).map { $0.logTail(5) }.joined(separator: "\n")
     }
 
     /// Stops everything (services first, the bus last) and removes the folder unless `keep`.
     func stop(keep: Bool) {
         echo?.stop()
+        peer?.process.stop()
         for extra in extraBuses { extra.stop() }
-        for name in Self.serviceNames { services[name]?.stop() }
+        for name in serviceNames { services[name]?.stop() }
         bus?.stop()
         Children.register(folder: nil)
         if keep {
@@ -112,7 +179,7 @@ final class BenchStack {
     }
 
     private func start(
-        _ name: String, arguments: [String] = [], logLevel: String = "warn", logName: String? = nil,
+        _ name: String, arguments: [String] = [], executable: String? = nil, logLevel: String = "warn", logName: String? = nil,
         endpoints: (String, String)? = nil, extra: [String: String] = [:]
     ) throws -> ChildProcess {
         starts += 1
@@ -123,7 +190,7 @@ final class BenchStack {
         environment["ROSTER_DB"] = folder + "/roster.db"
         environment["LOG_LEVEL"] = logLevel
         return try ChildProcess(
-            name: logName ?? name, executable: directory + "/" + name, arguments: arguments,
+            name: logName ?? name, executable: executable ?? directory + "/" + name, arguments: arguments,
             environment: environment, logPath: "\(folder)/\(logName ?? name)-\(starts).log")
     }
 

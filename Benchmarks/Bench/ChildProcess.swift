@@ -14,6 +14,8 @@ final class ChildProcess {
     let pid: pid_t
     let logPath: String
     private var exited = false
+    /// The wait status once the process has exited and been reaped.
+    private(set) var status: Int32?
 
     /// Starts `executable` with `arguments` and `environment` (a complete environment).
     init(name: String, executable: String, arguments: [String] = [], environment: [String: String], logPath: String) throws {
@@ -66,6 +68,7 @@ final class ChildProcess {
         var status: Int32 = 0
         if waitpid(pid, &status, WNOHANG) == pid {
             exited = true
+            self.status = status
             Children.unregister(pid)
         }
         return !exited
@@ -84,6 +87,18 @@ final class ChildProcess {
             exited = true
             Children.unregister(pid)
         }
+    }
+
+    /// Waits up to `timeout` seconds for the process to end by itself; its exit code, or nil
+    /// (killed by a signal, or still running: then it is stopped).
+    func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Timestamp.monotonic() + timeout
+        while isRunning && Timestamp.monotonic() < deadline { usleep(10_000) }
+        guard !isRunning, let status, status & 0x7f == 0 else {
+            stop()
+            return nil
+        }
+        return (status >> 8) & 0xff
     }
 
     /// The log's contents (standard error so far).

@@ -19,7 +19,13 @@ struct Options {
     /// socket should never have to drop anything.
     var window = 128
     /// The device counts of the scale measurement; the middle one is the throughput run.
-    var scales = [10, 1_000, 10_000]
+    var scales = [10, 1_000, 10_000, 100_000]
+    /// Numbers of product clients making round trips at once.
+    var clientCounts = [1, 2, 4, 8]
+    /// Run `Scripts/callgrind` (instructions per action under valgrind) at the end.
+    var callgrind = true
+    /// Round trips counted per side by callgrind.
+    var callgrindActions = 300
     /// Iterations of each codec measurement.
     var codecIterations = 5_000
     /// Keep the temporary folder (logs, roster database) after the run.
@@ -27,7 +33,8 @@ struct Options {
 
     /// The help text.
     static let usage = """
-        usage: bench [--quick | --full] [--rounds N] [--seconds S] [--round-trips N] [--window N] [--keep]
+        usage: bench [--quick | --full] [--rounds N] [--seconds S] [--round-trips N] [--window N]
+                     [--callgrind | --no-callgrind] [--keep]
 
         Measures Monster Bus against libzmq alone, through the same XSUB/XPUB proxy, in one run:
         it starts its own bus, presentation-policy, roster and input-handling (the release
@@ -40,19 +47,27 @@ struct Options {
              ack back at the sender (latency), and sustained actions per second from many
              devices with a window of actions in flight, every action acknowledged exactly once;
           3. the envelope codec alone (encode/decode µs per envelope);
-          4. scale: µs per action with 10, 1,000 and 10,000 devices holding state;
-          5. memory: VmRSS of each process idle and after the load.
+          4. scale: µs per action with 10 to 100,000 devices holding state, and round trips
+             with 1, 2, 4 and 8 clients at once;
+          5. memory: VmRSS of each process idle and after the load;
+          6. the same decision served by a Python peer (pyzmq + orjson, Benchmarks/peer, installed
+             by Benchmarks/peer/setup) on a bus of its own: round trips and throughput;
+          7. instructions per action (client, bus, service) by valgrind's callgrind, for the raw
+             echo, presentation-policy and the peer (Scripts/callgrind).
 
         It prints a table, then one JSON line with the ratios (product ÷ baseline). Exit status:
         0 when the run is complete (targets met or not), 1 when a process fails, 2 for a usage error.
 
           (default)        ~1.5 min: 3 rounds, 3 s per throughput run, 5,000 round trips
-          --quick          ~15 s: 1 round, 1 s per throughput run, 1,000 round trips
+          --quick          ~30 s: 1 round, 1 s per throughput run, 1,000 round trips, up to
+                           10,000 devices, no callgrind
           --full           ~5 min: 5 rounds, 6 s per throughput run, 20,000 round trips
           --rounds N       rounds of throughput measurements (default 3)
           --seconds S      seconds per throughput measurement (default 3)
           --round-trips N  round trips measured per side (default 5000)
           --window N       messages or actions in flight in throughput runs (default 128, max 300)
+          --callgrind      count instructions with callgrind (the default, except with --quick)
+          --no-callgrind   do not (its figures are then null in the JSON line)
           --keep           keep the temporary folder with the processes' logs
           --help           this text
 
@@ -76,10 +91,16 @@ struct Options {
                 options.profile = "quick"
                 options.rounds = 1; options.seconds = 1; options.roundTrips = 1_000; options.warmUp = 100
                 options.codecIterations = 1_000
+                options.scales = [10, 1_000, 10_000]; options.callgrind = false
             case "--full":
                 options.profile = "full"
                 options.rounds = 5; options.seconds = 6; options.roundTrips = 20_000; options.warmUp = 1_000
                 options.codecIterations = 20_000
+                options.callgrindActions = 1_000
+            case "--callgrind":
+                options.callgrind = true
+            case "--no-callgrind":
+                options.callgrind = false
             case "--rounds":
                 switch value("--rounds") {
                 case .success(let number): options.rounds = Int(number)

@@ -39,10 +39,13 @@ final class ProductClient {
     /// presentation-policy's `handled` counter in its last heartbeat, and when that arrived.
     private var policyHandled: (count: UInt64, at: Double)?
 
-    private static let service = MonsterBus.Service.presentationPolicy
+    /// The deciding service whose answers count: presentation-policy, or the Python peer.
+    let service: String
 
-    /// Connects to the bus of `config`, subscribed to what the measurements need.
-    init(context: ZMQContext, config: BusConfig) throws {
+    /// Connects to the bus of `config`, subscribed to what the measurements need; the answers
+    /// of `service` count.
+    init(context: ZMQContext, config: BusConfig, service: String = MonsterBus.Service.presentationPolicy) throws {
+        self.service = service
         bus = try BusConnection(
             context: context, config: config, service: "bench",
             subscriptions: ["presentation.", "ack", "error", MessageType.pong.rawValue, MessageType.heartbeat.rawValue],
@@ -70,10 +73,11 @@ final class ProductClient {
         return policyHandled?.count
     }
 
-    /// Notes presentation-policy's heartbeats; true when `envelope` was one.
-    private func noteHeartbeat(_ envelope: Envelope) -> Bool {
-        guard case .heartbeat(let beat) = envelope.body else { return false }
-        if beat.service == Self.service, let handled = beat.counters["handled"] {
+    /// Notes presentation-policy's heartbeats (decoded in full); true when `reply` was one.
+    private func noteHeartbeat(_ reply: Reply) -> Bool {
+        guard reply.type == .heartbeat else { return false }
+        if let envelope = try? bus.codec.decode(frames: reply.frames), case .heartbeat(let beat) = envelope.body,
+           beat.service == service, let handled = beat.counters["handled"] {
             policyHandled = (handled, Timestamp.monotonic())
         }
         return true
@@ -94,9 +98,9 @@ final class ProductClient {
             pings.insert(try bus.publish(.ping(Ping())).id)
             let resendAt = min(deadline, now + retry)
             retry = min(retry * 2, 0.2)
-            while !waiting.isEmpty, let envelope = try next(until: resendAt) {
-                if case .pong(let pong) = envelope.body, pings.contains(envelope.correlationId) {
-                    waiting.remove(pong.service)
+            while !waiting.isEmpty, let reply = try next(until: resendAt) {
+                if reply.type == .pong, pings.contains(reply.correlationId) {
+                    waiting.remove(reply.service)
                 }
             }
         }
@@ -124,19 +128,19 @@ final class ProductClient {
         var decidedAt: Double?
         var acknowledged = false
         while !(decidedAt != nil && acknowledged) {
-            guard let envelope = try next(until: deadline, timed: true) else {
+            guard let reply = try next(until: deadline, timed: true) else {
                 lost += 1
                 return nil
             }
-            guard envelope.correlationId == sent.id else { continue }
-            switch envelope.body {
+            guard reply.correlationId == sent.id else { continue }
+            switch reply.type {
             case .presented, .dismissed:
                 decidedAt = decidedAt ?? Timestamp.monotonic()
-                keepSample(envelope)
-            case .ack(let ack) where ack.handledId == sent.id && envelope.service == Self.service:
+                try keepSample(reply)
+            case .ack where reply.service == service:
                 if acknowledged { duplicates += 1 }
                 acknowledged = true
-                keepSample(envelope)
+                try keepSample(reply)
             case .error:
                 refused += 1
                 decidedAt = decidedAt ?? Timestamp.monotonic()
@@ -198,21 +202,22 @@ final class ProductClient {
             }
             // Take everything waiting before sending again.
             while true {
-                if let envelope = try? bus.codec.decode(frames: frames), !noteHeartbeat(envelope) {
-                    switch envelope.body {
+                if let reply = Reply(frames), !noteHeartbeat(reply) {
+                    switch reply.type {
                     case .presented, .dismissed:
-                        if inFlight[envelope.correlationId] != nil {
-                            inFlight[envelope.correlationId]!.decided = true
+                        if inFlight[reply.correlationId] != nil {
+                            inFlight[reply.correlationId]!.decided = true
                             result.decided += 1
                         }
                     case .error:
-                        if inFlight[envelope.correlationId] != nil { result.refused += 1 }
-                    case .ack(let ack) where envelope.service == Self.service:
-                        if let entry = inFlight.removeValue(forKey: ack.handledId) {
-                            completed.insert(ack.handledId)
+                        if inFlight[reply.correlationId] != nil { result.refused += 1 }
+                    case .ack where reply.service == service:
+                        // An action's ack carries the action's id as its correlation id.
+                        if let entry = inFlight.removeValue(forKey: reply.correlationId) {
+                            completed.insert(reply.correlationId)
                             result.completed += 1
                             result.latencies.append(Timestamp.monotonic() - entry.sent)
-                        } else if completed.contains(ack.handledId) {
+                        } else if completed.contains(reply.correlationId) {
                             result.duplicates += 1
                         }
                     default:
@@ -232,24 +237,46 @@ final class ProductClient {
         return result
     }
 
-    private func keepSample(_ envelope: Envelope) {
-        if samples[envelope.type] == nil { samples[envelope.type] = envelope }
+    /// Decodes `reply` in full the first time its type comes, for the codec measurement.
+    private func keepSample(_ reply: Reply) throws {
+        if samples[reply.type] == nil { samples[reply.type] = try bus.codec.decode(frames: reply.frames) }
     }
 
     /// Forgets the time counted in `clientTime` (after a warm-up).
     func resetClientTime() { clientTime = ClientTime() }
 
-    /// The next readable message before `deadline`, skipping unreadable ones; nil at the deadline.
-    /// With `timed`, the decoding time goes into `clientTime`.
-    private func next(until deadline: Double, timed: Bool = false) throws -> Envelope? {
+    /// The next message with a known type and a readable header before `deadline`, skipping
+    /// others and heartbeats; nil at the deadline. With `timed`, the reading time goes into `clientTime`.
+    private func next(until deadline: Double, timed: Bool = false) throws -> Reply? {
         while true {
             let remaining = deadline - Timestamp.monotonic()
             guard remaining > 0 else { return nil }
             guard let frames = try bus.receiveFrames(timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
             let started = timed ? Timestamp.monotonic() : 0
-            let envelope = try? bus.codec.decode(frames: frames)
+            let reply = Reply(frames)
             if timed { clientTime.decode += Timestamp.monotonic() - started }
-            if let envelope, !noteHeartbeat(envelope) { return envelope }
+            if let reply, !noteHeartbeat(reply) { return reply }
         }
+    }
+}
+
+/// A reply as the client first reads it: the type (the topic frame), and the correlation id and
+/// service from the header, without decoding the body (`EnvelopePeek`); the body is decoded
+/// only when needed (`bus.codec.decode(frames:)`).
+struct Reply {
+    let type: MessageType
+    let correlationId: String
+    let service: String
+    let frames: [[UInt8]]
+
+    /// The header of `frames`; nil when they are not two frames, an unknown type or no header.
+    init?(_ frames: [[UInt8]]) {
+        guard frames.count == 2, let type = MessageType(rawValue: String(decoding: frames[0], as: UTF8.self)),
+              let peek = EnvelopePeek(frames[1]), let correlation = peek.correlationId, let service = peek.service
+        else { return nil }
+        self.type = type
+        self.correlationId = String(decoding: frames[1][correlation], as: UTF8.self)
+        self.service = String(decoding: frames[1][service], as: UTF8.self)
+        self.frames = frames
     }
 }

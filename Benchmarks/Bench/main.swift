@@ -10,6 +10,18 @@ if arguments.first == "--raw-echo" {
     ParentWatch.start()
     exit(RawEcho.run())
 }
+if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(arguments[2]), count >= 0 {
+    // One side's fixed number of round trips, under valgrind (`Scripts/callgrind`).
+    ParentWatch.start()
+    Children.stopOnSignals()
+    do {
+        try CallgrindRun.run(side: arguments[1], count: count)
+        exit(0)
+    } catch {
+        Log.standardError("bench: \(error)\n")
+        exit(1)
+    }
+}
 if arguments.contains("--help") || arguments.contains("-h") {
     print(Options.usage)
     exit(0)

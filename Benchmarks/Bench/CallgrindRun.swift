@@ -1,0 +1,62 @@
+// `bench --callgrind-run SIDE N`: a fixed number of round trips on one side, for
+// `Scripts/callgrind`, which runs this under `valgrind --tool=callgrind --trace-children=yes`
+// twice with different N and divides the difference of each process's instructions by the
+// difference of N: instructions per action of client, bus and service, whatever the machine's load.
+
+import BusKit
+import MonsterKit
+import ZeroMQ
+
+enum CallgrindRun {
+    /// The sides: libzmq's echo, presentation-policy, the Python peer.
+    static let sides = ["raw", "product", "peer"]
+
+    /// Starts only the bus and the side's service, then makes `count` sequential round trips.
+    static func run(side: String, count: Int) throws {
+        let policy = MonsterBus.Service.presentationPolicy
+        let stack = try BenchStack(services: side == "product" ? [policy] : [], echo: side == "raw")
+        defer { stack.stop(keep: false) }
+        let context = try ZMQContext()
+        switch side {
+        case "raw":
+            let product = try ProductClient(context: context, config: stack.config)
+            defer { product.close() }
+            let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
+            let raw = try RawClient(context: context, config: stack.config, payload: payload)
+            defer { raw.close() }
+            try raw.handshake(timeout: 120)
+            monsterBenchMeasure()
+            for _ in 0..<count { guard try raw.roundTrip(timeout: 30) != nil else { throw BenchError("a raw round trip was lost") } }
+        case "product", "peer":
+            var config = stack.config
+            var service = policy
+            if side == "peer" {
+                (config.frontend, config.backend) = try stack.startPeer(ownBus: false, setup: false)
+                service = Peer.service
+            }
+            let product = try ProductClient(context: context, config: config, service: service)
+            defer { product.close() }
+            try product.handshake(services: [service], timeout: 120)
+            monsterBenchMeasure()
+            for _ in 0..<count {
+                guard try product.roundTrip(device: "bench-ipad", timeout: 30) != nil else { throw BenchError("a round trip to \(service) was lost") }
+            }
+        default:
+            throw BenchError("--callgrind-run: the side is one of \(sides.joined(separator: ", "))")
+        }
+    }
+}
+
+/// The Python peer (`Benchmarks/peer/presentation_peer.py`): the same decision with pyzmq and orjson.
+enum Peer {
+    /// The name it answers pings with and signs its messages with.
+    static let service = "presentation-peer"
+}
+
+/// Called once the side is connected and before its round trips: `Scripts/callgrind` zeroes
+/// this process's counts when it is entered (`--zero-before`), so that the handshake's retries,
+/// which depend on how fast the others start under valgrind, do not count.
+@_silgen_name("monster_bench_measure")
+@_optimize(none)
+@inline(never)
+func monsterBenchMeasure() {}

@@ -1,0 +1,172 @@
+/// The hottest envelopes written straight into JSON bytes, without `Encodable`'s containers:
+/// `presentation.presented`, `presentation.dismissed` and `ack`, the answers to every action.
+/// The bytes are the same as `FastJSONEncoder`'s (same keys, same order, absent optionals left
+/// out): `DirectEncodingTests` and the fuzzer compare them. A non-finite number makes it give up
+/// (nil), and the codec takes the `Encodable` path, which names the field in its error.
+enum DirectEncoding {
+    /// The JSON of `envelope` when its body is one of the direct types; nil otherwise.
+    static func encode(_ envelope: Envelope) -> [UInt8]? {
+        let writer = JSONWriter(capacity: 1024)
+        do {
+            switch envelope.body {
+            case .presented(let presented):
+                header(envelope, writer)
+                writer.write("{\"presentation\":")
+                try write(presented.presentation, writer)
+                writer.write(",\"reason\":")
+                writer.writeString(presented.reason)
+                writer.write("}}")
+            case .dismissed(let dismissed):
+                header(envelope, writer)
+                writer.write("{\"presentation\":")
+                try write(dismissed.presentation, writer)
+                writer.write(",\"reason\":")
+                writer.writeString(dismissed.reason)
+                if let button = dismissed.button {
+                    writer.write(",\"button\":")
+                    writer.writeString(button)
+                }
+                if let index = dismissed.buttonIndex {
+                    writer.write(",\"buttonIndex\":")
+                    writer.writeInteger(index)
+                }
+                writer.write("}}")
+            case .ack(let ack):
+                header(envelope, writer)
+                writer.write("{\"handled\":")
+                writer.writeString(ack.handled)
+                writer.write(",\"handledId\":")
+                writer.writeString(ack.handledId)
+                writer.write(",\"emitted\":")
+                strings(ack.emitted, writer)
+                writer.write(",\"forwarded\":[")
+                for (index, forward) in ack.forwarded.enumerated() {
+                    if index > 0 { writer.write(UInt8(ascii: ",")) }
+                    writer.write("{\"id\":")
+                    writer.writeString(forward.id)
+                    writer.write(",\"service\":")
+                    writer.writeString(forward.service)
+                    writer.write(UInt8(ascii: "}"))
+                }
+                writer.write(ack.duplicate ? "],\"duplicate\":true}}" : "],\"duplicate\":false}}")
+            default:
+                return nil
+            }
+        } catch {
+            return nil
+        }
+        return writer.bytes
+    }
+
+    /// `{"v":…` up to `"body":`, in `Envelope.encode(to:)`'s order.
+    private static func header(_ envelope: Envelope, _ writer: JSONWriter) {
+        writer.write("{\"v\":")
+        writer.writeInteger(envelope.version)
+        writer.write(",\"type\":")
+        writer.writeString(envelope.type.rawValue)
+        writer.write(",\"id\":")
+        writer.writeString(envelope.id)
+        writer.write(",\"correlationId\":")
+        writer.writeString(envelope.correlationId)
+        writer.write(",\"service\":")
+        writer.writeString(envelope.service)
+        if let device = envelope.device {
+            writer.write(",\"device\":")
+            writer.writeString(device)
+        }
+        writer.write(",\"seq\":")
+        writer.writeInteger(envelope.seq)
+        writer.write(",\"time\":")
+        writer.writeString(envelope.time)
+        if let traceparent = envelope.traceparent {
+            writer.write(",\"traceparent\":")
+            writer.writeString(traceparent)
+        }
+        if let parentSpan = envelope.parentSpan {
+            writer.write(",\"parentSpan\":")
+            writer.writeString(parentSpan)
+        }
+        writer.write(",\"body\":")
+    }
+
+    /// A `Presentation`, keys in declaration order, nil optionals left out.
+    private static func write(_ p: Presentation, _ writer: JSONWriter) throws {
+        writer.write("{\"style\":")
+        writer.writeString(p.style.rawValue)
+        writer.write(",\"content\":")
+        writer.writeString(p.content.rawValue)
+        if let message = p.message {
+            writer.write(",\"message\":")
+            writer.writeString(message)
+        }
+        writer.write(",\"buttons\":")
+        strings(p.buttons, writer)
+        writer.write(",\"buttonFrames\":[")
+        for (index, frame) in p.buttonFrames.enumerated() {
+            if index > 0 { writer.write(UInt8(ascii: ",")) }
+            try rect(frame, writer)
+        }
+        writer.write(UInt8(ascii: "]"))
+        if let cancel = p.cancelButtonIndex {
+            writer.write(",\"cancelButtonIndex\":")
+            writer.writeInteger(cancel)
+        }
+        if let anchor = p.anchor {
+            writer.write(",\"anchor\":{\"kind\":")
+            writer.writeString(anchor.kind.rawValue)
+            writer.write(",\"element\":")
+            writer.writeString(anchor.element)
+            writer.write(",\"rect\":")
+            try rect(anchor.rect, writer)
+            writer.write(UInt8(ascii: "}"))
+        }
+        if let permitted = p.permittedArrowDirections {
+            writer.write(",\"permittedArrowDirections\":")
+            writer.writeInteger(permitted.rawValue)
+        }
+        writer.write(",\"arrowDirection\":")
+        writer.writeInteger(p.arrowDirection.rawValue)
+        if let tip = p.arrowTip {
+            writer.write(",\"arrowTip\":{\"x\":")
+            try number(tip.x, writer)
+            writer.write(",\"y\":")
+            try number(tip.y, writer)
+            writer.write(UInt8(ascii: "}"))
+        }
+        writer.write(",\"frame\":")
+        try rect(p.frame, writer)
+        writer.write(",\"contentSize\":{\"width\":")
+        try number(p.contentSize.width, writer)
+        writer.write(",\"height\":")
+        try number(p.contentSize.height, writer)
+        writer.write("},\"passthrough\":")
+        strings(p.passthrough, writer)
+        writer.write(UInt8(ascii: "}"))
+    }
+
+    private static func rect(_ r: Rect, _ writer: JSONWriter) throws {
+        writer.write("{\"x\":")
+        try number(r.x, writer)
+        writer.write(",\"y\":")
+        try number(r.y, writer)
+        writer.write(",\"width\":")
+        try number(r.width, writer)
+        writer.write(",\"height\":")
+        try number(r.height, writer)
+        writer.write(UInt8(ascii: "}"))
+    }
+
+    @inline(__always)
+    private static func number(_ value: Double, _ writer: JSONWriter) throws {
+        try writer.writeDouble(value, at: .root)
+    }
+
+    private static func strings(_ values: [String], _ writer: JSONWriter) {
+        writer.write(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { writer.write(UInt8(ascii: ",")) }
+            writer.writeString(value)
+        }
+        writer.write(UInt8(ascii: "]"))
+    }
+}

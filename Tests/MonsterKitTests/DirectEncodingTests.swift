@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import MonsterKit
+
+/// The direct writer of the hottest envelopes writes exactly the bytes of the `Encodable` path,
+/// which Foundation reads back as the same envelope; it gives up on a non-finite number, and
+/// the codec then refuses it as before.
+@Suite struct DirectEncodingTests {
+    static let directBodies: [Body] = [
+        .presented(Presented(presentation: Samples.popover, reason: "tap")),
+        .presented(Presented(presentation: Samples.alert, reason: "rotation")),
+        .dismissed(Dismissed(presentation: Samples.popover, reason: "toggle")),
+        .dismissed(Dismissed(presentation: Samples.alert, reason: "button", button: "Cancel", buttonIndex: 0)),
+        .dismissed(Dismissed(presentation: Samples.popover, reason: "tab\t\"quoted\" \\ é")),
+        .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: [], forwarded: [])),
+        .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: ["b-1", "b-2"], forwarded: [Forward(id: "b-2", service: "roster")], duplicate: true)),
+    ]
+
+    @Test(arguments: directBodies)
+    func writesTheSameBytesAsTheEncodablePath(_ body: Body) throws {
+        for envelope in [Samples.envelope(body), Samples.envelope(body, device: nil), headerless(body)] {
+            let direct = try #require(DirectEncoding.encode(envelope))
+            #expect(direct == (try FastJSONEncoder.encode(envelope)))
+            #expect(try JSONDecoder().decode(Envelope.self, from: Data(direct)) == envelope)
+            #expect(try EnvelopeCodec().encode(envelope) == direct)
+        }
+    }
+
+    @Test func leavesOtherTypesToTheEncodablePath() {
+        #expect(DirectEncoding.encode(Samples.envelope(.ping(Ping()))) == nil)
+    }
+
+    @Test func aNonFiniteNumberIsStillRefusedWithItsField() {
+        var popover = Samples.popover
+        popover.frame.width = .infinity
+        let envelope = Samples.envelope(.presented(Presented(presentation: popover, reason: "tap")))
+        #expect(DirectEncoding.encode(envelope) == nil)
+        #expect(throws: MessageError.self) { try EnvelopeCodec().encode(envelope) }
+    }
+
+    /// `body` in an envelope without trace context.
+    private func headerless(_ body: Body) -> Envelope {
+        Envelope(id: "x", correlationId: "y", service: "s", device: "d", seq: 0, time: "2026-11-30T03:14:39.123Z", body: body)
+    }
+}
