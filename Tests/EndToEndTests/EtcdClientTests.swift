@@ -34,14 +34,18 @@ import Testing
         let client = try EtcdClient(endpoint: etcd.endpoint)
         try client.put("/members/x", [])
         let epoch = try #require(try client.get("/members/x")).createRevision
-        #expect(try client.write("/snap/d", Array("1".utf8), ifKey: "/members/x", wasCreatedAt: epoch))
+        let first = try #require(try client.write("/snap/d", Array("1".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: 0))
         #expect(try client.get("/snap/d")?.value == Array("1".utf8))
+        #expect(try client.get("/snap/d")?.modRevision == first)
+        // Another writer's revision: refused (two owners of one device cannot both write).
+        #expect(try client.write("/snap/d", Array("x".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: 0) == nil)
+        #expect(try client.write("/snap/d", Array("1".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: first) != nil)
         // The guard key deleted and created again: a new incarnation, the old epoch is fenced off.
         try client.delete("/members/x")
         try client.put("/members/x", [])
-        #expect(try client.write("/snap/d", Array("2".utf8), ifKey: "/members/x", wasCreatedAt: epoch) == false)
+        #expect(try client.write("/snap/d", Array("2".utf8), ifKey: "/members/x", wasCreatedAt: epoch) == nil)
         #expect(try client.get("/snap/d")?.value == Array("1".utf8))
-        #expect(try client.write("/snap/d", nil, ifKey: "/members/missing", wasCreatedAt: epoch) == false)
+        #expect(try client.write("/snap/d", nil, ifKey: "/members/missing", wasCreatedAt: epoch) == nil)
         #expect(try client.get("/snap/d") != nil)
     }
 

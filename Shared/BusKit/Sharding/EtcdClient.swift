@@ -85,20 +85,27 @@ public final class EtcdClient: Sendable {
     }
 
     /// Puts `value` at `key` (or deletes `key` when `value` is nil) only if `guardKey` exists
-    /// with create revision `createRevision`: a write fenced by an epoch. Returns whether it was done.
+    /// with create revision `createRevision` — a write fenced by an epoch — and, when
+    /// `keyRevision` is given, only if `key` was last changed at that revision (0: `key` does not
+    /// exist). Returns the revision of the write, or nil when it was not done.
     public func write(
-        _ key: String, _ value: [UInt8]?, ifKey guardKey: String, wasCreatedAt createRevision: Int64
-    ) throws(EtcdError) -> Bool {
+        _ key: String, _ value: [UInt8]?, ifKey guardKey: String, wasCreatedAt createRevision: Int64,
+        andKeyIsAt keyRevision: Int64? = nil
+    ) throws(EtcdError) -> Int64? {
         let operation: [String: Any] = if let value {
             ["request_put": ["key": Self.base64(key), "value": Data(value).base64EncodedString()]]
         } else {
             ["request_delete_range": ["key": Self.base64(key)]]
         }
-        let answer = try call("/v3/kv/txn", [
-            "compare": [["key": Self.base64(guardKey), "target": "CREATE", "result": "EQUAL", "create_revision": String(createRevision)]],
-            "success": [operation],
-        ])
-        return answer["succeeded"] as? Bool ?? false
+        var compare: [[String: Any]] = [
+            ["key": Self.base64(guardKey), "target": "CREATE", "result": "EQUAL", "create_revision": String(createRevision)],
+        ]
+        if let keyRevision {
+            compare.append(["key": Self.base64(key), "target": "MOD", "result": "EQUAL", "mod_revision": String(keyRevision)])
+        }
+        let answer = try call("/v3/kv/txn", ["compare": compare, "success": [operation]])
+        guard answer["succeeded"] as? Bool ?? false else { return nil }
+        return Self.int((answer["header"] as? [String: Any])?["revision"])
     }
 
     private func range(_ request: [String: Any]) throws(EtcdError) -> [EtcdKeyValue] {
