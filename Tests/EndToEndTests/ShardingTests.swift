@@ -1,3 +1,4 @@
+import BusKit
 import Foundation
 import Testing
 
@@ -43,8 +44,10 @@ import Testing
     }
 
     /// `describe` of `device`: its orientation and what it presents, as presentation-policy answers.
-    func state(_ device: String) throws -> String {
-        let result = try stack.gateway(["--json", "--device", device, "--profile", "ipad", "describe"])
+    func state(_ device: String, retrying: Bool = false) throws -> String {
+        let result = try stack.gateway(
+            ["--json", "--timeout", retrying ? "20" : "5", "--device", device, "--profile", "ipad", "describe"],
+            environment: retrying ? ["GATEWAY_RETRY_MS": "300"] : [:])
         #expect(result.status == 0, "\(device): \(result.stderr)")
         let body = try #require(result.body("layout.state"), "\(device): \(result.stdout)")
         let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
@@ -87,5 +90,26 @@ import Testing
         }
         #expect(decided(b, "device.describe") - describedBefore == devices.count)
         #expect(b.stderr.contains("rebuilt from its snapshot"))
+    }
+
+    @Test func theGatewayRetriesWithTheSameIdWhileADeviceMoves() throws {
+        let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
+        let orphans = devices.prefix(12).filter { Rendezvous.owner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" }
+        try #require(!orphans.isEmpty)
+        var before: [String: String] = [:]
+        for device in orphans {
+            _ = try stack.json(device, "--profile", "ipad", "tap", "add")
+            before[device] = try state(device)
+        }
+        // Sent at once after the kill, before pp-b has taken pp-a's devices: the first send is
+        // answered by nobody, a repeat with the same id by pp-b once it owns the device.
+        a.signal(SIGKILL)
+        _ = a.waitForExit(timeout: 5)
+        let first = try #require(orphans.first)
+        #expect(try state(first, retrying: true) == before[first])
+        #expect(b.stderr.contains("rebuilt from its snapshot"))
+        for device in orphans.dropFirst() {
+            #expect(try state(device, retrying: true) == before[device])
+        }
     }
 }
