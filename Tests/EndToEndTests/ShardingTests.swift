@@ -112,4 +112,22 @@ import Testing
             #expect(try state(device, retrying: true) == before[device])
         }
     }
+
+    @Test func anInstanceWhoseMembershipEndsStopsDecidingAndJoinsAgainWithANewEpoch() throws {
+        let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
+        let epochs = { (text: String) in
+            text.split(separator: "\n").compactMap { line in line.range(of: "this instance pp-a at epoch ").map { Int(line[$0.upperBound...]) } }
+        }
+        let first = try #require(epochs(a.stderr).last ?? nil)
+        let device = try #require(devices.first { Rendezvous.owner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
+        _ = try stack.json(device, "--profile", "ipad", "tap", "add")
+        let before = try state(device)
+        let (markA, markB) = (a.stderr.count, b.stderr.count)
+        // Its key gone (as when its lease expires while it is cut off): it must stop, then come back.
+        try EtcdClient(endpoint: etcd.endpoint).delete("/monsterbus/members/presentation-policy/pp-a")
+        #expect(a.waitForStderr(timeout: 10) { $0.dropFirst(markA).contains("this instance pp-a is not a member") }, "\(a.stderr.suffix(2000))")
+        #expect(a.waitForStderr(timeout: 10) { epochs(String($0.dropFirst(markA))).contains { $0 != nil && $0 != first } }, "\(a.stderr.suffix(2000))")
+        #expect(b.waitForStderr(timeout: 10) { $0.dropFirst(markB).contains("shard members: pp-a, pp-b;") }, "\(b.stderr.suffix(2000))")
+        #expect(try state(device, retrying: true) == before)
+    }
 }

@@ -11,6 +11,13 @@ public struct ShardConfig: Sendable, Equatable {
     /// The membership lease's TTL in seconds.
     public var leaseSeconds: Int
 
+    /// Sharding through the etcd at `endpoint` as `instance`, with leases of `leaseSeconds`.
+    public init(endpoint: String, instance: String, leaseSeconds: Int) {
+        self.endpoint = endpoint
+        self.instance = instance
+        self.leaseSeconds = leaseSeconds
+    }
+
     /// The configuration in `environment`, or nil when `ETCD_ENDPOINTS` is unset or empty.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShardConfig? {
         guard let endpoints = environment["ETCD_ENDPOINTS"], let first = endpoints.split(separator: ",").first else { return nil }
