@@ -19,6 +19,9 @@ public protocol ServiceHandler {
     var subscriptions: [String] { get }
     /// Whether this service handles `type`; others that match a prefix are ignored.
     func accepts(_ type: MessageType) -> Bool
+    /// Whether this instance handles `envelope` (by default: whether it accepts its type; a
+    /// sharded instance only its own devices').
+    func accepts(_ envelope: Envelope) -> Bool
     /// Handles one message and says what to publish because of it.
     mutating func handle(_ envelope: Envelope) -> Reply
     /// Forgets the devices unused for longer than `DEVICE_IDLE_EXPIRY_SECONDS` at `now`
@@ -27,6 +30,9 @@ public protocol ServiceHandler {
 }
 
 extension ServiceHandler {
+    /// Every message of an accepted type.
+    public func accepts(_ envelope: Envelope) -> Bool { accepts(envelope.type) }
+
     /// A service without per-device state forgets nothing.
     public mutating func forgetIdleDevices(now: Double) -> [String] { [] }
 }

@@ -152,7 +152,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             }
             return
         }
-        guard handler.accepts(envelope.type) else {
+        guard handler.accepts(envelope) else {
             count("ignored")
             return
         }

@@ -44,7 +44,9 @@ public enum Gateway {
         let colors = isatty(1) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: invocation.json, formatter: HumanFormatter(colors: colors))
         do {
-            let session = GatewaySession(client: try GatewayClient(config: config), output: output)
+            let client = try GatewayClient(config: config)
+            client.retryInterval = environment["GATEWAY_RETRY_MS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 / 1000 : nil }
+            let session = GatewaySession(client: client, output: output)
             switch invocation.command {
             case .watch(let types, let count):
                 return try WatchCommand.run(invocation, types: types, count: count, session: session)

@@ -17,6 +17,10 @@ public final class GatewayClient {
     private let config: BusConfig
     /// Every service heard answering a ping so far.
     public private(set) var heard: Set<String> = []
+    /// When set (`GATEWAY_RETRY_MS`), an action nothing has answered after this many seconds is
+    /// sent again with the same id, until the timeout: its device may be moving between
+    /// instances (docs/scaling.md), and idempotence makes a repeat safe.
+    public var retryInterval: Double?
 
     /// Connects to the bus described by `config`, subscribed to everything.
     public init(config: BusConfig, service: String = MonsterBus.Service.gateway) throws {
@@ -72,11 +76,21 @@ public final class GatewayClient {
         var tracker = ActionTracker(actionId: action.id, firstHop: firstHop)
         try bus.send(action)
         onSent(action)
+        var answered = false
+        var resendAt = retryInterval.map { Timestamp.monotonic() + $0 } ?? deadline
         while !tracker.isComplete {
-            guard let envelope = try next(until: deadline) else {
+            guard let envelope = try next(until: answered ? deadline : min(deadline, resendAt)) else {
+                if !answered, let retryInterval, Timestamp.monotonic() < deadline {
+                    try bus.send(action)
+                    resendAt = Timestamp.monotonic() + retryInterval
+                    continue
+                }
                 throw NoAnswer(description: "\(action.type.rawValue) \(action.id): still waiting for \(tracker.awaiting) after the timeout")
             }
-            if tracker.observe(envelope) { onMessage(envelope) }
+            if tracker.observe(envelope) {
+                answered = true
+                onMessage(envelope)
+            }
         }
         return tracker
     }

@@ -16,6 +16,11 @@ public struct InputCore: Sendable {
         devices.removeValue(forKey: device) != nil
     }
 
+    /// Holds `state` for `device`: rebuilt from its snapshot on another instance.
+    public mutating func restore(_ state: InputDevice, for device: String) {
+        devices[device] = state
+    }
+
     /// Handles a message for `device` and says what to publish.
     public mutating func handle(device deviceId: String?, body: Body) -> [Effect] {
         guard let deviceId else {

@@ -1,7 +1,7 @@
 import MonsterKit
 
 /// The views that can become first responder.
-public enum Responder: String, Sendable {
+public enum Responder: String, Sendable, Codable {
     /// The weapon image (`WeaponSelectorImageView`): its input view is the weapon picker.
     case weapon
     /// The notes text field: its input view is the system keyboard.
@@ -9,7 +9,7 @@ public enum Responder: String, Sendable {
 }
 
 /// What input-handling keeps for one device.
-public struct InputDevice: Sendable, Equatable {
+public struct InputDevice: Sendable, Equatable, Codable {
     /// The one first responder, if any.
     public var firstResponder: Responder?
     /// Whether the weapon picker exists yet (created once, lazily, on first use).

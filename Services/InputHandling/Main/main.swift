@@ -3,6 +3,6 @@ import Glibc
 import MonsterKit
 
 // input-handling: owns first responders and input views (the weapon picker).
-exit(ServiceMain.run(name: MonsterBus.Service.inputHandling) { _, _ in
+exit(ServiceMain.runSharded(name: MonsterBus.Service.inputHandling) { _, _ in
     InputHandler(activity: DeviceActivity(limit: try DeviceIdleExpiry.fromEnvironment()))
 })

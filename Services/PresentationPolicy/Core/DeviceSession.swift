@@ -1,7 +1,7 @@
 import MonsterKit
 
 /// What presentation-policy keeps for one device.
-public struct DeviceSession: Sendable, Equatable {
+public struct DeviceSession: Sendable, Equatable, Codable {
     /// The hardware the device was first described with; a later profile must match it.
     public let profile: DeviceProfile
     /// The orientation now: the profile's at first, then changed by `device.rotate`.

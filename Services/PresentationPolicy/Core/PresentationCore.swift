@@ -16,6 +16,11 @@ public struct PresentationCore: Sendable {
         devices.removeValue(forKey: device) != nil
     }
 
+    /// Holds `session` for `device`: rebuilt from its snapshot on another instance.
+    public mutating func restore(_ session: DeviceSession, for device: String) {
+        devices[device] = session
+    }
+
     /// Handles a device action for `device` and says what to publish.
     public mutating func handle(device deviceId: String?, action: Body) -> [Effect] {
         guard let deviceId else {

@@ -3,6 +3,6 @@ import Glibc
 import MonsterKit
 
 // presentation-policy: decides how things are presented on each simulated device.
-exit(ServiceMain.run(name: MonsterBus.Service.presentationPolicy) { _, _ in
+exit(ServiceMain.runSharded(name: MonsterBus.Service.presentationPolicy) { _, _ in
     PresentationHandler(activity: DeviceActivity(limit: try DeviceIdleExpiry.fromEnvironment()))
 })

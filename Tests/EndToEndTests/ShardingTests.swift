@@ -1,0 +1,133 @@
+import BusKit
+import Foundation
+import Testing
+
+/// Two presentation-policy instances sharing the devices through etcd (docs/scaling.md): each
+/// action decided exactly once, and when one instance is killed with -9 its devices answer from
+/// the other with their popover and orientation as they were.
+@Suite(.serialized) final class ShardingTests {
+    let etcd: EtcdServer
+    let stack: Stack
+    var instances: [String: ChildProcess] = [:]
+    let devices = (0..<40).map { "shard-dev-\($0)" }
+
+    init() throws {
+        etcd = try EtcdServer()
+        stack = try Stack(services: ["roster", "input-handling"])
+        for name in ["pp-a", "pp-b"] {
+            var environment = stack.environment
+            environment["ETCD_ENDPOINTS"] = etcd.endpoint
+            environment["INSTANCE_ID"] = name
+            environment["SHARD_LEASE_TTL_SECONDS"] = "2"
+            instances[name] = try ChildProcess(
+                name: name, executable: Products.url("presentation-policy"), environment: environment,
+                logFile: stack.folder.appendingPathComponent("\(name).log"))
+        }
+        for child in instances.values {
+            guard child.waitForStderr(timeout: 20, { $0.contains("shard members: pp-a, pp-b;") }) else {
+                throw StackError("\(child.name) never saw both members: \(child.stderr)")
+            }
+        }
+        try stack.waitUntilAnswering(["presentation-policy"])
+    }
+
+    deinit {
+        for child in instances.values {
+            child.signal(SIGKILL)
+            _ = child.waitForExit(timeout: 5)
+        }
+    }
+
+    /// How many `kind` messages `child` has decided so far (its span lines).
+    func decided(_ child: ChildProcess, _ kind: String) -> Int {
+        child.stderr.split(separator: "\n").filter { $0.contains("span: handled \(kind) ") }.count
+    }
+
+    /// `describe` of `device`: its orientation and what it presents, as presentation-policy answers.
+    func state(_ device: String, retrying: Bool = false) throws -> String {
+        let result = try stack.gateway(
+            ["--json", "--timeout", retrying ? "20" : "5", "--device", device, "--profile", "ipad", "describe"],
+            environment: retrying ? ["GATEWAY_RETRY_MS": "300"] : [:])
+        #expect(result.status == 0, "\(device): \(result.stderr)")
+        let body = try #require(result.body("layout.state"), "\(device): \(result.stdout)")
+        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func eachActionIsDecidedOnceAndAKilledInstancesDevicesKeepTheirState() throws {
+        for device in devices {
+            let add = try stack.json(device, "--profile", "ipad", "tap", "add")
+            #expect(add.types.contains("presentation.presented"), "\(device): \(add.stdout) \(add.stderr)")
+            let rotate = try stack.json(device, "--profile", "ipad", "rotate", "landscape")
+            #expect(rotate.status == 0, "\(device): \(rotate.stderr)")
+        }
+        let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
+        // Exactly once: every action decided by one instance, and the work divided.
+        let taps = (decided(a, "device.tap"), decided(b, "device.tap"))
+        let rotations = (decided(a, "device.rotate"), decided(b, "device.rotate"))
+        #expect(taps.0 + taps.1 == devices.count, "\(taps)")
+        #expect(rotations.0 + rotations.1 == devices.count, "\(rotations)")
+        #expect(taps.0 > 0 && taps.1 > 0, "\(taps)")
+
+        var before: [String: String] = [:]
+        for device in devices { before[device] = try state(device) }
+        #expect(before.values.allSatisfy { $0.contains("landscape") && $0.contains("popover") }, "\(before)")
+
+        // pp-a dies without a word; pp-b takes its devices once pp-a's lease expires.
+        let mark = b.stderr.count
+        let started = Date()
+        a.signal(SIGKILL)
+        _ = a.waitForExit(timeout: 5)
+        #expect(b.waitForStderr(timeout: 10) { $0.dropFirst(mark).contains("shard members: pp-b;") }, "\(b.stderr.suffix(2000))")
+        let moved = Date().timeIntervalSince(started)
+        #expect(moved < 8, "devices moved after \(moved) s")
+
+        let describedBefore = decided(b, "device.describe")
+        for device in devices {
+            let after = try state(device)
+            #expect(after == before[device], "\(device) changed across the move: \(b.stderr.suffix(3000))")
+            if after != before[device] { break }
+        }
+        #expect(decided(b, "device.describe") - describedBefore == devices.count)
+        #expect(b.stderr.contains("rebuilt from its snapshot"))
+    }
+
+    @Test func theGatewayRetriesWithTheSameIdWhileADeviceMoves() throws {
+        let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
+        let orphans = devices.prefix(12).filter { Rendezvous.owner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" }
+        try #require(!orphans.isEmpty)
+        var before: [String: String] = [:]
+        for device in orphans {
+            _ = try stack.json(device, "--profile", "ipad", "tap", "add")
+            before[device] = try state(device)
+        }
+        // Sent at once after the kill, before pp-b has taken pp-a's devices: the first send is
+        // answered by nobody, a repeat with the same id by pp-b once it owns the device.
+        a.signal(SIGKILL)
+        _ = a.waitForExit(timeout: 5)
+        let first = try #require(orphans.first)
+        #expect(try state(first, retrying: true) == before[first])
+        #expect(b.stderr.contains("rebuilt from its snapshot"))
+        for device in orphans.dropFirst() {
+            #expect(try state(device, retrying: true) == before[device])
+        }
+    }
+
+    @Test func anInstanceWhoseMembershipEndsStopsDecidingAndJoinsAgainWithANewEpoch() throws {
+        let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
+        let epochs = { (text: String) in
+            text.split(separator: "\n").compactMap { line in line.range(of: "this instance pp-a at epoch ").map { Int(line[$0.upperBound...]) } }
+        }
+        let first = try #require(epochs(a.stderr).last ?? nil)
+        let device = try #require(devices.first { Rendezvous.owner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
+        _ = try stack.json(device, "--profile", "ipad", "tap", "add")
+        let before = try state(device)
+        let (markA, markB) = (a.stderr.count, b.stderr.count)
+        // Its key gone (as when its lease expires while it is cut off): it must stop, then come back.
+        try EtcdClient(endpoint: etcd.endpoint).delete("/monsterbus/members/presentation-policy/pp-a")
+        #expect(a.waitForStderr(timeout: 10) { $0.dropFirst(markA).contains("this instance pp-a is not a member") }, "\(a.stderr.suffix(2000))")
+        #expect(a.waitForStderr(timeout: 10) { epochs(String($0.dropFirst(markA))).contains { $0 != nil && $0 != first } }, "\(a.stderr.suffix(2000))")
+        #expect(b.waitForStderr(timeout: 10) { $0.dropFirst(markB).contains("shard members: pp-a, pp-b;") }, "\(b.stderr.suffix(2000))")
+        #expect(try state(device, retrying: true) == before)
+    }
+}
