@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import MonsterKit
 
 /// A JSON value whose objects keep their members in order: the AsyncAPI document is built
 /// from these so that it is written the same way every time, and messages are read into them
@@ -60,23 +61,7 @@ public indirect enum JSONTree: Sendable, Equatable {
     }
 
     /// `text` as a JSON string literal (also a YAML double-quoted scalar).
-    public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    public static func quoted(_ text: String) -> String { JSONStringLiteral.quoted(text) }
 
     /// The JSON text in `bytes` as a tree (members in the order of a dictionary, not the text's).
     public static func parse(_ bytes: [UInt8]) throws -> JSONTree {

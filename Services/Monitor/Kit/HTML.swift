@@ -1,3 +1,5 @@
+import MonsterKit
+
 /// Text made safe for HTML and JSON.
 public enum HTML {
     /// `text` with `& < > " '` escaped, for element text and attribute values.
@@ -18,24 +20,7 @@ public enum HTML {
     }
 
     /// `text` as a JSON string literal, quotes included; `<` is escaped too, so it is safe inside a page.
-    public static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "<": result += "\\u003c"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    public static func jsonString(_ text: String) -> String { JSONStringLiteral.quoted(text, forPages: true) }
 
     /// A token made of `text`'s UTF-8 bytes in hex: a safe, unique id prefix for any device id.
     public static func token(_ text: String) -> String {
