@@ -22,7 +22,7 @@ final class EtcdServer {
         child = try ChildProcess(
             name: "etcd", executable: URL(fileURLWithPath: binary),
             arguments: [
-                "--name", "test", "--data-dir", folder.appendingPathComponent("data").path,
+                "--name", "test", "--data-dir", Self.dataFolder(folder),
                 "--listen-client-urls", endpoint, "--advertise-client-urls", endpoint,
                 "--listen-peer-urls", "http://127.0.0.1:\(peerPort)",
                 "--initial-advertise-peer-urls", "http://127.0.0.1:\(peerPort)",
@@ -41,7 +41,17 @@ final class EtcdServer {
     deinit {
         child.signal(SIGKILL)
         _ = child.waitForExit(timeout: 5)
+        try? FileManager.default.removeItem(atPath: Self.dataFolder(folder))
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Where etcd keeps its data: in memory (`/dev/shm`) when there is one, so that a test's
+    /// etcd is not slowed to a time-out by fsyncs on a busy disk (these tests are about
+    /// ownership and fencing, not etcd's durability); else in `folder`.
+    static func dataFolder(_ folder: URL) -> String {
+        let memory = URL(fileURLWithPath: "/dev/shm")
+        guard FileManager.default.isWritableFile(atPath: memory.path) else { return folder.appendingPathComponent("data").path }
+        return memory.appendingPathComponent(folder.lastPathComponent + "-data").path
     }
 
     /// Whether `/health` answers at `endpoint` (polled until etcd serves).
