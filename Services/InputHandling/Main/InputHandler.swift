@@ -16,9 +16,10 @@ struct InputHandler: ServiceHandler {
 
     mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
-            guard let device = envelope.device else { return Reply([.error("missing-device", "forgetting needs a device")]) }
-            activity.remove(device)
-            return Reply([.publish(.forgotten(Forgotten(service: MonsterBus.Service.inputHandling, held: core.forget(device))))])
+            return .forgetting(envelope, service: MonsterBus.Service.inputHandling) { device in
+                activity.remove(device)
+                return core.forget(device)
+            }
         }
         let effects = core.handle(device: envelope.device, body: envelope.body)
         if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
