@@ -1,0 +1,50 @@
+/// How a message is addressed on the bus: its topic frame is its type, optionally followed by
+/// `/` and a key, so a subscriber to the type (or any prefix of it) receives every key, and a
+/// subscriber to `type/key` only that key's messages.
+public enum Addressing: Sendable, Equatable {
+    /// The topic is the type alone: state every interested party reads (heartbeats, roster).
+    case broadcast
+    /// Keyed by the device's bucket (`Topic.bucket(ofDevice:)`): requests to a service that owns
+    /// devices, so a sharded instance subscribes to its buckets only.
+    case byDevice
+    /// Keyed by the `replyTo` address of the action that caused it: answers to the client that
+    /// asked, so a client subscribes to its own address only.
+    case toClient
+}
+
+/// The topic frame's grammar, shared by every sender, receiver and the bus.
+public enum Topic {
+    /// The byte between a topic's type and its key.
+    public static let separator = UInt8(ascii: "/")
+    /// How many buckets devices are spread over (the shard unit of docs/scaling.md).
+    public static let bucketCount = 256
+
+    /// The bucket of `device`: FNV-1a (32 bits) of its UTF-8 bytes, modulo 256, as two lowercase
+    /// hex digits — the same in every language (docs/asyncapi.yaml says how).
+    public static func bucket(ofDevice device: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in device.utf8 {
+            hash ^= UInt32(byte)
+            hash &*= 16_777_619
+        }
+        return bucketName(Int(hash % UInt32(bucketCount)))
+    }
+
+    /// The two-hex-digit name of bucket `index` (0..<256).
+    public static func bucketName(_ index: Int) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: [digits[index >> 4], digits[index & 15]], as: UTF8.self)
+    }
+
+    /// The topic `type` or `type/key`.
+    public static func name(_ type: MessageType, key: String?) -> String {
+        guard let key else { return type.rawValue }
+        return type.rawValue + "/" + key
+    }
+
+    /// The type part of a topic frame: the bytes before the first `/` (all of them without one).
+    public static func typePart(_ topic: [UInt8]) -> ArraySlice<UInt8> {
+        guard let slash = topic.firstIndex(of: separator) else { return topic[...] }
+        return topic[..<slash]
+    }
+}
