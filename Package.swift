@@ -6,9 +6,10 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(["-warnings-as-errors"]),
 ]
 
+// Linux only (Debian): the code calls Glibc and Linux's pidfd_open directly, so
+// the package claims no Apple platform.
 let package = Package(
     name: "MonsterBus",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "bus", targets: ["Bus"]),
         .executable(name: "presentation-policy", targets: ["PresentationPolicy"]),
