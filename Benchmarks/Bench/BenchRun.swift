@@ -48,6 +48,8 @@ struct Measurements {
     var peerLost = 0
     /// Round trips with several product clients at once, by number of clients.
     var clients: [Int: (latencies: [Double], lost: Int)] = [:]
+    /// Sustained runs with 1, 2 and 3 sharded instances of presentation-policy (issue 18).
+    var sharded = ShardedRuns()
     /// `Scripts/callgrind`'s JSON line and table, when it ran.
     var callgrind: (json: String, table: [String])?
 
@@ -213,7 +215,12 @@ enum BenchRun {
         m.duplicates = product.duplicates
         m.refused = product.refused
 
-        // 6. Instructions per action, by callgrind (Scripts/callgrind, its own stacks under valgrind).
+        // 6. Sharded instances of presentation-policy: how the work divides.
+        progress("sharded presentation-policy: \(ShardScaling.instanceCounts.map(String.init).joined(separator: ", ")) instance(s) with etcd, \(ShardScaling.devices) devices")
+        m.sharded = try ShardScaling.run(stack: stack, seconds: options.seconds, window: options.window)
+        if let skipped = m.sharded.skipped { progress("sharded row skipped: \(skipped)") }
+
+        // 7. Instructions per action, by callgrind (Scripts/callgrind, its own stacks under valgrind).
         if options.callgrind {
             progress("instructions per action: Scripts/callgrind, \(options.callgrindActions) round trips per side under valgrind (a few minutes)")
             m.callgrind = try stack.runCallgrind(actions: options.callgrindActions)

@@ -143,6 +143,15 @@ final class BenchStack {
         return (bus, endpoints.0, endpoints.1)
     }
 
+    /// Starts one more process of this stack's executables (or `executable`), logging as
+    /// `logName`, on `endpoints` (default: this stack's bus) with `extra` environment.
+    func startService(
+        _ name: String, executable: String? = nil, logName: String, endpoints: (String, String)?, extra: [String: String],
+        arguments: [String] = []
+    ) throws -> ChildProcess {
+        try start(name, arguments: arguments, executable: executable, logName: logName, endpoints: endpoints, extra: extra)
+    }
+
     /// Stops `name` and starts it again (fresh state); the caller handshakes again.
     func restart(_ name: String) throws {
         services[name]?.stop()

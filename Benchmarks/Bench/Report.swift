@@ -26,6 +26,8 @@ struct Verdict {
     let instructionsRatio: Double?
     let policyInstructions: Double?
     let peerInstructions: Double?
+    /// Actions/s with 1, 2 and 3 sharded instances of presentation-policy (empty when skipped).
+    let shardedRates: [Double]
 
     init(_ m: Measurements) {
         let raw = LatencySummary(m.rawLatency), product = LatencySummary(m.productLatency)
@@ -55,6 +57,7 @@ struct Verdict {
         instructionsRatio = m.callgrind.flatMap { jsonNumber("instructions_ratio_vs_raw", in: $0.json) }
         policyInstructions = m.callgrind.flatMap { jsonNumber("policy_instructions_per_action", in: $0.json) }
         peerInstructions = m.callgrind.flatMap { jsonNumber("peer_instructions_per_action", in: $0.json) }
+        shardedRates = ShardScaling.instanceCounts.compactMap { m.sharded.byInstances[$0]?.rate }
     }
 
     /// The JSON line: ratios are product ÷ baseline.
@@ -69,7 +72,8 @@ struct Verdict {
             + "\"peer_rtt_p50_ratio\":\(format(peerP50Ratio, 3)), "
             + "\"throughput_ratio\":\(format(throughputRatio, 3)), "
             + "\"scale_ratio_largest_vs_10\":\(format(scaleRatio, 3)), \"max_rss_mb\":\(format(maxIdleRSS, 1)), "
-            + "\"bytes_per_idle_device\":\(format(bytesPerIdleDevice, 0)), \"lost\":\(lost)}"
+            + "\"bytes_per_idle_device\":\(format(bytesPerIdleDevice, 0)), "
+            + "\"sharded_actions_per_second\":[\(shardedRates.map { format($0, 0) }.joined(separator: ","))], \"lost\":\(lost)}"
     }
 }
 
@@ -190,6 +194,17 @@ enum Report {
             table.row("  rounds", zmq.map { format($0.cpuMicrosecondsEach, 2) }.joined(separator: " "), own.map { format($0.cpuMicrosecondsEach, 2) }.joined(separator: " "), "", "", "")
             table.row("  messages per second", count(median(zmq.map(\.rate))), count(median(own.map(\.rate))), ratio(median(own.map(\.rate)) / max(median(zmq.map(\.rate)), 1e-9)), "", "")
             table.row("  messages (lost)", "\(zmq.reduce(0) { $0 + $1.messages }) (\(zmq.reduce(0) { $0 + $1.lost }))", "\(own.reduce(0) { $0 + $1.messages }) (\(own.reduce(0) { $0 + $1.lost }))", "", "", "")
+        }
+
+        table.section("sharded presentation-policy (issue 18): etcd membership, a snapshot stored per decision, \(ShardScaling.devices) devices")
+        if let skipped = m.sharded.skipped {
+            table.row("  skipped: " + skipped, "", "", "", "", "")
+        }
+        let single = m.sharded.byInstances[1]?.rate ?? 0
+        for count in ShardScaling.instanceCounts {
+            guard let run = m.sharded.byInstances[count] else { continue }
+            table.row("  \(count) instance(s): actions/s (lost, duplicates)", "", "\(format(run.rate, 0)) (\(run.lost), \(run.duplicates))",
+                      ratio(single > 0 ? run.rate / single : 0), "", "")
         }
 
         table.section("memory: VmRSS MiB idle (after start + handshake) → after the load (private: not shared libraries)")

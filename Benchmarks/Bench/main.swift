@@ -22,6 +22,24 @@ if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(a
         exit(1)
     }
 }
+if arguments == ["--sharded-only"] {
+    // Only issue 18's row: 1, 2 and 3 sharded instances of presentation-policy.
+    Children.stopOnSignals()
+    do {
+        let stack = try BenchStack(services: [], echo: false)
+        defer { stack.stop(keep: false) }
+        let runs = try ShardScaling.run(stack: stack, seconds: 3, window: 128)
+        if let skipped = runs.skipped { print("skipped: \(skipped)") }
+        for count in ShardScaling.instanceCounts {
+            guard let run = runs.byInstances[count] else { continue }
+            print("\(count) instance(s): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates)")
+        }
+        exit(0)
+    } catch {
+        Log.standardError("bench: \(error)\n")
+        exit(1)
+    }
+}
 if arguments.contains("--help") || arguments.contains("-h") {
     print(Options.usage)
     exit(0)
