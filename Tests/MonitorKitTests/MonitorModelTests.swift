@@ -165,7 +165,7 @@ import Testing
     }
 
     @Test func textIsEscapedForHTMLAndJSON() {
-        #expect(HTML.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(HTML.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;")
         #expect(HTML.jsonString("a\"b\\c\n</script>") == "\"a\\\"b\\\\c\\n\\u003c/script>\"")
     }
 }

@@ -2,22 +2,8 @@ import MonsterKit
 
 /// Text made safe for HTML and JSON.
 public enum HTML {
-    /// `text` with `& < > " '` escaped, for element text and attribute values.
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// `text` made safe for element text and attribute values (`MarkupText.escaped`).
+    public static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 
     /// `text` as a JSON string literal, quotes included; `<` is escaped too, so it is safe inside a page.
     public static func jsonString(_ text: String) -> String { JSONStringLiteral.quoted(text, forPages: true) }

@@ -1,3 +1,5 @@
+import MonsterKit
+
 /// Writes SVG (XML) text: elements with attributes, text content, and the escaping that keeps it
 /// well-formed whatever the strings hold.
 struct SVGBuilder {
@@ -60,32 +62,8 @@ struct SVGBuilder {
         return text
     }
 
-    /// `text` made safe for XML content and attribute values: `& < > " '` become entities,
-    /// tabs and line breaks character references (so attributes keep them), and characters XML 1.0
-    /// forbids (other control characters, U+FFFE, U+FFFF) become U+FFFD.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t": result += "&#9;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    result += "\u{FFFD}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
-    }
+    /// `text` made safe for XML content and attribute values (`MarkupText.escaped`).
+    static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 
     /// `value` as an SVG number: at most two decimals, no `.0` on whole numbers, `0` when not finite.
     static func number(_ value: Double) -> String {
