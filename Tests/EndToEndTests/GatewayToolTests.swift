@@ -86,4 +86,25 @@ import FoundationXML
         let result = try stack.gateway(["--device", "nobody", "screen"])
         #expect(result.status == 1)
     }
+
+    @Test func aBadBusEndpointIsATransportErrorWithItsOwnStatus() throws {
+        let result = try stack.gateway(["--timeout", "2", "tap", "add"], environment: ["BUS_FRONTEND": "nowhere:5555"])
+        #expect(result.status == 4, "\(result.stderr)")
+        #expect(result.stderr.contains("BUS_FRONTEND=nowhere:5555"))
+        #expect(!result.stderr.contains("did not answer"))
+    }
+
+    @Test func anUnwritableScreenFileIsAFileErrorBeforeAnythingIsSent() throws {
+        let file = stack.folder.appendingPathComponent("missing-folder/s.svg").path
+        let result = try stack.gateway(["--device", "ipad", "screen", "--out", file])
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot write \(file)"))
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    @Test func anUnreadableScenarioIsAFileError() throws {
+        let result = try stack.gateway(["run", stack.folder.appendingPathComponent("no-such.scenario").path])
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot read the scenario file"))
+    }
 }

@@ -32,12 +32,4 @@ public struct ShardConfig: Sendable, Equatable {
         }
         return ShardConfig(endpoint: String(first.trimmingCharacters(in: .whitespaces)), instance: instance, leaseSeconds: ttl)
     }
-
-    /// The lines `--help` adds about sharding.
-    public static let help = """
-
-          ETCD_ENDPOINTS         etcd's client URL: turns on sharding among instances (docs/scaling.md); unset: one instance
-          INSTANCE_ID            this instance's name among its service's (default: host name and pid)
-          SHARD_LEASE_TTL_SECONDS  membership lease TTL: a lost instance's devices move within it (default 3)
-        """
 }
