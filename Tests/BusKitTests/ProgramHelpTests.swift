@@ -44,6 +44,7 @@ import Testing
         #expect(defaults["IDEMPOTENCE_WINDOW"] == String(config.idempotenceWindow))
         #expect(defaults["LOG_LEVEL"] == config.logLevel.rawValue)
         #expect(defaults["LOG_FORMAT"] == config.logFormat.rawValue)
+        #expect(defaults["DEVICE_IDLE_EXPIRY_SECONDS"] == String(Int(DeviceIdleExpiry.defaultSeconds)))
     }
 
     @Test func everyVariableBusConfigReadsIsInEveryConnectedProgramsHelp() {

@@ -100,6 +100,11 @@ import FoundationXML
         #expect(result.status == 5, "\(result.stderr)")
         #expect(result.stderr.contains("cannot write \(file)"))
         #expect(!FileManager.default.fileExists(atPath: file))
+        // Refused before the bus is asked: with no bus at all it is still a file error, not "no answer".
+        let nowhere = "ipc://" + stack.folder.appendingPathComponent("nobody").path
+        let alone = try stack.gateway(
+            ["--timeout", "1", "screen", "--out", file], environment: ["BUS_FRONTEND": nowhere, "BUS_BACKEND": nowhere + "-b"])
+        #expect(alone.status == 5, "\(alone.stderr)")
     }
 
     @Test func anUnreadableScenarioIsAFileError() throws {

@@ -2,17 +2,17 @@ import MonsterKit
 
 /// A gateway command, parsed.
 public enum GatewayCommand: Sendable, Equatable {
-    /// `tap ELEMENT` or `tap --at X,Y`.
+    /// `tap ELEMENT` or `tap --at X,Y`: taps an element, a monster's row or a point.
     case tap(Tap)
-    /// `rotate portrait|landscape`.
+    /// `rotate portrait|landscape`: turns the device.
     case rotate(Orientation)
-    /// `resize compact|regular`.
+    /// `resize compact|regular`: an iPad window's width class.
     case resize(SizeClass)
-    /// `resize slide-over|split-view|full-screen`.
+    /// `resize slide-over|split-view|full-screen`: an iPad window's multitasking mode.
     case resizeMode(WindowMode)
-    /// `select NAME`.
+    /// `select NAME`: picks a monster in the roster list.
     case select(String)
-    /// `interaction ELEMENT on|off`.
+    /// `interaction ELEMENT on|off`: a view's user interaction.
     case interaction(element: String, enabled: Bool)
     /// `describe`: the device's whole state.
     case describe
@@ -36,13 +36,13 @@ public enum GatewayCommand: Sendable, Equatable {
     case screen(out: String?)
     /// `completion bash`: the shell completion script.
     case completion(String)
-    /// `keys init DIR [--force]`: creates CURVE certificates.
+    /// `keys init DIR [--force | --if-missing]`: creates CURVE certificates.
     case keys(KeysRequest)
     /// `contract`: prints the AsyncAPI document of the bus (docs/asyncapi.yaml).
     case contract
-    /// `help [COMMAND]`.
+    /// `help [COMMAND]`: the whole help, or one command's.
     case help(String?)
-    /// `version`.
+    /// `version`: prints the gateway's version.
     case version
 
     /// The device action this command sends, if it is one.

@@ -79,15 +79,15 @@ extension EnvironmentVariable {
         busFrontend, busBackend, heartbeatInterval, maxMessageBytes, highWaterMark, actionTimeToLive, clockSkew,
         idempotenceWindow, logLevel, logFormat, keysFolder, clientCertificate, serverKey, parentProcess,
     ]
-    /// The bus's.
+    /// The bus's: the connection's and the benchmark's proxy switch.
     public static let bus = connection + [busProxy]
     /// A service's that holds device state and can be sharded (presentation-policy, input-handling).
     public static let shardedService = connection + [deviceIdleExpiry, etcdEndpoints, instanceID, shardLeaseTimeToLive]
-    /// roster's.
+    /// roster's: its database and when it forgets devices.
     public static let roster = connection + [deviceIdleExpiry, rosterDatabase, rosterReset]
-    /// The monitor's.
+    /// The monitor's: the connection's and where it serves HTTP.
     public static let monitor = connection + [monitorAddress]
-    /// The gateway's.
+    /// The gateway's: the connection's and its defaults for the command line.
     public static let gateway = connection + [gatewayDevice, gatewayTimeout, gatewayRetry, noColor]
 
     /// Every variable any executable reads, each once (the README's configuration table lists these).
