@@ -7,29 +7,28 @@ import ZeroMQ
 // BUS_FRONTEND (XSUB), subscribers to BUS_BACKEND (XPUB).
 
 ParentWatch.start()
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("--version") {
+let options: [ParsedOption]
+do {
+    options = try OptionParser.parse(Array(CommandLine.arguments.dropFirst()), [.help, .version])
+} catch {
+    Log.standardError("bus: \(error)\n")
+    exit(2)
+}
+if options.contains(where: { $0.name == ProgramOption.version.names[0] }) {
     print("bus \(MonsterBus.version) (libzmq \(zmqVersion))")
     exit(0)
 }
-if arguments.contains("--help") || arguments.contains("-h") {
-    print("""
-        usage: bus
-        Runs the message bus: an XSUB/XPUB proxy that enforces each client's role (the `role` in its
-        certificate's metadata; see the README's Security section). Configuration comes from the environment:
-          BUS_FRONTEND           XSUB endpoint publishers connect to (default tcp://127.0.0.1:5555)
-          BUS_BACKEND            XPUB endpoint subscribers connect to (default tcp://127.0.0.1:5556)
-          HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
-          BUS_KEYS_DIR           CURVE: serve with bus.key_secret, admit only authorized/*.key
-                                 (gateway keys init DIR creates them; unset: plaintext)
-          LOG_LEVEL              debug, info, warn or error (default info)
-          BUS_PROXY              zmq_proxy: libzmq's proxy, without roles, checks or limits (benchmark only)
-        """)
+if options.contains(where: { $0.name == ProgramOption.help.names[0] }) {
+    print(ProgramHelp(
+        usage: "bus",
+        summary: """
+            Runs the message bus: an XSUB/XPUB proxy that enforces each client's role (the `role` in its
+            certificate's metadata; see the README's Security section). With BUS_KEYS_DIR it serves with
+            bus.key_secret and admits only authorized/*.key.
+            """,
+        options: [.help, .version], environment: EnvironmentVariable.bus
+    ).text)
     exit(0)
-}
-if let unknown = arguments.first {
-    Log.standardError("bus: unknown argument '\(unknown)' (try --help)\n")
-    exit(2)
 }
 
 let config: BusConfig

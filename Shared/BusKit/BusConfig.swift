@@ -49,40 +49,40 @@ public struct BusConfig: Sendable {
         _ environment: [String: String] = ProcessInfo.processInfo.environment, component: String? = nil
     ) throws(ConfigError) -> BusConfig {
         var config = BusConfig()
-        if let value = environment["BUS_FRONTEND"], !value.isEmpty { config.frontend = value }
-        if let value = environment["BUS_BACKEND"], !value.isEmpty { config.backend = value }
-        func integer(_ name: String, _ range: ClosedRange<Int>, _ unit: String) throws(ConfigError) -> Int? {
-            guard let value = environment[name], !value.isEmpty else { return nil }
+        if let value = environment[EnvironmentVariable.busFrontend.name], !value.isEmpty { config.frontend = value }
+        if let value = environment[EnvironmentVariable.busBackend.name], !value.isEmpty { config.backend = value }
+        func integer(_ variable: EnvironmentVariable, _ range: ClosedRange<Int>, _ unit: String) throws(ConfigError) -> Int? {
+            guard let value = environment[variable.name], !value.isEmpty else { return nil }
             guard let number = Int(value), range.contains(number) else {
-                throw ConfigError("\(name) must be \(unit) from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+                throw ConfigError("\(variable.name) must be \(unit) from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
             }
             return number
         }
-        if let number = try integer("HEARTBEAT_INTERVAL_MS", 10...60_000, "a number of milliseconds") {
+        if let number = try integer(EnvironmentVariable.heartbeatInterval, 10...60_000, "a number of milliseconds") {
             config.heartbeatIntervalMilliseconds = number
         }
-        if let number = try integer("BUS_MAX_MESSAGE_BYTES", 1024...16_777_216, "a number of bytes") {
+        if let number = try integer(EnvironmentVariable.maxMessageBytes, 1024...16_777_216, "a number of bytes") {
             config.maxMessageBytes = number
         }
-        if let number = try integer("BUS_HWM", 100...10_000_000, "a number of messages") {
+        if let number = try integer(EnvironmentVariable.highWaterMark, 100...10_000_000, "a number of messages") {
             config.highWaterMark = Int32(number)
         }
-        if let number = try integer("ACTION_TTL_MS", 10...3_600_000, "a number of milliseconds") {
+        if let number = try integer(EnvironmentVariable.actionTimeToLive, 10...3_600_000, "a number of milliseconds") {
             config.actionTimeToLiveMilliseconds = number
         }
-        if let number = try integer("CLOCK_SKEW_MS", 0...600_000, "a number of milliseconds") {
+        if let number = try integer(EnvironmentVariable.clockSkew, 0...600_000, "a number of milliseconds") {
             config.clockSkewMilliseconds = number
         }
-        if let number = try integer("IDEMPOTENCE_WINDOW", 100...10_000_000, "a number of message ids") {
+        if let number = try integer(EnvironmentVariable.idempotenceWindow, 100...10_000_000, "a number of message ids") {
             config.idempotenceWindow = number
         }
-        if let value = environment["LOG_LEVEL"], !value.isEmpty {
+        if let value = environment[EnvironmentVariable.logLevel.name], !value.isEmpty {
             guard let level = LogLevel(rawValue: value.lowercased()) else {
                 throw ConfigError("LOG_LEVEL must be debug, info, warn or error, not '\(value)'")
             }
             config.logLevel = level
         }
-        if let value = environment["LOG_FORMAT"], !value.isEmpty {
+        if let value = environment[EnvironmentVariable.logFormat.name], !value.isEmpty {
             guard let format = LogFormat(rawValue: value.lowercased()) else {
                 throw ConfigError("LOG_FORMAT must be text or json, not '\(value)'")
             }

@@ -12,7 +12,7 @@ public enum DeviceIdleExpiry {
     /// The limit from the environment, or the default; a value that is not a positive number
     /// of seconds is a configuration error naming the variable.
     public static func fromEnvironment() throws(ConfigError) -> Double {
-        try parse(getenv("DEVICE_IDLE_EXPIRY_SECONDS").map { String(cString: $0) })
+        try parse(getenv(EnvironmentVariable.deviceIdleExpiry.name).map { String(cString: $0) })
     }
 
     /// The expiry `text` asks for (unset or empty: the default); anything but a positive

@@ -7,42 +7,35 @@ import MonsterKit
 
 /// The common `main` of the three services.
 public enum ServiceMain {
-    /// Ends with its starter (`ParentWatch`), reads the configuration from the environment, makes the handler and runs it as service
-    /// `name` until SIGTERM/SIGINT. Returns the exit status (2 for a bad configuration, 1 when
-    /// the handler cannot be made). `arguments` are the command line's, less the options the
-    /// service reads itself (described in `extraUsage`).
+    /// Ends with its starter (`ParentWatch`), reads the command line (the common `--help` and
+    /// `--version`, and `options`) and the configuration from the environment, makes the handler
+    /// and runs it as service `name` until SIGTERM/SIGINT. Returns the exit status (2 for a bad
+    /// command line or configuration, 1 when the handler cannot be made). `--help` lists
+    /// `options` and `environment`, then `notes`.
     public static func run<Handler: ServiceHandler>(
-        name: String, extraHelp: String = "", extraUsage: String = "",
-        arguments: ArraySlice<String> = CommandLine.arguments.dropFirst(),
-        makeHandler: (BusConfig, Log) throws -> Handler
+        name: String, options: [ProgramOption] = [], environment: [EnvironmentVariable] = EnvironmentVariable.connection,
+        notes: String = "", arguments: ArraySlice<String> = CommandLine.arguments.dropFirst(),
+        makeHandler: (BusConfig, Log, [ParsedOption]) throws -> Handler
     ) -> Int32 {
         ParentWatch.start()
-        if arguments.contains("--version") {
+        let parsed: [ParsedOption]
+        do {
+            parsed = try OptionParser.parse(Array(arguments), [.help, .version] + options)
+        } catch {
+            Log.standardError("\(name): \(error)\n")
+            return 2
+        }
+        if parsed.contains(where: { $0.name == ProgramOption.version.names[0] }) {
             print("\(name) \(MonsterBus.version)")
             return 0
         }
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print("""
-                usage: \(name)\(extraUsage)
-                Runs the \(name) service on the bus. Configuration comes from the environment:
-                  BUS_FRONTEND           where publishers connect (default tcp://127.0.0.1:5555)
-                  BUS_BACKEND            where subscribers connect (default tcp://127.0.0.1:5556)
-                  HEARTBEAT_INTERVAL_MS  heartbeat interval (default 1000)
-                  BUS_MAX_MESSAGE_BYTES  largest message accepted (default 65536)
-                  ACTION_TTL_MS          an older message is refused as overloaded (default 30000)
-                  CLOCK_SKEW_MS          a time further ahead of this clock is refused (default 1000)
-                  IDEMPOTENCE_WINDOW     message ids remembered to answer repeats as duplicates (default 10000)
-                  LOG_LEVEL              debug, info, warn or error (default info)
-                  LOG_FORMAT             text or json (OpenTelemetry log records, one per line; default text)
-                  BUS_KEYS_DIR           CURVE keys folder (gateway keys init); unset: plaintext
-                  BUS_CLIENT_CERT        own secret certificate (default $BUS_KEYS_DIR/\(name).key_secret)
-                  BUS_SERVER_KEY         the bus's public key in Z85 (default from $BUS_KEYS_DIR/bus.key)
-                """ + extraHelp)
+        if parsed.contains(where: { $0.name == ProgramOption.help.names[0] }) {
+            let usage = ([name] + options.map { "[\($0.synopsis)]" }).joined(separator: " ")
+            print(ProgramHelp(
+                usage: usage, summary: "Runs the \(name) service on the bus.", options: [.help, .version] + options,
+                environment: environment, notes: notes
+            ).text)
             return 0
-        }
-        if let unknown = arguments.first {
-            Log.standardError("\(name): unknown argument '\(unknown)' (try --help)\n")
-            return 2
         }
         let config: BusConfig
         do {
@@ -55,11 +48,22 @@ public enum ServiceMain {
         log.info(config.securitySummary)
         let handler: Handler
         do {
-            handler = try makeHandler(config, log)
+            handler = try makeHandler(config, log, parsed)
         } catch {
             log.error("cannot start: \(error)")
             return 1
         }
         return ServiceRuntime(name: name, handler: handler, config: config).run()
+    }
+
+    /// `run` for a service whose handler needs none of the parsed options.
+    public static func run<Handler: ServiceHandler>(
+        name: String, options: [ProgramOption] = [], environment: [EnvironmentVariable] = EnvironmentVariable.connection,
+        notes: String = "", arguments: ArraySlice<String> = CommandLine.arguments.dropFirst(),
+        makeHandler: (BusConfig, Log) throws -> Handler
+    ) -> Int32 {
+        run(name: name, options: options, environment: environment, notes: notes, arguments: arguments) { config, log, _ in
+            try makeHandler(config, log)
+        }
     }
 }

@@ -67,10 +67,4 @@ public final class SignalWaker: @unchecked Sendable {
             }
         }
     }
-
-    /// Whether a signal has arrived (without blocking or consuming it).
-    public var hasFired: Bool {
-        var descriptor = pollfd(fd: readDescriptor, events: Int16(POLLIN), revents: 0)
-        return Glibc.poll(&descriptor, 1, 0) > 0
-    }
 }

@@ -86,4 +86,30 @@ import FoundationXML
         let result = try stack.gateway(["--device", "nobody", "screen"])
         #expect(result.status == 1)
     }
+
+    @Test func aBadBusEndpointIsATransportErrorWithItsOwnStatus() throws {
+        let result = try stack.gateway(["--timeout", "2", "tap", "add"], environment: ["BUS_FRONTEND": "nowhere:5555"])
+        #expect(result.status == 4, "\(result.stderr)")
+        #expect(result.stderr.contains("BUS_FRONTEND=nowhere:5555"))
+        #expect(!result.stderr.contains("did not answer"))
+    }
+
+    @Test func anUnwritableScreenFileIsAFileErrorBeforeAnythingIsSent() throws {
+        let file = stack.folder.appendingPathComponent("missing-folder/s.svg").path
+        let result = try stack.gateway(["--device", "ipad", "screen", "--out", file])
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot write \(file)"))
+        #expect(!FileManager.default.fileExists(atPath: file))
+        // Refused before the bus is asked: with no bus at all it is still a file error, not "no answer".
+        let nowhere = "ipc://" + stack.folder.appendingPathComponent("nobody").path
+        let alone = try stack.gateway(
+            ["--timeout", "1", "screen", "--out", file], environment: ["BUS_FRONTEND": nowhere, "BUS_BACKEND": nowhere + "-b"])
+        #expect(alone.status == 5, "\(alone.stderr)")
+    }
+
+    @Test func anUnreadableScenarioIsAFileError() throws {
+        let result = try stack.gateway(["run", stack.folder.appendingPathComponent("no-such.scenario").path])
+        #expect(result.status == 5, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot read the scenario file"))
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MonsterKit
 import Testing
 @testable import GatewayKit
@@ -111,10 +112,76 @@ import Testing
         #expect(usageError("--at 1,2 roster") != nil)
     }
 
-    @Test func theOverviewNamesEveryCommand() {
-        for entry in GatewayHelp.commands {
-            #expect(GatewayHelp.overview.contains(entry.usage))
-            #expect(!entry.examples.isEmpty)
+    @Test func theEmbeddedOptionIsGlobal() throws {
+        #expect(try parse("--embedded run x.scenario").embedded)
+        #expect(try parse("tap add --embedded").embedded)
+        #expect(try parse("tap add").embedded == false)
+    }
+
+    @Test func keysTakesItsOptionsAnywhere() throws {
+        #expect(try parse("keys init run/keys --force").command == .keys(KeysRequest(folder: "run/keys", force: true)))
+        #expect(try parse("--if-missing keys init run/keys").command == .keys(KeysRequest(folder: "run/keys", ifMissing: true)))
+        #expect(usageError("keys init run/keys --force --if-missing") != nil)
+        #expect(usageError("tap add --force")?.description == "--force only goes with keys")
+        #expect(usageError("--json=yes roster") != nil)
+    }
+
+    @Test func theVersionOptionAndCommandAgree() throws {
+        #expect(try parse("--version").command == .version)
+        #expect(try parse("version").command == .version)
+        #expect(try parse("help fly").command == .help(nil))
+    }
+
+    /// The section of `text` under the line `title`, up to the next empty line.
+    func section(_ title: String, of text: String) -> [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(of: title) else { return [] }
+        return Array(lines[(start + 1)...].prefix { !$0.isEmpty })
+    }
+
+    @Test func theOverviewListsExactlyTheDeclaredCommandsAndOptions() {
+        let overview = GatewayHelp.overview
+        let commands = section("Commands:", of: overview).map { $0.split(separator: " ")[0] }.map(String.init)
+        #expect(commands == GatewayCommands.commands.map { $0.usage.split(separator: " ")[0] }.map(String.init))
+        #expect(commands == GatewayCommands.commands.map(\.name))
+        let synopses = section("Options:", of: overview).map { String($0.dropFirst(2)) }
+            .map { $0.components(separatedBy: "  ")[0] }
+        let options = synopses.flatMap { $0.split(separator: " ").filter { $0.hasPrefix("-") } }.map { $0.trimmingCharacters(in: [","]) }
+        #expect(Set(options) == Set(GatewayCommands.globalOptions.flatMap(\.names)))
+        #expect(options.count == GatewayCommands.globalOptions.flatMap(\.names).count)
+        #expect(section("Exit status:", of: overview).count == ExitStatus.meanings.count)
+        for command in GatewayCommands.commands { #expect(!command.examples.isEmpty) }
+    }
+
+    @Test func aCommandsHelpListsExactlyItsOwnOptions() {
+        for command in GatewayCommands.commands {
+            let text = GatewayHelp.text(for: command)
+            let listed = section("Options:", of: text).map { $0.split(separator: " ")[0] }.map(String.init)
+            #expect(listed == command.options.map(\.names[0]), "\(command.name)")
+            #expect(text.contains("usage: gateway [OPTIONS] \(command.usage)"))
         }
+    }
+}
+
+/// The README says what the declarations say.
+@Suite struct GatewayReadmeTests {
+    static let readme: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return (try? String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    }()
+
+    @Test func theTapRowListsExactlyTheTappableElements() throws {
+        let row = try #require(Self.readme.split(separator: "\n").first { $0.hasPrefix("| `tap ELEMENT` |") })
+        let cell = String(row.split(separator: "|")[1])
+        let names = cell.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(names == GatewayElements.tappable)
+    }
+
+    @Test func theExitStatusSectionGivesEveryStatus() throws {
+        let start = try #require(Self.readme.range(of: "### Exit status"))
+        let rest = Self.readme[start.upperBound...]
+        let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+        for (status, _) in ExitStatus.meanings { #expect(section.contains("`\(status)`"), "\(status)") }
     }
 }

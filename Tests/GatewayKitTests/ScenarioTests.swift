@@ -1,3 +1,4 @@
+import Foundation
 import MonsterKit
 import Testing
 @testable import GatewayKit
@@ -129,9 +130,52 @@ import Testing
 @Suite struct CompletionTests {
     @Test func theScriptCompletesEveryCommandAndElement() {
         let script = CompletionScript.bash
-        for entry in GatewayHelp.commands { #expect(script.contains(entry.name)) }
+        for command in GatewayCommands.commands { #expect(script.contains(command.name)) }
         #expect(script.contains("complete -F _gateway gateway"))
         #expect(script.contains("ninja-star"))
         #expect(script.contains("Mini-Tomato-Bot"))
+    }
+
+    /// What bash offers after `words` (the last one being completed), with the script loaded.
+    func complete(_ words: [String]) throws -> [String] {
+        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let program = CompletionScript.bash + "\nCOMP_WORDS=(gateway \(quoted)); COMP_CWORD=\(words.count); _gateway; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", program]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func bashCompletesExactlyTheDeclaredCommands() throws {
+        #expect(try complete([""]) == GatewayCommands.commands.map(\.name))
+        #expect(try complete(["--device", "ipad", ""]) == GatewayCommands.commands.map(\.name))
+        #expect(try complete(["help", ""]) == GatewayCommands.commands.map(\.name))
+    }
+
+    @Test func bashCompletesExactlyEachCommandsOptions() throws {
+        let global = GatewayCommands.globalOptions.flatMap(\.names)
+        #expect(Set(try complete(["-"])) == Set(global))
+        for command in GatewayCommands.commands {
+            let offered = try complete([command.name, "-"])
+            #expect(Set(offered) == Set(global + command.options.flatMap(\.names)), "\(command.name)")
+        }
+        #expect(try complete(["keys", "init", "k", "--"]).contains("--if-missing"))
+    }
+
+    @Test func bashCompletesArgumentsAndValues() throws {
+        #expect(try complete(["tap", ""]) == GatewayElements.tappable)
+        #expect(try complete(["--device", "iphone", "tap", "ninja"]) == ["ninja-star"])
+        #expect(try complete(["tap", "add", ""]).isEmpty)
+        #expect(try complete(["interaction", "weapon", ""]) == ["on", "off"])
+        #expect(try complete(["ping", "roster", ""]) == ["bus", "presentation-policy", "roster", "input-handling"])
+        #expect(try complete(["watch", "--format", ""]) == ["human", "json", "cloudevents"])
+        #expect(try complete(["--orientation", "land"]) == ["landscape"])
+        #expect(try complete(["roster", ""]) == ["backup"])
+        #expect(try complete(["select", "Dog"]) == ["Dog-Bot"])
     }
 }

@@ -1,58 +1,72 @@
 import MonsterKit
 
-/// The bash completion script printed by `gateway completion bash`.
+/// The bash completion script printed by `gateway completion bash`, made from the declarations
+/// in `GatewayCommands`: their names, options, option values and arguments.
 enum CompletionScript {
-    static let elements = [
-        "add", "icon", "color", "monster-list", "photo", "audio", "cancel", "red", "green", "blue",
-        "weapon", "notes", "blowgun", "fire", "ninja-star", "smoke", "sword", "close", "outside",
-    ]
-
     static var bash: String {
-        let commands = GatewayHelp.commands.map(\.name).joined(separator: " ")
+        let commands = GatewayCommands.commands
+        let global = GatewayCommands.globalOptions
+        let allOptions = global + commands.flatMap(\.options)
+        let takingValues = allOptions.filter { $0.value != nil }.flatMap(\.names)
+        let valueCases = allOptions.filter { $0.value != nil }.map { option in
+            "        \(option.names.joined(separator: "|"))) \(reply(option.completion)) return ;;"
+        }
+        let optionCases = commands.filter { !$0.options.isEmpty }.map { command in
+            "        \(command.name)) options=\"$options \((command.options.flatMap(\.names)).joined(separator: " "))\" ;;"
+        }
+        let argumentCases = commands.filter { !$0.arguments.isEmpty }.map { command in
+            let positions = command.arguments.enumerated().map { index, completion in
+                let last = index == command.arguments.count - 1 && command.repeatsLastArgument
+                return "\(last ? "*" : String(index))) \(reply(completion)) ;;"
+            }
+            return "        \(command.name)) case \"$count\" in \(positions.joined(separator: " ")) esac ;;"
+        }
         return """
             # bash completion for gateway (Monster Bus): source <(gateway completion bash)
             _gateway() {
-                local current previous command i
+                local current previous command count options i
                 current="${COMP_WORDS[COMP_CWORD]}"
                 previous="${COMP_WORDS[COMP_CWORD-1]}"
                 case "$previous" in
-                    --device) COMPREPLY=($(compgen -W "ipad iphone" -- "$current")); return ;;
-                    --profile) COMPREPLY=($(compgen -W "ipad iphone ipad-legacy" -- "$current")); return ;;
-                    --idiom) COMPREPLY=($(compgen -W "pad phone" -- "$current")); return ;;
-                    --orientation) COMPREPLY=($(compgen -W "portrait landscape" -- "$current")); return ;;
-                    --width) COMPREPLY=($(compgen -W "regular compact" -- "$current")); return ;;
-                    --out) COMPREPLY=($(compgen -f -- "$current")); return ;;
-                    --format) COMPREPLY=($(compgen -W "human json cloudevents" -- "$current")); return ;;
-                    --timeout|--screen|--os|--at|--type|--count) return ;;
+            \(valueCases.joined(separator: "\n"))
                 esac
                 command=""
+                count=0
                 for ((i = 1; i < COMP_CWORD; i++)); do
                     case "${COMP_WORDS[i]}" in
-                        --device|--profile|--timeout|--idiom|--screen|--os|--orientation|--width|--at|--type|--count|--out|--format) ((i++)) ;;
+                        \(takingValues.joined(separator: "|"))) ((i++)) ;;
                         -*) ;;
-                        *) command="${COMP_WORDS[i]}"; break ;;
+                        *) if [ -z "$command" ]; then command="${COMP_WORDS[i]}"; else ((count++)); fi ;;
                     esac
                 done
                 if [[ "$current" == -* ]]; then
-                    COMPREPLY=($(compgen -W "--device --profile --json --timeout --idiom --screen --os --orientation --width --help --at --type --count --out --trace --format --validate" -- "$current"))
+                    options="\(global.flatMap(\.names).joined(separator: " "))"
+                    case "$command" in
+            \(optionCases.joined(separator: "\n"))
+                    esac
+                    COMPREPLY=($(compgen -W "$options" -- "$current"))
+                    return
+                fi
+                if [ -z "$command" ]; then
+                    COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " "))" -- "$current"))
                     return
                 fi
                 case "$command" in
-                    "") COMPREPLY=($(compgen -W "\(commands)" -- "$current")) ;;
-                    tap) COMPREPLY=($(compgen -W "\(elements.joined(separator: " "))" -- "$current")) ;;
-                    rotate) COMPREPLY=($(compgen -W "portrait landscape" -- "$current")) ;;
-                    resize) COMPREPLY=($(compgen -W "compact regular slide-over split-view full-screen" -- "$current")) ;;
-                    select) COMPREPLY=($(compgen -W "\(Catalogue.names.joined(separator: " "))" -- "$current")) ;;
-                    interaction) COMPREPLY=($(compgen -W "weapon icon notes add color monster-list on off" -- "$current")) ;;
-                    ping) COMPREPLY=($(compgen -W "bus presentation-policy roster input-handling" -- "$current")) ;;
-                    run) COMPREPLY=($(compgen -f -- "$current")) ;;
-                    roster) if [ "$previous" = backup ]; then COMPREPLY=($(compgen -f -- "$current")); else COMPREPLY=($(compgen -W "backup" -- "$current")); fi ;;
-                    help) COMPREPLY=($(compgen -W "\(commands)" -- "$current")) ;;
-                    completion) COMPREPLY=($(compgen -W "bash" -- "$current")) ;;
+            \(argumentCases.joined(separator: "\n"))
                 esac
             }
             complete -F _gateway gateway
 
             """
+    }
+
+    /// The bash that offers what `completion` describes.
+    private static func reply(_ completion: Completion) -> String {
+        switch completion {
+        case .none: ""
+        case .words(let words): "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$current\"));"
+        case .files: "COMPREPLY=($(compgen -f -- \"$current\"));"
+        case .commands: "COMPREPLY=($(compgen -W \"\(GatewayCommands.commands.map(\.name).joined(separator: " "))\" -- \"$current\"));"
+        }
     }
 }

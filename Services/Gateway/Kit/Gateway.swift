@@ -17,9 +17,14 @@ public enum Gateway {
             reportUsage(error)
             return ExitStatus.usage
         }
+        if invocation.embedded {
+            // The runtime work (issue 13) makes `--embedded` run the cores in this process; until then it is refused.
+            reportUsage(UsageError("--embedded is not available in this build"))
+            return ExitStatus.usage
+        }
         switch invocation.command {
         case .help(let topic):
-            print(topic.flatMap(GatewayHelp.command(named:)).map(GatewayHelp.text(for:)) ?? GatewayHelp.overview)
+            print(topic.flatMap(GatewayCommands.command(named:)).map(GatewayHelp.text(for:)) ?? GatewayHelp.overview)
             return ExitStatus.ok
         case .version:
             print("gateway \(MonsterBus.version)")
@@ -39,12 +44,18 @@ public enum Gateway {
             config = try BusConfig.fromEnvironment(environment, component: MonsterBus.Service.gateway)
         } catch {
             Log.standardError("gateway: \(error)\n")
-            return ExitStatus.usage
+            return ExitStatus.transport
         }
         let colors = isatty(1) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: invocation.json, formatter: HumanFormatter(colors: colors))
         do {
-            let client = try GatewayClient(config: config)
+            if case .screen(let out?) = invocation.command { try ScreenCommand.checkWritable(out) }
+            let client: GatewayClient
+            do {
+                client = try GatewayClient(config: config)
+            } catch {
+                throw TransportError("cannot connect to the bus at BUS_FRONTEND=\(config.frontend), BUS_BACKEND=\(config.backend): \(error)")
+            }
             client.retryInterval = environment["GATEWAY_RETRY_MS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 / 1000 : nil }
             let session = GatewaySession(client: client, output: output)
             switch invocation.command {
@@ -57,20 +68,17 @@ public enum Gateway {
             default:
                 return try session.execute(invocation).status
             }
-        } catch let error as NoAnswer {
-            Log.standardError("gateway: \(error.description)\n")
-            return ExitStatus.timeout
         } catch let error as UsageError {
             reportUsage(error)
             return ExitStatus.usage
         } catch {
             Log.standardError("gateway: \(error)\n")
-            return ExitStatus.timeout
+            return ExitStatus.of(error)
         }
     }
 
     private static func reportUsage(_ error: UsageError) {
-        let usage = error.command.flatMap(GatewayHelp.command(named:)).map { "usage: gateway [OPTIONS] \($0.usage)" }
+        let usage = error.command.flatMap(GatewayCommands.command(named:)).map { "usage: gateway [OPTIONS] \($0.usage)" }
             ?? "usage: gateway [OPTIONS] COMMAND [ARGS]   (gateway --help lists the commands)"
         Log.standardError("gateway: \(error.description)\n\(usage)\n")
     }
@@ -97,7 +105,7 @@ public enum Gateway {
 
     private static func runScenario(_ path: String, invocation: Invocation, environment: [String: String], session: GatewaySession) throws -> Int32 {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw UsageError("cannot read the scenario file '\(path)'", command: "run")
+            throw FileError("cannot read the scenario file '\(path)'")
         }
         let steps: [ScenarioStep]
         do {

@@ -2,17 +2,17 @@ import MonsterKit
 
 /// A gateway command, parsed.
 public enum GatewayCommand: Sendable, Equatable {
-    /// `tap ELEMENT` or `tap --at X,Y`.
+    /// `tap ELEMENT` or `tap --at X,Y`: taps an element, a monster's row or a point.
     case tap(Tap)
-    /// `rotate portrait|landscape`.
+    /// `rotate portrait|landscape`: turns the device.
     case rotate(Orientation)
-    /// `resize compact|regular`.
+    /// `resize compact|regular`: an iPad window's width class.
     case resize(SizeClass)
-    /// `resize slide-over|split-view|full-screen`.
+    /// `resize slide-over|split-view|full-screen`: an iPad window's multitasking mode.
     case resizeMode(WindowMode)
-    /// `select NAME`.
+    /// `select NAME`: picks a monster in the roster list.
     case select(String)
-    /// `interaction ELEMENT on|off`.
+    /// `interaction ELEMENT on|off`: a view's user interaction.
     case interaction(element: String, enabled: Bool)
     /// `describe`: the device's whole state.
     case describe
@@ -36,13 +36,13 @@ public enum GatewayCommand: Sendable, Equatable {
     case screen(out: String?)
     /// `completion bash`: the shell completion script.
     case completion(String)
-    /// `keys init DIR [--force]`: creates CURVE certificates.
+    /// `keys init DIR [--force | --if-missing]`: creates CURVE certificates.
     case keys(KeysRequest)
     /// `contract`: prints the AsyncAPI document of the bus (docs/asyncapi.yaml).
     case contract
-    /// `help [COMMAND]`.
+    /// `help [COMMAND]`: the whole help, or one command's.
     case help(String?)
-    /// `version`.
+    /// `version`: prints the gateway's version.
     case version
 
     /// The device action this command sends, if it is one.
@@ -87,15 +87,19 @@ public struct Invocation: Sendable, Equatable {
     public var format: WatchFormat
     /// Whether `watch` checks each message against the AsyncAPI contract (`--validate`).
     public var validate: Bool
+    /// Run the real cores inside the gateway, with no bus or services (`--embedded`).
+    public var embedded: Bool
 
     /// An invocation from its parts.
     public init(
         device: String = "ipad", deviceGiven: Bool = false, profile: DeviceProfile? = .ipad, json: Bool = false,
-        timeout: Double = 5, command: GatewayCommand, trace: Bool = false, format: WatchFormat? = nil, validate: Bool = false
+        timeout: Double = 5, command: GatewayCommand, trace: Bool = false, format: WatchFormat? = nil, validate: Bool = false,
+        embedded: Bool = false
     ) {
         self.device = device; self.deviceGiven = deviceGiven; self.profile = profile; self.json = json
         self.timeout = timeout; self.command = command
         self.trace = trace; self.format = format ?? (json ? .json : .human); self.validate = validate
+        self.embedded = embedded
     }
 }
 
@@ -121,7 +125,25 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The gateway's exit statuses.
+/// The bus cannot be reached as configured: a bad `BUS_FRONTEND`/`BUS_BACKEND` endpoint, CURVE
+/// keys missing or wrong, or another bad bus setting (exit status 4).
+public struct TransportError: Error, CustomStringConvertible {
+    /// What is wrong, naming the setting or file.
+    public let description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+/// A file the command reads or writes cannot be: an unreadable scenario, an unwritable
+/// `screen --out` (exit status 5).
+public struct FileError: Error, CustomStringConvertible {
+    /// What is wrong, naming the file.
+    public let description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+/// The gateway's exit statuses, one per kind of error.
 public enum ExitStatus {
     /// Everything answered and nothing was refused.
     public static let ok: Int32 = 0
@@ -131,4 +153,29 @@ public enum ExitStatus {
     public static let usage: Int32 = 2
     /// The bus or a service did not answer in time.
     public static let timeout: Int32 = 3
+    /// The bus cannot be reached as configured (`TransportError`).
+    public static let transport: Int32 = 4
+    /// A file cannot be read or written (`FileError`).
+    public static let file: Int32 = 5
+
+    /// Every status with its meaning, for the help (the README's Exit status lists the same).
+    public static let meanings: [(status: Int32, meaning: String)] = [
+        (ok, "ok"),
+        (refused, "refused by a service, or a failed expectation"),
+        (usage, "usage error (with the usage)"),
+        (timeout, "the bus or a service did not answer in time"),
+        (transport, "the bus cannot be reached as configured: a bad BUS_FRONTEND or BUS_BACKEND endpoint, CURVE keys missing or wrong, or another bad bus setting"),
+        (file, "a file cannot be read or written: the scenario of run, the FILE of screen --out"),
+    ]
+
+    /// The status of `error`; a kind not named above (ZeroMQ's, the configuration's) is the
+    /// connection's to the bus.
+    public static func of(_ error: any Error) -> Int32 {
+        switch error {
+        case is UsageError: usage
+        case is NoAnswer: timeout
+        case is FileError: file
+        default: transport
+        }
+    }
 }

@@ -29,12 +29,9 @@ enum KeysCommand {
         ([MonsterBus.Service.bus] + MonsterBus.Service.all + [MonsterBus.Service.gateway]).map { ($0, $0) }
         + [("monitor", "observer")]
 
-    /// The request in the words after `keys`.
-    static func parse(_ words: [String]) throws(UsageError) -> KeysRequest {
-        let force = words.contains("--force")
-        let ifMissing = words.contains("--if-missing")
+    /// The request in the words after `keys` (its options already read).
+    static func parse(_ rest: [String], force: Bool, ifMissing: Bool) throws(UsageError) -> KeysRequest {
         guard !(force && ifMissing) else { throw UsageError("keys init takes --force or --if-missing, not both", command: "keys") }
-        let rest = words.filter { $0 != "--force" && $0 != "--if-missing" }
         guard rest.first == "init" else {
             throw UsageError(rest.isEmpty ? "keys needs a subcommand: keys init DIR" : "unknown keys subcommand '\(rest[0])' (there is: init)", command: "keys")
         }

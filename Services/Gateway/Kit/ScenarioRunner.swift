@@ -58,12 +58,9 @@ public struct ScenarioRunner {
             } catch let error as UsageError {
                 complain("\(place): \(error.description)")
                 return ExitStatus.usage
-            } catch let error as NoAnswer {
-                complain("\(place): \(error.description)")
-                return ExitStatus.timeout
             } catch {
                 complain("\(place): \(error)")
-                return ExitStatus.timeout
+                return ExitStatus.of(error)
             }
         case .expectation(let expectation):
             guard let messages = lastMessages else {

@@ -36,10 +36,25 @@ enum ScreenCommand {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: out))
             }
         } catch {
-            Log.standardError("gateway: cannot write \(out): \(error)\n")
-            return ActionOutcome(messages: outcome.messages, status: ExitStatus.refused)
+            throw FileError("cannot write \(out): \(error)")
         }
         if !session.output.json { print("screen of \(invocation.device) written to \(out)") }
         return outcome
+    }
+
+    /// Refuses, before anything is asked of the bus, a FILE that cannot be written: its folder
+    /// is missing or not writable, or it exists and is not writable.
+    static func checkWritable(_ path: String) throws(FileError) {
+        let files = FileManager.default
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard !isFolder.boolValue, files.isWritableFile(atPath: path) else { throw FileError("cannot write \(path): not a writable file") }
+        } else {
+            guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw FileError("cannot write \(path): the folder \(folder) does not exist")
+            }
+            guard files.isWritableFile(atPath: folder) else { throw FileError("cannot write \(path): the folder \(folder) is not writable") }
+        }
     }
 }

@@ -8,30 +8,28 @@ import ZeroMQ
 // device's screen, the actions and what they caused, the services' health, and /metrics.
 
 ParentWatch.start()
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("--version") {
+let options: [ParsedOption]
+do {
+    options = try OptionParser.parse(Array(CommandLine.arguments.dropFirst()), [.help, .version])
+} catch {
+    Log.standardError("monitor: \(error)\n")
+    exit(2)
+}
+if options.contains(where: { $0.name == ProgramOption.version.names[0] }) {
     print("monitor \(MonsterBus.version)")
     exit(0)
 }
-if arguments.contains("--help") || arguments.contains("-h") {
-    print("""
-        usage: monitor
-        Serves a live web page of Monster Bus: every device's screen (as gateway screen draws it),
-        a timeline of actions with what each caused and how long each hop took, the services'
-        health and counters, and /metrics for Prometheus. Configuration comes from the environment:
-          MONITOR_ADDRESS        where to serve HTTP (default \(MonitorAddress.defaultText); port 0: any free port)
-          BUS_FRONTEND           where publishers connect (default tcp://127.0.0.1:5555)
-          BUS_BACKEND            where subscribers connect (default tcp://127.0.0.1:5556)
-          LOG_LEVEL              debug, info, warn or error (default info)
-          BUS_KEYS_DIR           CURVE keys folder (gateway keys init); unset: plaintext
-          BUS_CLIENT_CERT        own secret certificate (default $BUS_KEYS_DIR/monitor.key_secret)
-          BUS_SERVER_KEY         the bus's public key in Z85 (default from $BUS_KEYS_DIR/bus.key)
-        """)
+if options.contains(where: { $0.name == ProgramOption.help.names[0] }) {
+    print(ProgramHelp(
+        usage: "monitor",
+        summary: """
+            Serves a live web page of Monster Bus: every device's screen (as gateway screen draws it),
+            a timeline of actions with what each caused and how long each hop took, the services'
+            health and counters, and /metrics for Prometheus.
+            """,
+        options: [.help, .version], environment: EnvironmentVariable.monitor
+    ).text)
     exit(0)
-}
-if let unknown = arguments.first {
-    Log.standardError("monitor: unknown argument '\(unknown)' (try --help)\n")
-    exit(2)
 }
 
 let environment = ProcessInfo.processInfo.environment

@@ -20,24 +20,16 @@ public struct ShardConfig: Sendable, Equatable {
 
     /// The configuration in `environment`, or nil when `ETCD_ENDPOINTS` is unset or empty.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShardConfig? {
-        guard let endpoints = environment["ETCD_ENDPOINTS"], let first = endpoints.split(separator: ",").first else { return nil }
-        let ttlText = environment["SHARD_LEASE_TTL_SECONDS"] ?? "3"
+        guard let endpoints = environment[EnvironmentVariable.etcdEndpoints.name], let first = endpoints.split(separator: ",").first else { return nil }
+        let ttlText = environment[EnvironmentVariable.shardLeaseTimeToLive.name] ?? "3"
         guard let ttl = Int(ttlText), (1...300).contains(ttl) else {
             throw EtcdError(description: "SHARD_LEASE_TTL_SECONDS must be a whole number of seconds from 1 to 300, not '\(ttlText)'")
         }
-        let instance = environment["INSTANCE_ID"].flatMap { $0.isEmpty ? nil : $0 }
+        let instance = environment[EnvironmentVariable.instanceID.name].flatMap { $0.isEmpty ? nil : $0 }
             ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
         guard !instance.contains("/"), instance.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
             throw EtcdError(description: "INSTANCE_ID '\(instance)' must have no '/', spaces or control characters")
         }
         return ShardConfig(endpoint: String(first.trimmingCharacters(in: .whitespaces)), instance: instance, leaseSeconds: ttl)
     }
-
-    /// The lines `--help` adds about sharding.
-    public static let help = """
-
-          ETCD_ENDPOINTS         etcd's client URL: turns on sharding among instances (docs/scaling.md); unset: one instance
-          INSTANCE_ID            this instance's name among its service's (default: host name and pid)
-          SHARD_LEASE_TTL_SECONDS  membership lease TTL: a lost instance's devices move within it (default 3)
-        """
 }

@@ -14,8 +14,8 @@ extension ServiceMain {
             Log.standardError("\(name): \(error)\n")
             return 2
         }
-        guard let shard else { return run(name: name, extraHelp: ShardConfig.help, makeHandler: makeHandler) }
-        return run(name: name, extraHelp: ShardConfig.help) { config, log in
+        guard let shard else { return run(name: name, environment: EnvironmentVariable.shardedService, makeHandler: makeHandler) }
+        return run(name: name, environment: EnvironmentVariable.shardedService) { config, log in
             let client = try EtcdClient(endpoint: shard.endpoint)
             let membership = try ShardMembership(service: name, config: shard, client: client, log: log)
             return ShardedHandler(try makeHandler(config, log), service: name, membership: membership, client: client, log: log)
