@@ -3,6 +3,7 @@
 
 import BusKit
 import Glibc
+import Processes
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--raw-echo" {
@@ -13,7 +14,7 @@ if arguments.first == "--raw-echo" {
 if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(arguments[2]), count >= 0 {
     // One side's fixed number of round trips, under valgrind (`Scripts/callgrind`).
     ParentWatch.start()
-    Children.stopOnSignals()
+    Children.stopOnSignals(program: "bench")
     do {
         try CallgrindRun.run(side: arguments[1], count: count)
         exit(0)
@@ -24,7 +25,7 @@ if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(a
 }
 if arguments == ["--sharded-only"] {
     // Only issue 18's row: 1, 2 and 3 sharded instances of presentation-policy.
-    Children.stopOnSignals()
+    Children.stopOnSignals(program: "bench")
     do {
         let stack = try BenchStack(services: [], echo: false)
         defer { stack.stop(keep: false) }
@@ -56,7 +57,7 @@ case .failure(let error):
 #if DEBUG
 Log.standardError("bench: this is a debug build: measure with `swift run -c release bench`\n")
 #endif
-Children.stopOnSignals()
+Children.stopOnSignals(program: "bench")
 do {
     let measurements = try BenchRun.run(options)
     print(Report.text(measurements))
