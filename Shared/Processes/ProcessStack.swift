@@ -88,7 +88,8 @@ public final class ProcessStack {
     /// Stops every process (SIGTERM, then SIGKILL after `timeout` seconds): the services and
     /// the other processes first, the buses last.
     public func stopAll(timeout: Double = 5) {
-        let (buses, others) = (processes.filter { self.buses.contains($0.key) }.values, processes.filter { !self.buses.contains($0.key) }.values)
+        let others = processes.filter { !self.buses.contains($0.key) }.values
+        let buses = processes.filter { self.buses.contains($0.key) }.values
         for group in [Array(others), Array(buses)] {
             for child in group { child.signal(SIGTERM) }
             for child in group { child.stop(timeout: timeout) }
