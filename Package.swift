@@ -30,6 +30,9 @@ let package = Package(
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
         .target(name: "MonsterKit", path: "Shared/MonsterKit", swiftSettings: strict),
         .target(name: "BusKit", dependencies: ["ZeroMQ", "MonsterKit", "CLinux"], path: "Shared/BusKit", swiftSettings: strict),
+        // Starting and stopping the project's processes (a child, a stack of bus and services, etcd),
+        // shared by the end-to-end tests and the bench.
+        .target(name: "Processes", dependencies: ["BusKit", "CLinux"], path: "Shared/Processes", swiftSettings: strict),
         // The contract: the AsyncAPI document recorded from MonsterKit's Codable types, and a validator.
         .target(name: "Contract", dependencies: ["MonsterKit"], path: "Shared/Contract", swiftSettings: strict),
 
@@ -62,7 +65,7 @@ let package = Package(
         // the service executables only so that `swift run bench` builds them: it starts them as processes.
         .executableTarget(
             name: "Bench",
-            dependencies: ["ZeroMQ", "BusKit", "MonsterKit", "Bus", "PresentationPolicy", "Roster", "InputHandling"],
+            dependencies: ["ZeroMQ", "BusKit", "MonsterKit", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling"],
             path: "Benchmarks/Bench",
             swiftSettings: strict
         ),
@@ -79,7 +82,7 @@ let package = Package(
         .testTarget(name: "MonitorKitTests", dependencies: ["MonitorKit", "MonsterKit", "PresentationCore"], path: "Tests/MonitorKitTests", swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BusKit", "CLinux", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"],
+            dependencies: ["BusKit", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"],
             path: "Tests/EndToEndTests",
             swiftSettings: strict
         ),

@@ -1,26 +1,26 @@
-// The processes under test: the bus on ephemeral TCP ports, the three services, and the raw
-// echo (this executable again, with `--raw-echo`), all in one temporary folder.
+// The processes under test (`ProcessStack`): the bus on ephemeral TCP ports, the three services,
+// and the raw echo (this executable again, with `--raw-echo`), all in one temporary folder.
 
 import BusKit
 import Glibc
 import MonsterKit
+import Processes
 
 final class BenchStack {
+    /// The bus, the services and the rest, in the temporary folder (logs, the roster's database).
+    private let stack: ProcessStack
     /// Where the executables are: next to this one (`.build/release`).
-    let directory: String
+    var directory: String { stack.directory }
     /// The temporary folder: logs and the roster's database.
-    let folder: String
+    var folder: String { stack.folder }
     /// The bus's real endpoints, as it reported them.
-    private(set) var frontend = ""
-    private(set) var backend = ""
+    var frontend: String { stack.frontend }
+    var backend: String { stack.backend }
     private(set) var bus: ChildProcess!
     private(set) var services: [String: ChildProcess] = [:]
     private(set) var echo: ChildProcess?
     /// The Python peer and its own bus, when started (`startPeer`).
     private(set) var peer: (process: ChildProcess, bus: ChildProcess)?
-    /// Buses started for the proxy-cost comparison.
-    private var extraBuses: [ChildProcess] = []
-    private var starts = 0
 
     /// The services started, in order.
     static let serviceNames = MonsterBus.Service.all
@@ -31,31 +31,23 @@ final class BenchStack {
     /// Starts the bus, reads its endpoints from its log, then `services` and, with `echo`, the
     /// raw echo.
     init(services serviceNames: [String] = BenchStack.serviceNames, echo withEcho: Bool = true) throws {
-        directory = Self.executableDirectory()
+        let directory = Self.executableDirectory()
         self.serviceNames = serviceNames
         for name in ["bus"] + serviceNames where access(directory + "/" + name, X_OK) != 0 {
             throw BenchError("\(directory)/\(name) is missing: build everything first (swift build -c release)")
         }
-        var template = Array("/tmp/monster-bench-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw BenchError("cannot create a temporary folder: \(String(cString: strerror(errno)))")
-        }
-        folder = String(cString: made)
-        Children.register(folder: folder)
-
-        frontend = "tcp://127.0.0.1:*"
-        backend = "tcp://127.0.0.1:*"
-        // The bus reports its endpoints at level info (the services run at warn).
-        bus = try start("bus", logLevel: "info")
-        let endpoints = bus.waitForLogLine(timeout: 10) { line -> (String, String)? in
-            guard let xsub = line.firstRange(of: "XSUB "), let xpub = line.firstRange(of: ", subscribers to XPUB ") else { return nil }
-            return (String(line[xsub.upperBound..<xpub.lowerBound]), String(line[xpub.upperBound...]))
-        }
-        guard let endpoints else { throw BenchError("the bus never reported its endpoints:\n\(bus.logTail())") }
-        (frontend, backend) = endpoints
-        for name in serviceNames { services[name] = try start(name) }
-        if withEcho { echo = try start("bench", arguments: ["--raw-echo"], logName: "raw-echo") }
+        // The services run at warn; each bus at info, the level at which it reports its endpoints.
+        var environment = Self.environment()
+        environment["LOG_LEVEL"] = "warn"
+        stack = try ProcessStack(directory: directory, folderPrefix: "monster-bench-", environment: environment)
+        Children.register(folder: stack.folder)
+        bus = try stack.startBus(environment: Self.busLevel).process
+        for name in serviceNames { services[name] = try stack.start(name) }
+        if withEcho { echo = try stack.start("bench", arguments: ["--raw-echo"], logName: "raw-echo") }
     }
+
+    /// The log level of every bus: info, where it reports its endpoints.
+    private static let busLevel = ["LOG_LEVEL": "info"]
 
     /// Installs what the Python peer needs when missing (`Benchmarks/peer/setup`), then starts
     /// it: on a bus of its own (same executable and settings as this stack's) with `ownBus`, so
@@ -70,7 +62,7 @@ final class BenchStack {
         var python = Self.environment()["BENCH_PYTHON"] ?? ""
         if setup || python.isEmpty {
             let found = folder + "/python"
-            let installer = try start("setup", arguments: [found], executable: peerFolder + "/setup", logName: "peer-setup")
+            let installer = try stack.start("setup", arguments: [found], executable: peerFolder + "/setup", logName: "peer-setup")
             guard installer.waitForExit(timeout: 300) == 0, let path = readFile(found)?.split(separator: "\n").first else {
                 throw BenchError("installing the Python peer's packages failed:\n\(installer.logTail())")
             }
@@ -82,7 +74,7 @@ final class BenchStack {
             let started = try startExtraBus(logName: "peer-bus", extra: [:])
             (peerBus, endpoints) = (started.process, (started.frontend, started.backend))
         }
-        let process = try start(
+        let process = try stack.start(
             "python3", arguments: [peerFolder + "/presentation_peer.py"], executable: python, logName: "presentation-peer",
             endpoints: endpoints)
         peer = (process, peerBus)
@@ -95,13 +87,13 @@ final class BenchStack {
         guard let peerFolder = Self.peerFolder(near: directory) else { throw BenchError("the source tree is not found above \(directory)") }
         let root = String(peerFolder.dropLast("/Benchmarks/peer".count))
         let output = folder + "/callgrind.json"
-        let script = try start(
+        let script = try stack.start(
             "callgrind", arguments: ["-c", "'\(root)/Scripts/callgrind' --no-build --json --actions \(actions) > '\(output)'"],
             executable: "/bin/bash", logName: "callgrind")
         guard script.waitForExit(timeout: 3_600) == 0, let json = readFile(output)?.split(separator: "\n").last else {
             throw BenchError("Scripts/callgrind failed:\n\(script.logTail(20))")
         }
-        let table = script.log.split(separator: "\n").drop { !$0.hasPrefix("instructions per action") }.map(String.init)
+        let table = script.stderr.split(separator: "\n").drop { !$0.hasPrefix("instructions per action") }.map(String.init)
         return (String(json), table)
     }
 
@@ -132,15 +124,8 @@ final class BenchStack {
 
     /// Starts one more bus on ephemeral ports with `extra` environment (keys, `BUS_PROXY`), for the
     /// comparison of proxies; returns it with its real endpoints.
-    func startExtraBus(logName: String, extra: [String: String]) throws -> (process: ChildProcess, frontend: String, backend: String) {
-        let bus = try start("bus", logLevel: "info", logName: logName, endpoints: ("tcp://127.0.0.1:*", "tcp://127.0.0.1:*"), extra: extra)
-        extraBuses.append(bus)
-        let endpoints = bus.waitForLogLine(timeout: 10) { line -> (String, String)? in
-            guard let xsub = line.firstRange(of: "XSUB "), let xpub = line.firstRange(of: ", subscribers to XPUB ") else { return nil }
-            return (String(line[xsub.upperBound..<xpub.lowerBound]), String(line[xpub.upperBound...]))
-        }
-        guard let endpoints else { throw BenchError("\(logName) never reported its endpoints:\n\(bus.logTail())") }
-        return (bus, endpoints.0, endpoints.1)
+    func startExtraBus(logName: String, extra: [String: String]) throws -> BusProcess {
+        try stack.startExtraBus(logName: logName, environment: extra.merging(Self.busLevel) { $1 })
     }
 
     /// Starts one more process of this stack's executables (or `executable`), logging as
@@ -149,13 +134,13 @@ final class BenchStack {
         _ name: String, executable: String? = nil, logName: String, endpoints: (String, String)?, extra: [String: String],
         arguments: [String] = []
     ) throws -> ChildProcess {
-        try start(name, arguments: arguments, executable: executable, logName: logName, endpoints: endpoints, extra: extra)
+        try stack.start(name, arguments: arguments, executable: executable, logName: logName, endpoints: endpoints, environment: extra)
     }
 
     /// Stops `name` and starts it again (fresh state); the caller handshakes again.
     func restart(_ name: String) throws {
         services[name]?.stop()
-        services[name] = try start(name)
+        services[name] = try stack.start(name)
     }
 
     /// Raises an error naming every process that has died, with the end of its log.
@@ -172,35 +157,15 @@ final class BenchStack {
         ([bus, echo, peer?.process].compactMap { $0 } + serviceNames.compactMap { services[$0] }).map { $0.logTail(5) }.joined(separator: "\n")
     }
 
-    /// Stops everything (services first, the bus last) and removes the folder unless `keep`.
+    /// Stops everything (services first, the buses last) and removes the folder unless `keep`.
     func stop(keep: Bool) {
-        echo?.stop()
-        peer?.process.stop()
-        for extra in extraBuses { extra.stop() }
-        for name in serviceNames { services[name]?.stop() }
-        bus?.stop()
+        stack.stopAll()
         Children.register(folder: nil)
         if keep {
             Log.standardError("bench: logs kept in \(folder)\n")
         } else {
-            Self.removeFolder(folder)
+            stack.removeFolder()
         }
-    }
-
-    private func start(
-        _ name: String, arguments: [String] = [], executable: String? = nil, logLevel: String = "warn", logName: String? = nil,
-        endpoints: (String, String)? = nil, extra: [String: String] = [:]
-    ) throws -> ChildProcess {
-        starts += 1
-        var environment = Self.environment()
-        environment["BUS_FRONTEND"] = endpoints?.0 ?? frontend
-        environment["BUS_BACKEND"] = endpoints?.1 ?? backend
-        environment.merge(extra) { $1 }
-        environment["ROSTER_DB"] = folder + "/roster.db"
-        environment["LOG_LEVEL"] = logLevel
-        return try ChildProcess(
-            name: logName ?? name, executable: executable ?? directory + "/" + name, arguments: arguments,
-            environment: environment, logPath: "\(folder)/\(logName ?? name)-\(starts).log")
     }
 
     /// This process's environment.
@@ -228,16 +193,25 @@ final class BenchStack {
         return String(path[..<slash])
     }
 
-    /// Removes the files of `folder` (it has no subfolders), then the folder.
-    static func removeFolder(_ folder: String) {
-        guard let directory = opendir(folder) else { return }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { unlink(folder + "/" + name) }
-        }
-        closedir(directory)
-        rmdir(folder)
+}
+
+/// A failure that ends the run, with what the user should know.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The whole contents of the file at `path`, or nil.
+func readFile(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 16_384)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        bytes.append(contentsOf: buffer[0..<count])
     }
+    return String(decoding: bytes, as: UTF8.self)
 }

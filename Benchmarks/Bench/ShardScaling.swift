@@ -3,9 +3,9 @@
 // its own, so the row shows how the work divides (on 2 cores, the machine is the bound).
 
 import BusKit
-import Foundation
 import Glibc
 import MonsterKit
+import Processes
 import ZeroMQ
 
 /// The sharded runs: by instance count, the sustained run and the actions it lost.
@@ -27,14 +27,10 @@ enum ShardScaling {
     /// instances, waits until every instance is a member, gives each device its state once, and
     /// measures a sustained run of `seconds` with `window` actions in flight.
     static func run(stack: BenchStack, seconds: Double, window: Int) throws -> ShardedRuns {
-        guard let binary = ["/usr/bin/etcd", "/usr/local/bin/etcd"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+        guard EtcdServer.binary != nil else {
             return ShardedRuns(skipped: "etcd is not installed (apt-get install -y etcd-server)")
         }
-        let etcd = try startEtcd(binary, stack: stack)
-        defer {
-            etcd.process.stop()
-            try? FileManager.default.removeItem(atPath: etcd.data)
-        }
+        let etcd = try EtcdServer(folder: stack.folder)
         var runs = ShardedRuns()
         let names = (0..<devices).map { "shard-bench-\($0)" }
         let context = try ZMQContext()
@@ -64,28 +60,6 @@ enum ShardScaling {
         return runs
     }
 
-    /// A single-member etcd on free ports of 127.0.0.1, its data in memory (`/dev/shm`) when
-    /// there is one: the row measures the services, not the disk's fsyncs.
-    private static func startEtcd(_ binary: String, stack: BenchStack) throws -> (process: ChildProcess, endpoint: String, data: String) {
-        let client = try freePort(), peer = try freePort()
-        let endpoint = "http://127.0.0.1:\(client)"
-        let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : stack.folder
-        let data = base + "/monster-bench-etcd-\(getpid())"
-        let process = try stack.startService(
-            "etcd", executable: binary, logName: "etcd", endpoints: nil, extra: [:],
-            arguments: ["--name", "bench", "--data-dir", data, "--listen-client-urls", endpoint, "--advertise-client-urls", endpoint,
-                        "--listen-peer-urls", "http://127.0.0.1:\(peer)", "--initial-advertise-peer-urls", "http://127.0.0.1:\(peer)",
-                        "--initial-cluster", "bench=http://127.0.0.1:\(peer)", "--log-level", "warn"])
-        let deadline = Timestamp.monotonic() + 20
-        while Timestamp.monotonic() < deadline {
-            if (try? EtcdClient(endpoint: endpoint).list(prefix: "/")) != nil { return (process, endpoint, data) }
-            guard process.isRunning else { break }
-            usleep(50_000)
-        }
-        process.stop()
-        throw BenchError("etcd did not start:\n\(process.logTail())")
-    }
-
     /// Waits until `count` presentation-policy instances are members in etcd, then until each has
     /// had time to read the list (a third of the lease, its refresh period).
     private static func waitForMembers(_ count: Int, etcd endpoint: String) throws {
@@ -105,23 +79,5 @@ enum ShardScaling {
     private static func removeAll(_ endpoint: String) throws {
         let client = try EtcdClient(endpoint: endpoint)
         for entry in try client.list(prefix: "/monsterbus/") { try client.delete(entry.key) }
-    }
-
-    /// A TCP port of 127.0.0.1 free right now (the kernel's pick for port 0).
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchError("socket: \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw BenchError("bind: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

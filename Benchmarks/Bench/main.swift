@@ -3,6 +3,7 @@
 
 import BusKit
 import Glibc
+import Processes
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--raw-echo" {
@@ -13,7 +14,7 @@ if arguments.first == "--raw-echo" {
 if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(arguments[2]), count >= 0 {
     // One side's fixed number of round trips, under valgrind (`Scripts/callgrind`).
     ParentWatch.start()
-    Children.stopOnSignals()
+    Children.stopOnSignals(program: "bench")
     do {
         try CallgrindRun.run(side: arguments[1], count: count)
         exit(0)
@@ -24,18 +25,21 @@ if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(a
 }
 if arguments == ["--sharded-only"] {
     // Only issue 18's row: 1, 2 and 3 sharded instances of presentation-policy.
-    Children.stopOnSignals()
-    do {
+    Children.stopOnSignals(program: "bench")
+    let runs = Result { () throws -> ShardedRuns in
         let stack = try BenchStack(services: [], echo: false)
         defer { stack.stop(keep: false) }
-        let runs = try ShardScaling.run(stack: stack, seconds: 3, window: 128)
+        return try ShardScaling.run(stack: stack, seconds: 3, window: 128)
+    }
+    switch runs {
+    case .success(let runs):
         if let skipped = runs.skipped { print("skipped: \(skipped)") }
         for count in ShardScaling.instanceCounts {
             guard let run = runs.byInstances[count] else { continue }
             print("\(count) instance(s): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates)")
         }
         exit(0)
-    } catch {
+    case .failure(let error):
         Log.standardError("bench: \(error)\n")
         exit(1)
     }
@@ -56,7 +60,7 @@ case .failure(let error):
 #if DEBUG
 Log.standardError("bench: this is a debug build: measure with `swift run -c release bench`\n")
 #endif
-Children.stopOnSignals()
+Children.stopOnSignals(program: "bench")
 do {
     let measurements = try BenchRun.run(options)
     print(Report.text(measurements))

@@ -36,14 +36,14 @@ func residentBytes(of pid: Int32) -> Int? {
         return socket
     }
 
-    var busPid: Int32 { stack.processes["bus"]!.process.processIdentifier }
+    var busPid: Int32 { stack.processes["bus"]!.pid }
 
     /// Everything still answers: a real action succeeds end to end.
     func expectEverythingAnswers() throws {
         let result = try stack.json("ipad", "tap", "add")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try stack.gateway(["ping"]).status == 0)
-        for name in ["bus"] + Stack.services { #expect(stack.processes[name]?.process.isRunning == true, "\(name)") }
+        for name in ["bus"] + Stack.services { #expect(stack.processes[name]?.isRunning == true, "\(name)") }
     }
 
     /// Runs `attack` (which closes its sockets), then waits for the bus's memory to come back

@@ -1,5 +1,6 @@
 import Foundation
 import MonsterKit
+import Processes
 import Testing
 
 /// Python with what the contract checks need (`Scripts/test` installs them).
@@ -55,9 +56,9 @@ final class ContractFlowTests {
     func collecting(_ body: () throws -> Void) throws -> URL {
         let out = stack.folder.appendingPathComponent("bus-\(UUID().uuidString.prefix(6)).jsonl")
         let collector = try ChildProcess(
-            name: "collector", executable: URL(fileURLWithPath: "/usr/bin/env"),
+            name: "collector", executable: "/usr/bin/env",
             arguments: ["python3", ContractPython.checker, "collect", stack.backend, out.path, "contract-end", "120"],
-            environment: ProcessInfo.processInfo.environment, logFile: stack.folder.appendingPathComponent("collector.log"))
+            environment: ProcessInfo.processInfo.environment, logPath: stack.folder.appendingPathComponent("collector.log").path)
         // Heartbeats flow every 200 ms: the first one proves the collector's subscription is live.
         guard collector.waitForLine(timeout: 30, { $0 == "ready" ? true : nil }) == true else {
             throw StackError("the collector never received a message: \(collector.stderr)")

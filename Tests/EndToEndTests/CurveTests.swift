@@ -1,6 +1,7 @@
 import BusKit
 import Foundation
 import MonsterKit
+import Processes
 import Testing
 import ZeroMQ
 

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import Processes
 import Testing
 
 /// No orphans: every executable of the project exits when the process that started it dies,
@@ -37,9 +38,9 @@ import Testing
             wait
             """
         let helper = try ChildProcess(
-            name: "helper", executable: URL(fileURLWithPath: "/bin/sh"),
+            name: "helper", executable: "/bin/sh",
             arguments: ["-c", script, "sh"] + names.map { Products.url($0).path },
-            environment: environment, logFile: folder.appendingPathComponent("helper.log"))
+            environment: environment, logPath: folder.appendingPathComponent("helper.log").path)
         var pids: [String: pid_t] = [:]
         for name in names {
             pids[name] = helper.waitForLine(timeout: 10) { line -> pid_t? in

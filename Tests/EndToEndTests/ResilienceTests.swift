@@ -165,7 +165,7 @@ import Testing
                     if body.duplicate { duplicates += 1 }
                 } else {
                     // No answer: restart whatever is dead, prove the path, send the same message again.
-                    if stack.processes[MonsterBus.Service.roster]?.process.isRunning == false { try stack.start(MonsterBus.Service.roster) }
+                    if stack.processes[MonsterBus.Service.roster]?.isRunning == false { try stack.start(MonsterBus.Service.roster) }
                     #expect(client.waitForPath(to: [MonsterBus.Service.roster], timeout: 15))
                 }
                 // Between changes, kill roster after it has acknowledged some of them.

@@ -1,5 +1,6 @@
 import BusKit
 import Foundation
+import Processes
 import Testing
 
 /// Two presentation-policy instances sharing the devices through etcd (docs/scaling.md): each
@@ -20,8 +21,8 @@ import Testing
             environment["INSTANCE_ID"] = name
             environment["SHARD_LEASE_TTL_SECONDS"] = "2"
             instances[name] = try ChildProcess(
-                name: name, executable: Products.url("presentation-policy"), environment: environment,
-                logFile: stack.folder.appendingPathComponent("\(name).log"))
+                name: name, executable: Products.url("presentation-policy").path, environment: environment,
+                logPath: stack.folder.appendingPathComponent("\(name).log").path)
         }
         for child in instances.values {
             guard child.waitForStderr(timeout: 20, { $0.contains("shard members: pp-a, pp-b;") }) else {

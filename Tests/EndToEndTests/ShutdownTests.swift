@@ -1,6 +1,7 @@
 import BusKit
 import Foundation
 import MonsterKit
+import Processes
 import Testing
 
 /// README, Liveness: "On SIGTERM a service first handles every message that has already reached

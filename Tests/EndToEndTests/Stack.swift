@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Testing
 
 /// The project's built executables (next to the test bundle).
@@ -15,40 +16,27 @@ enum Products {
     static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 }
 
-/// A whole Monster Bus running as real processes: the bus and the three services, on
-/// `ipc://` endpoints in a fresh temporary folder, or on ephemeral TCP ports the bus reports.
+/// A whole Monster Bus running as real processes (`ProcessStack`): the bus and the three
+/// services, on `ipc://` endpoints in a fresh temporary folder, or on ephemeral TCP ports the bus reports.
 final class Stack {
     enum Transport { case ipc, tcp }
 
-    let folder: URL
-    private(set) var frontend = ""
-    private(set) var backend = ""
-    private(set) var processes: [String: ChildProcess] = [:]
+    private let stack: ProcessStack
     var extraEnvironment: [String: String] = [:]
 
     static let services = ["presentation-policy", "roster", "input-handling"]
 
     /// Starts the bus and, unless `services` is empty, the services; waits until they answer.
     init(transport: Transport = .ipc, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("monster-bus-e2e-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var base = ProcessInfo.processInfo.environment
+        base["HEARTBEAT_INTERVAL_MS"] = "200"
+        base["NO_COLOR"] = "1"
+        base.removeValue(forKey: "GATEWAY_DEVICE")
+        stack = try ProcessStack(directory: Products.directory.path, folderPrefix: "monster-bus-e2e-", environment: base)
         extraEnvironment = environment
         switch transport {
-        case .ipc:
-            frontend = "ipc://\(folder.path)/frontend"
-            backend = "ipc://\(folder.path)/backend"
-            try start("bus")
-        case .tcp:
-            frontend = "tcp://127.0.0.1:*"
-            backend = "tcp://127.0.0.1:*"
-            let bus = try start("bus")
-            // The bus logs the ports it was given: read them back.
-            let endpoints = bus.waitForLine(timeout: 10) { line -> (String, String)? in
-                guard let xsub = line.range(of: "XSUB "), let xpub = line.range(of: ", subscribers to XPUB ") else { return nil }
-                return (String(line[xsub.upperBound..<xpub.lowerBound]), String(line[xpub.upperBound...]))
-            }
-            guard let endpoints else { throw StackError("the bus never reported its endpoints: \(bus.stderr)") }
-            (frontend, backend) = endpoints
+        case .ipc: try stack.startBus(on: ("ipc://\(stack.folder)/frontend", "ipc://\(stack.folder)/backend"), environment: extraEnvironment)
+        case .tcp: try stack.startBus(environment: extraEnvironment)
         }
         for service in services { try start(service) }
         if !services.isEmpty { try waitUntilAnswering(services) }
@@ -56,30 +44,23 @@ final class Stack {
 
     deinit {
         stopAll()
-        try? FileManager.default.removeItem(at: folder)
+        stack.removeFolder()
     }
 
+    /// The temporary folder: endpoints, logs, the roster's database.
+    var folder: URL { URL(fileURLWithPath: stack.folder) }
+    var frontend: String { stack.frontend }
+    var backend: String { stack.backend }
+    /// Every process started, by name (the last one started under each).
+    var processes: [String: ChildProcess] { stack.processes }
+
     /// The environment every process of this stack gets.
-    var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["BUS_FRONTEND"] = frontend
-        environment["BUS_BACKEND"] = backend
-        environment["ROSTER_DB"] = folder.appendingPathComponent("roster.db").path
-        environment["HEARTBEAT_INTERVAL_MS"] = "200"
-        environment["NO_COLOR"] = "1"
-        environment.removeValue(forKey: "GATEWAY_DEVICE")
-        for (key, value) in extraEnvironment { environment[key] = value }
-        return environment
-    }
+    var environment: [String: String] { stack.environment(extra: extraEnvironment) }
 
     /// Starts (or restarts) the executable `name` of this stack, with `arguments`.
     @discardableResult
     func start(_ name: String, arguments: [String] = []) throws -> ChildProcess {
-        let child = try ChildProcess(
-            name: name, executable: Products.url(name), arguments: arguments, environment: environment,
-            logFile: folder.appendingPathComponent("\(name)-\(processes.count).log"))
-        processes[name] = child
-        return child
+        try stack.start(name, arguments: arguments, environment: extraEnvironment)
     }
 
     /// Waits (deterministically: pings through the bus) until `services` answer.
@@ -100,8 +81,8 @@ final class Stack {
     /// Starts a gateway that keeps running (e.g. `watch`), its stdout kept in `outputFile`.
     func startGateway(_ arguments: [String], outputFile: URL) throws -> ChildProcess {
         try ChildProcess(
-            name: "gateway", executable: Products.url("gateway"), arguments: arguments, environment: environment,
-            logFile: folder.appendingPathComponent("gateway-\(UUID().uuidString.prefix(6)).log"), outputFile: outputFile)
+            name: "gateway", executable: Products.url("gateway").path, arguments: arguments, environment: environment,
+            logPath: folder.appendingPathComponent("gateway-\(UUID().uuidString.prefix(6)).log").path, outputPath: outputFile.path)
     }
 
     /// `gateway --json --device DEVICE ARGUMENTS…`.
@@ -117,13 +98,8 @@ final class Stack {
         return child.waitForExit(timeout: timeout)
     }
 
-    func stopAll() {
-        for child in processes.values { child.signal(SIGTERM) }
-        for child in processes.values where child.waitForExit(timeout: 5) == nil {
-            child.signal(SIGKILL)
-            _ = child.waitForExit(timeout: 5)
-        }
-    }
+    /// Stops every process: the services (and others), then the bus.
+    func stopAll() { stack.stopAll() }
 }
 
 struct StackError: Error, CustomStringConvertible {

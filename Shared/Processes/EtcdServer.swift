@@ -1,0 +1,65 @@
+import BusKit
+import Foundation
+import Glibc
+
+/// A real single-member etcd (Debian's `etcd-server`; Scripts/test installs it) on free ports of
+/// 127.0.0.1, stopped and its data removed when dropped.
+public final class EtcdServer {
+    /// Where clients reach it.
+    public let endpoint: String
+    /// The folder of its log.
+    public let folder: String
+    private let ownsFolder: Bool
+    private let data: String
+    private let child: ChildProcess
+
+    /// The etcd executable, if it is installed.
+    public static var binary: String? {
+        ["/usr/bin/etcd", "/usr/local/bin/etcd"].first { access($0, X_OK) == 0 }
+    }
+
+    /// Starts etcd, logging in `folder` (default: a temporary folder of its own, removed when
+    /// dropped), and waits until it serves clients.
+    public init(folder: String? = nil) throws {
+        guard let binary = Self.binary else {
+            throw ProcessError("etcd is not installed (apt-get install -y etcd-server; Scripts/test does it)")
+        }
+        ownsFolder = folder == nil
+        self.folder = try folder ?? makeTemporaryFolder("monster-bus-etcd-")
+        data = Self.dataFolder(self.folder)
+        let clientPort = try freeTCPPort(), peerPort = try freeTCPPort()
+        endpoint = "http://127.0.0.1:\(clientPort)"
+        let peer = "http://127.0.0.1:\(peerPort)"
+        child = try ChildProcess(
+            name: "etcd", executable: binary,
+            arguments: [
+                "--name", "monsterbus", "--data-dir", data, "--listen-client-urls", endpoint, "--advertise-client-urls", endpoint,
+                "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer, "--initial-cluster", "monsterbus=\(peer)",
+                "--log-level", "warn",
+            ],
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ETCD") }, logPath: self.folder + "/etcd.log")
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline {
+            if (try? EtcdClient(endpoint: endpoint, timeout: 1).list(prefix: "/")) != nil { return }
+            guard child.isRunning else { break }
+            usleep(50_000)
+        }
+        child.stop()
+        throw ProcessError("etcd did not start:\n\(child.logTail())")
+    }
+
+    deinit {
+        child.signal(SIGKILL)
+        _ = child.waitForExit(timeout: 5)
+        try? FileManager.default.removeItem(atPath: data)
+        if ownsFolder { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    /// Where etcd keeps its data: in memory (`/dev/shm`) when there is one, so that its fsyncs on
+    /// a busy disk slow neither a test to a time-out nor the bench's row (they are about
+    /// ownership, fencing and the services, not etcd's durability); else in `folder`.
+    private static func dataFolder(_ folder: String) -> String {
+        guard access("/dev/shm", W_OK) == 0 else { return folder + "/data" }
+        return "/dev/shm/" + (folder.split(separator: "/").last.map(String.init) ?? "monster-bus-etcd") + "-etcd-data"
+    }
+}
