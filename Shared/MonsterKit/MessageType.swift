@@ -47,4 +47,22 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     /// True for the device actions a gateway sends to presentation-policy (topic prefix `device.`;
     /// `device.forget` goes to every service and `device.forgotten` is their answer).
     public var isDeviceAction: Bool { rawValue.hasPrefix("device.") && self != .forget && self != .forgotten }
+
+    /// How this type's topic is keyed (docs/asyncapi.yaml's channel addresses): requests to the
+    /// services that own devices by the device's bucket, the answers in an action's chain by
+    /// the `replyTo` address of the client that asked, state everyone reads by its type alone.
+    public var addressing: Addressing {
+        switch self {
+        case .tap, .rotate, .resize, .select, .interaction, .describe, .forget,
+             .inputTap, .inputLayout, .inputDescribe:
+            .byDevice
+        case .forgotten, .presented, .hidden, .dismissed, .moved, .interactionChanged, .unchanged, .outcome,
+             .inputPassed, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState, .inputShown,
+             .inputHidden, .weaponSelected, .inputState, .rosterSelect, .backup, .pong, .ack, .error:
+            .toClient
+        case .snapshotRequest, .snapshot, .selection, .monsterUpdated, .backupRequest, .ping, .heartbeat,
+             .statusRequest, .statusReport, .lossReport:
+            .broadcast
+        }
+    }
 }

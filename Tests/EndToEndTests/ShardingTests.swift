@@ -94,7 +94,7 @@ import Testing
 
     @Test func theGatewayRetriesWithTheSameIdWhileADeviceMoves() throws {
         let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
-        let orphans = devices.prefix(12).filter { Rendezvous.owner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" }
+        let orphans = devices.prefix(12).filter { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" }
         try #require(!orphans.isEmpty)
         var before: [String: String] = [:]
         for device in orphans {
@@ -119,7 +119,7 @@ import Testing
             text.split(separator: "\n").compactMap { line in line.range(of: "this instance pp-a at epoch ").map { Int(line[$0.upperBound...]) } }
         }
         let first = try #require(epochs(a.stderr).last ?? nil)
-        let device = try #require(devices.first { Rendezvous.owner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
+        let device = try #require(devices.first { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
         _ = try stack.json(device, "--profile", "ipad", "tap", "add")
         let before = try state(device)
         let (markA, markB) = (a.stderr.count, b.stderr.count)

@@ -44,7 +44,9 @@ public enum Gateway {
         let colors = isatty(1) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: invocation.json, formatter: HumanFormatter(colors: colors))
         do {
-            let client = try GatewayClient(config: config)
+            // A watcher sees every client's messages; any other command only its own answers.
+            let watching = if case .watch = invocation.command { true } else { false }
+            let client = try GatewayClient(config: config, watching: watching)
             client.retryInterval = environment["GATEWAY_RETRY_MS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 / 1000 : nil }
             let session = GatewaySession(client: client, output: output)
             switch invocation.command {
