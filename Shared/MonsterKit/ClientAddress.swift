@@ -15,7 +15,7 @@ extension Topic {
     /// service passes on to another (`input.tap`, …), bare, since its actions' acknowledgements
     /// list them. Other clients' actions, requests, pings and heartbeats are left out.
     public static func clientSubscriptions(address: String) -> [String] {
-        let otherRequests: Set<MessageType> = [.snapshotRequest, .backupRequest, .ping, .heartbeat, .statusRequest, .lossReport]
+        let otherRequests: Set<MessageType> = [.backupRequest, .ping, .heartbeat, .statusRequest, .lossReport]
         return MessageType.allCases.compactMap { type in
             switch type.addressing {
             case .toClient: name(type, key: address)

@@ -49,8 +49,9 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     public var isDeviceAction: Bool { rawValue.hasPrefix("device.") && self != .forget && self != .forgotten }
 
     /// How this type's topic is keyed (docs/asyncapi.yaml's channel addresses): requests to the
-    /// services that own devices by the device's bucket, the answers in an action's chain by
-    /// the `replyTo` address of the client that asked, state everyone reads by its type alone.
+    /// services that own devices by the device's bucket; the rest of an action's chain (answers,
+    /// and requests passed to unsharded services such as roster, which subscribe by type) by the
+    /// `replyTo` address of the client that asked; state everyone reads by its type alone.
     public var addressing: Addressing {
         switch self {
         case .tap, .rotate, .resize, .select, .interaction, .describe, .forget,
@@ -58,9 +59,9 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
             .byDevice
         case .forgotten, .presented, .hidden, .dismissed, .moved, .interactionChanged, .unchanged, .outcome,
              .inputPassed, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState, .inputShown,
-             .inputHidden, .weaponSelected, .inputState, .rosterSelect, .backup, .pong, .ack, .error:
+             .inputHidden, .weaponSelected, .inputState, .rosterSelect, .snapshotRequest, .backup, .pong, .ack, .error:
             .toClient
-        case .snapshotRequest, .snapshot, .selection, .monsterUpdated, .backupRequest, .ping, .heartbeat,
+        case .snapshot, .selection, .monsterUpdated, .backupRequest, .ping, .heartbeat,
              .statusRequest, .statusReport, .lossReport:
             .broadcast
         }

@@ -1,5 +1,6 @@
 import BusKit
 import Foundation
+import MonsterKit
 import Testing
 
 /// Two presentation-policy instances sharing the devices through etcd (docs/scaling.md): each
@@ -68,6 +69,20 @@ import Testing
         #expect(taps.0 + taps.1 == devices.count, "\(taps)")
         #expect(rotations.0 + rotations.1 == devices.count, "\(rotations)")
         #expect(taps.0 > 0 && taps.1 > 0, "\(taps)")
+        // Each instance subscribes to its own buckets only: it never received, let alone
+        // ignored, an action of the other's (their heartbeats' counters, told apart by pid).
+        let listener = try TestClient(stack, subscriptions: [MessageType.heartbeat.rawValue], service: "listener")
+        var counters: [Int32: [String: UInt64]] = [:]
+        let deadline = Date().addingTimeInterval(5)
+        while counters.count < 2 || counters.values.contains(where: { ($0["handled"] ?? 0) < 2 * UInt64(devices.count) / 4 }),
+              let envelope = listener.next(until: deadline) {
+            if case .heartbeat(let beat) = envelope.body, beat.service == "presentation-policy" { counters[beat.pid] = beat.counters }
+        }
+        #expect(counters.count == 2, "\(counters)")
+        for (pid, values) in counters {
+            #expect(values["ignored"] ?? 0 == 0, "instance \(pid) received another instance's actions: \(values)")
+            #expect(values["handled"] ?? 0 > 0, "\(values)")
+        }
 
         var before: [String: String] = [:]
         for device in devices { before[device] = try state(device) }
