@@ -36,6 +36,10 @@ public final class BusConnection {
         try publisher.set(.sendHighWaterMark, config.highWaterMark)
         try publisher.set(.xpubNoDrop, Int32(1))
         try subscriber.set(.receiveHighWaterMark, config.highWaterMark)
+        // Subscriptions are all a SUB socket sends, and libzmq drops those over its send
+        // high-water mark (1000 by default) when it (re)connects: a sharded instance holds one
+        // per bucket and type it owns, more than that.
+        try subscriber.set(.sendHighWaterMark, Int32(0))
         for prefix in subscriptions { try subscriber.subscribe(prefix) }
         if let curve = config.curve {
             try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey)

@@ -128,6 +128,39 @@ import Testing
         }
     }
 
+    @Test func aNewOwnerAnswersAnActionTheDeadOwnerDecidedAsADuplicate() throws {
+        let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
+        let device = try #require(devices.first { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
+        let client = try TestClient(stack, subscriptions: Topic.clientSubscriptions(address: "00000000deadbeef"), address: "00000000deadbeef")
+        #expect(client.waitForPath(to: ["presentation-policy"], timeout: 15))
+        let action = client.bus.envelope(.tap(Tap(element: "add", profile: .ipad)), device: device, replyTo: "00000000deadbeef")
+        func ack(from service: String, timeout: TimeInterval) -> Ack? {
+            let answer = client.waitFor(timeout: timeout) {
+                if case .ack(let ack) = $0.body { return ack.handledId == action.id && $0.service == service }
+                return false
+            }
+            if case .ack(let ack)? = answer?.body { return ack }
+            return nil
+        }
+        try client.bus.send(action)
+        let first = try #require(ack(from: "presentation-policy", timeout: 10))
+        #expect(!first.duplicate)
+        let mark = b.stderr.count
+        a.signal(SIGKILL)
+        _ = a.waitForExit(timeout: 5)
+        #expect(b.waitForStderr(timeout: 10) { $0.dropFirst(mark).contains("shard members: pp-b;") })
+        // The same action again (a gateway's retry whose first answer was lost): pp-b rebuilds
+        // the device, finds its id in the snapshot, and decides nothing again.
+        var repeated: Ack?
+        for _ in 0..<20 where repeated == nil {
+            try client.bus.send(action)
+            repeated = ack(from: "presentation-policy", timeout: 0.5)
+        }
+        let again = try #require(repeated)
+        #expect(again.duplicate, "\(again)")
+        #expect(b.stderr.dropFirst(mark).contains("\(device): rebuilt from its snapshot"))
+    }
+
     @Test func anInstanceWhoseMembershipEndsStopsDecidingAndJoinsAgainWithANewEpoch() throws {
         let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
         let epochs = { (text: String) in
