@@ -44,6 +44,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var generation: UInt64 = 0
     /// The bucket topics subscribed to now (`type/BB` for each `.byDevice` handled type).
     private var bucketTopics: Set<String>
+    /// The membership generation `bucketTopics` was computed for.
+    private var topicsGeneration: UInt64
 
     /// `inner` as the instance `membership.instance`, its snapshots under
     /// `/monsterbus/snapshots/<service>/`.
@@ -53,7 +55,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         self.client = client
         self.log = log
         snapshots = "/monsterbus/snapshots/\(service)/"
-        bucketTopics = Self.topics(for: inner.handledTypes, membership: membership, view: membership.view)
+        let view = membership.view
+        bucketTopics = Self.topics(for: inner.handledTypes, membership: membership, view: view)
+        topicsGeneration = view.generation
     }
 
     public var handledTypes: [MessageType] { inner.handledTypes }
@@ -76,8 +80,12 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     }
 
     /// The bucket topics gained and lost since the last call, when the members changed.
+    /// (Asked after every batch: nothing is computed unless the membership changed.)
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) {
-        let wanted = Self.topics(for: inner.handledTypes, membership: membership, view: membership.view)
+        let view = membership.view
+        guard view.generation != topicsGeneration else { return ([], []) }
+        topicsGeneration = view.generation
+        let wanted = Self.topics(for: inner.handledTypes, membership: membership, view: view)
         guard wanted != bucketTopics else { return ([], []) }
         defer { bucketTopics = wanted }
         return (wanted.subtracting(bucketTopics).sorted(), bucketTopics.subtracting(wanted).sorted())
