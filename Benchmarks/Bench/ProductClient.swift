@@ -41,14 +41,17 @@ final class ProductClient {
 
     /// The deciding service whose answers count: presentation-policy, or the Python peer.
     let service: String
+    /// This client's address (`replyTo`): it hears the answers to its own actions only.
+    let address = Topic.newAddress()
 
-    /// Connects to the bus of `config`, subscribed to what the measurements need; the answers
-    /// of `service` count.
+    /// Connects to the bus of `config`, subscribed to what the measurements need — the answers
+    /// on its own address, as the gateway does, and the heartbeats; the answers of `service` count.
     init(context: ZMQContext, config: BusConfig, service: String = MonsterBus.Service.presentationPolicy) throws {
         self.service = service
+        let answers: [MessageType] = [.presented, .dismissed, .ack, .error, .pong]
         bus = try BusConnection(
             context: context, config: config, service: "bench",
-            subscriptions: ["presentation.", "ack", "error", MessageType.pong.rawValue, MessageType.heartbeat.rawValue],
+            subscriptions: answers.map { [address] in Topic.name($0, key: address) } + [MessageType.heartbeat.rawValue],
             lingerMilliseconds: 0)
     }
 
@@ -95,7 +98,7 @@ final class ProductClient {
             guard now < deadline else {
                 throw BenchError("no answer from \(waiting.sorted().joined(separator: ", ")) through the bus")
             }
-            pings.insert(try bus.publish(.ping(Ping())).id)
+            pings.insert(try bus.publish(.ping(Ping()), replyTo: address).id)
             let resendAt = min(deadline, now + retry)
             retry = min(retry * 2, 0.2)
             while !waiting.isEmpty, let reply = try next(until: resendAt) {
@@ -113,7 +116,7 @@ final class ProductClient {
         let started = Timestamp.monotonic()
         let deadline = started + timeout
         // What `bus.publish` does, in three timed steps.
-        let sent = bus.envelope(action, device: device)
+        let sent = bus.envelope(action, device: device, replyTo: address)
         let made = Timestamp.monotonic()
         let frames = try bus.codec.frames(sent)
         let encoded = Timestamp.monotonic()
@@ -188,7 +191,7 @@ final class ProductClient {
             let sending = stillSending()
             if sending {
                 while inFlight.count < window && hasMoreToSend() {
-                    let envelope = try bus.publish(action, device: devices[next % devices.count])
+                    let envelope = try bus.publish(action, device: devices[next % devices.count], replyTo: address)
                     actionsSinceStart += 1
                     inFlight[envelope.id] = (Timestamp.monotonic(), false)
                     next += 1
@@ -269,9 +272,10 @@ struct Reply {
     let service: String
     let frames: [[UInt8]]
 
-    /// The header of `frames`; nil when they are not two frames, an unknown type or no header.
+    /// The header of `frames`; nil when they are not two frames, an unknown type (the topic's
+    /// type part) or no header.
     init?(_ frames: [[UInt8]]) {
-        guard frames.count == 2, let type = MessageType(rawValue: String(decoding: frames[0], as: UTF8.self)),
+        guard frames.count == 2, let type = MessageType(rawValue: String(decoding: Topic.typePart(frames[0]), as: UTF8.self)),
               let peek = EnvelopePeek(frames[1]), let correlation = peek.correlationId, let service = peek.service
         else { return nil }
         self.type = type

@@ -65,10 +65,16 @@ def main():
             out["parentSpan"] = parent[36:52]
         else:
             out["traceparent"] = "00-" + os.urandom(16).hex() + "-" + os.urandom(8).hex() + "-01"
-        return message_id, [kind.encode(), orjson.dumps(out)]
+        # Every answer goes to the asking client's address (topic "type/replyTo"), when it has one.
+        reply_to = cause.get("replyTo") if cause else None
+        topic = kind
+        if isinstance(reply_to, str) and 1 <= len(reply_to.encode()) <= 64 and "/" not in reply_to:
+            out["replyTo"] = reply_to
+            topic = kind + "/" + reply_to
+        return message_id, [topic.encode(), orjson.dumps(out)]
 
-    def refuse(correlation, code, text):
-        _, frames = envelope("error", correlation, None, {"code": code, "message": text})
+    def refuse(correlation, code, text, cause):
+        _, frames = envelope("error", correlation, None, {"code": code, "message": text}, cause)
         publisher.send_multipart(frames)
 
     while True:
@@ -86,14 +92,16 @@ def main():
             try:
                 message = orjson.loads(frames[1])
                 kind, message_id, device = message["type"], message["id"], message.get("device")
-                if message["v"] != 1 or kind.encode() != frames[0] or not message["time"]:
+                # The topic is the type, or the type and a key ("device.tap/3f": the bus keys a
+                # device's request by its bucket).
+                if message["v"] != 1 or frames[0].split(b"/", 1)[0] != kind.encode() or not message["time"]:
                     raise ValueError("bad envelope")
                 correlation = message.get("correlationId", message_id)
                 body = message["body"]
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue
             if kind == "sys.ping":
-                _, reply = envelope("sys.pong", message_id, None, {"service": SERVICE, "version": "peer", "pid": os.getpid()})
+                _, reply = envelope("sys.pong", message_id, None, {"service": SERVICE, "version": "peer", "pid": os.getpid()}, message)
                 publisher.send_multipart(reply)
                 continue
             if message_id in handled:
@@ -104,12 +112,12 @@ def main():
             if len(handled) > 10_000:
                 del handled[next(iter(handled))]
             if not device or body.get("element") != "add":
-                refuse(correlation, "unsupported", "the peer decides only a tap on add")
+                refuse(correlation, "unsupported", "the peer decides only a tap on add", message)
                 continue
             if device not in profiles:
                 profile = body.get("profile")
                 if profile is None:
-                    refuse(correlation, "unknown-device", f"device '{device}' has no profile yet")
+                    refuse(correlation, "unknown-device", f"device '{device}' has no profile yet", message)
                     continue
                 profiles[device] = profile
             if presented.get(device):

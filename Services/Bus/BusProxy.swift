@@ -73,6 +73,11 @@ final class BusProxy {
                 message.discard()
                 continue
             }
+            // A device's request goes to its bucket's topic whatever its sender wrote (`Topic`):
+            // no client can mis-route one, nor has to compute the bucket.
+            if let retopic = policy.deviceTopic(topic: topic, peek: peek, json: json) {
+                message.replaceFrame(0, with: retopic)
+            }
             // The XPUB drops for a subscriber whose queue is full (no XPUB_NODROP): it never blocks.
             try message.send(to: backend)
             counters.add(.messagesOut)
@@ -112,14 +117,14 @@ final class BusProxy {
         }
         let frames: [[UInt8]] = [
             Array(refusal.code.utf8), Array(client.name.utf8), Array(role.utf8), Array(topic.prefix(80)),
-            field(peek?.id), field(peek?.correlationId), field(peek?.device), field(peek?.service),
+            field(peek?.id), field(peek?.correlationId), field(peek?.device), field(peek?.service), field(peek?.replyTo),
         ]
         if (try? refusals.send(frames, dontWait: true)) != true { counters.add(.refusalsUnanswered) }
     }
 
-    /// Lets through the subscriptions the policy accepts; ignores unsubscriptions (a SUB socket
-    /// filters what it receives itself, and a leaving subscriber's are removed by libzmq) and
-    /// drops anything else a subscriber sends up.
+    /// Lets through the subscriptions the policy accepts and every unsubscription (a sharded
+    /// instance gives up the buckets it no longer owns, so that it stops receiving them; a
+    /// leaving subscriber's are removed by libzmq), and drops anything else a subscriber sends up.
     private func handleSubscriptions() throws {
         for _ in 0..<512 {
             guard try message.receive(from: backend) else { return }
@@ -129,7 +134,12 @@ final class BusProxy {
                 message.discard()
                 continue
             }
-            guard kind == 1 else { continue }
+            guard kind == 1 else {
+                // Manual mode: removes the subscription of the connection it just came from (one
+                // it never had changes nothing).
+                try backend.set(.unsubscribe, Array(UnsafeRawBufferPointer(rebasing: bytes.dropFirst())))
+                continue
+            }
             let userId = message.property("User-Id")
             let client = identities.client(userId: userId)
             if let userId { subscriberKeys.insert(String(cString: userId)) }

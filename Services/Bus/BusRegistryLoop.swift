@@ -98,7 +98,7 @@ struct BusRegistryLoop {
                     if let line = refusalLog.line(for: refusal, now: Timestamp.monotonic()) { log.warn(line) }
                     try bus.publish(
                         .error(ErrorBody(code: refusal.code, message: refusal.explanation, offendingId: refusal.offendingId)),
-                        correlationId: refusal.correlationId ?? refusal.offendingId, device: refusal.device)
+                        correlationId: refusal.correlationId ?? refusal.offendingId, device: refusal.device, replyTo: refusal.replyTo)
                 }
             }
             if ready[1], let frames = try events.receive(dontWait: true), let event = MonitorEvent(frames: frames) {
@@ -126,7 +126,7 @@ struct BusRegistryLoop {
             case .ping:
                 try bus.publish(
                     .pong(Pong(service: MonsterBus.Service.bus, version: MonsterBus.version, pid: getpid())),
-                    correlationId: envelope.correlationId, device: envelope.device)
+                    correlationId: envelope.correlationId, device: envelope.device, replyTo: envelope.replyTo)
             default:
                 break
             }

@@ -1,4 +1,5 @@
 import BusKit
+import MonsterKit
 
 /// A message the proxy refused, as it hands it to the registry: why, who sent it, and the
 /// header fields to answer it by.
@@ -19,10 +20,12 @@ struct Refusal {
     let device: String?
     /// Its `service` field, if it could be read.
     let service: String?
+    /// Its `replyTo` address, if it has a valid one: the error goes to that client's address.
+    let replyTo: String?
 
-    /// The refusal in the proxy's eight frames.
+    /// The refusal in the proxy's nine frames.
     init?(frames: [[UInt8]]) {
-        guard frames.count == 8 else { return nil }
+        guard frames.count == 9 else { return nil }
         func text(_ index: Int) -> String? { frames[index].isEmpty ? nil : String(decoding: frames[index], as: UTF8.self) }
         code = text(0) ?? "refused"
         client = text(1) ?? "?"
@@ -32,6 +35,7 @@ struct Refusal {
         correlationId = text(5)
         device = text(6).flatMap { $0.utf8.count <= 64 ? $0 : nil }
         service = text(7)
+        replyTo = text(8).flatMap { Envelope.isAddress($0) && Identifier.controlCharacter(in: $0) == nil ? $0 : nil }
     }
 
     /// What the sender is told, and what the log says.

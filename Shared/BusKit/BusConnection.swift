@@ -36,6 +36,10 @@ public final class BusConnection {
         try publisher.set(.sendHighWaterMark, config.highWaterMark)
         try publisher.set(.xpubNoDrop, Int32(1))
         try subscriber.set(.receiveHighWaterMark, config.highWaterMark)
+        // Subscriptions are all a SUB socket sends, and libzmq drops those over its send
+        // high-water mark (1000 by default) when it (re)connects: a sharded instance holds one
+        // per bucket and type it owns, more than that.
+        try subscriber.set(.sendHighWaterMark, Int32(0))
         for prefix in subscriptions { try subscriber.subscribe(prefix) }
         if let curve = config.curve {
             try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey)
@@ -44,6 +48,13 @@ public final class BusConnection {
         try publisher.connect(config.frontend)
         try subscriber.connect(config.backend)
     }
+
+    /// Adds a subscription to every message whose topic starts with `prefix` (e.g. a sharded
+    /// instance's new bucket, `device.tap/3f`).
+    public func subscribe(_ prefix: String) throws { try subscriber.subscribe(prefix) }
+
+    /// Removes a subscription made at connection or with `subscribe`.
+    public func unsubscribe(_ prefix: String) throws { try subscriber.unsubscribe(prefix) }
 
     /// Closes both sockets.
     public func close() {
@@ -55,22 +66,25 @@ public final class BusConnection {
     /// `correlationId` defaults to the new id (an action causes itself); `trace` is its span
     /// (`traceparent`) and `parentSpan` the span of the message that caused it.
     public func envelope(
-        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil
+        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil,
+        replyTo: String? = nil
     ) -> Envelope {
         sequence += 1
         let id = ids.next()
         return Envelope(
             id: id, correlationId: correlationId ?? id, service: service, device: device,
-            seq: sequence, time: Timestamp.now(), traceparent: trace?.traceparent, parentSpan: parentSpan, body: body)
+            seq: sequence, time: Timestamp.now(), traceparent: trace?.traceparent, parentSpan: parentSpan,
+            replyTo: replyTo, body: body)
     }
 
     /// An envelope for a message that `cause` caused: its correlation id, and a new span in its
-    /// trace (a new trace when `cause` carries none, as W3C Trace Context has a receiver do).
+    /// trace (a new trace when `cause` carries none, as W3C Trace Context has a receiver do),
+    /// and its `replyTo`, so that the whole chain answers on the asking client's address.
     public func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil) -> Envelope {
         let parent = cause.trace
         return envelope(
             body, correlationId: cause.correlationId, device: device ?? cause.device,
-            trace: parent?.child() ?? .newTrace(), parentSpan: parent?.spanId)
+            trace: parent?.child() ?? .newTrace(), parentSpan: parent?.spanId, replyTo: cause.replyTo)
     }
 
     /// Publishes `envelope` (topic frame, then JSON). If the bus's queue is full it waits
@@ -84,9 +98,10 @@ public final class BusConnection {
     /// Builds and publishes a message; returns what was sent.
     @discardableResult
     public func publish(
-        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil
+        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil,
+        replyTo: String? = nil
     ) throws -> Envelope {
-        let envelope = envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan)
+        let envelope = envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan, replyTo: replyTo)
         try send(envelope)
         return envelope
     }

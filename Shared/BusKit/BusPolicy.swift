@@ -32,8 +32,16 @@ public struct BusPolicy: Sendable {
     /// Most frames a message may have (the protocol's messages have two).
     public static let maximumFrames = 4
 
-    /// The longest topic of the vocabulary: no subscription is longer.
-    public let longestTopic: Int
+    /// The longest type of the vocabulary.
+    public let longestType: Int
+    /// The longest subscription accepted: the longest type, `/` and the longest key.
+    public var longestTopic: Int { longestType + 1 + Self.longestKey }
+    /// The longest key of a topic (`Topic`): a `replyTo` address has at most 64 bytes.
+    public static let longestKey = 64
+    /// The `.byDevice` types of the vocabulary (the bus keys their topics by the device's bucket).
+    private let byDevice: [[UInt8]]
+    /// Every type of the vocabulary.
+    private let types: Set<[UInt8]>
     /// Every topic of the vocabulary with the roles that may publish it, as bit masks.
     private let known: [(topic: [UInt8], roles: UInt8)]
     /// Every prefix of every topic of the vocabulary (what a subscription may be).
@@ -44,7 +52,9 @@ public struct BusPolicy: Sendable {
     /// The policy of `Permissions` over the vocabulary `topics` (every `MessageType` by default).
     public init(topics: [String] = MessageType.allCases.map(\.rawValue)) {
         known = topics.map { (Array($0.utf8), Self.mask(Permissions.publishers(of: $0))) }
-        longestTopic = topics.map(\.utf8.count).max() ?? 0
+        longestType = topics.map(\.utf8.count).max() ?? 0
+        byDevice = topics.filter { MessageType(rawValue: $0)?.addressing == .byDevice }.map { Array($0.utf8) }
+        types = Set(topics.map { Array($0.utf8) })
         var prefixes: Set<[UInt8]> = []
         for topic in topics {
             let bytes = Array(topic.utf8)
@@ -65,8 +75,9 @@ public struct BusPolicy: Sendable {
         1 << UInt8(Role.allCases.firstIndex(of: role)!)
     }
 
-    /// Whether `role` may publish `topic`.
-    public func mayPublish(_ role: Role, topic: UnsafeRawBufferPointer) -> Bool {
+    /// Whether `role` may publish `topic`, by its type part (before any `/key`).
+    public func mayPublish(_ role: Role, topic whole: UnsafeRawBufferPointer) -> Bool {
+        let topic = UnsafeRawBufferPointer(rebasing: whole[..<(whole.firstIndex(of: Topic.separator) ?? whole.endIndex)])
         let bit = Self.bit(role)
         for entry in known where entry.topic.count == topic.count {
             if entry.topic.withUnsafeBytes({ $0.elementsEqual(topic) }) { return entry.roles & bit != 0 }
@@ -111,14 +122,36 @@ public struct BusPolicy: Sendable {
         }
     }
 
-    /// Whether a subscription to `prefix` from `sender` is accepted: no longer than the longest
-    /// topic, a prefix of a topic of the vocabulary (the empty prefix, everything, included),
-    /// and one the sender's role may read. In plaintext (anonymous) only the length is checked,
-    /// as before roles existed.
+    /// The topic a message with topic frame `topic` is forwarded on when it is not that one: a
+    /// `.byDevice` type's goes to `type/BUCKET` of its `device` (`Topic.bucket(ofDevice:)`),
+    /// whatever key its sender wrote, or to the bare type when it has no device (or one with
+    /// escapes, whose bytes are not the id's). `nil`: forward it as it is.
+    public func deviceTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
+        let typeEnd = topic.firstIndex(of: Topic.separator) ?? topic.endIndex
+        let type = UnsafeRawBufferPointer(rebasing: topic[..<typeEnd])
+        guard let entry = byDevice.first(where: { $0.count == type.count && $0.elementsEqual(type) }) else { return nil }
+        var wanted = entry
+        if let peek, let range = peek.device, !peek.deviceEscaped, !range.isEmpty {
+            var hash: UInt32 = 2_166_136_261
+            for byte in UnsafeRawBufferPointer(rebasing: json[range]) {
+                hash ^= UInt32(byte)
+                hash &*= 16_777_619
+            }
+            wanted.append(Topic.separator)
+            wanted += Topic.bucketName(Int(hash % UInt32(Topic.bucketCount))).utf8
+        }
+        return topic.elementsEqual(wanted) ? nil : wanted
+    }
+
+    /// Whether a subscription to `prefix` from `sender` is accepted: a prefix of a type of the
+    /// vocabulary (the empty prefix, everything, included), or a type, `/` and a key of up to
+    /// `longestKey` bytes without control characters (a client's address, a device bucket), and
+    /// one the sender's role may read. In plaintext (anonymous) only the length is checked, as
+    /// before roles existed.
     public func acceptsSubscription(_ prefix: UnsafeRawBufferPointer, from sender: Sender) -> Bool {
         guard prefix.count <= longestTopic else { return false }
         if sender == .anonymous { return true }
-        guard prefixes.contains(Array(prefix)) else { return false }
+        guard prefixes.contains(Array(prefix)) || isKeyedTopic(prefix) else { return false }
         switch sender {
         case .anonymous: return true
         case .revoked: return false
@@ -127,6 +160,15 @@ public struct BusPolicy: Sendable {
                 prefix.count >= allowed.utf8.count && allowed.utf8.elementsEqual(prefix.prefix(allowed.utf8.count))
             }
         }
+    }
+
+    /// Whether `prefix` is `type/key`: a type of the vocabulary, then a key of at most
+    /// `longestKey` bytes, none of them a control character.
+    private func isKeyedTopic(_ prefix: UnsafeRawBufferPointer) -> Bool {
+        guard let slash = prefix.firstIndex(of: Topic.separator),
+              types.contains(Array(prefix[..<slash])) else { return false }
+        let key = prefix[(slash + 1)...]
+        return key.count <= Self.longestKey && !key.contains { $0 < 0x20 || $0 == 0x7f }
     }
 
     /// Whether a subscription to `prefix` is accepted (for tests).

@@ -1,5 +1,5 @@
 /// The few header fields the bus reads from a message's JSON without decoding it: where the
-/// first top-level `service`, `id`, `correlationId` and `device` strings are (the decoder, too,
+/// first top-level `service`, `id`, `correlationId`, `device` and `replyTo` strings are (the decoder, too,
 /// takes the first of a repeated key). Values nested in `body` are skipped, never mistaken for
 /// the header's. Pure: bytes in, byte ranges out.
 public struct EnvelopePeek: Sendable, Equatable {
@@ -11,6 +11,10 @@ public struct EnvelopePeek: Sendable, Equatable {
     public var correlationId: Range<Int>?
     /// Byte range of `device`'s value.
     public var device: Range<Int>?
+    /// True when `device`'s value holds a `\` escape (its bytes are not the id's).
+    public var deviceEscaped = false
+    /// Byte range of `replyTo`'s value.
+    public var replyTo: Range<Int>?
     /// True when a top-level key or the `service` value holds a `\` escape: the bus cannot
     /// compare it as bytes, so it refuses the message (no client of ours escapes them).
     public var escaped = false
@@ -131,6 +135,9 @@ public struct EnvelopePeek: Sendable, Equatable {
                         peek.correlationId = value
                     } else if equals(key, "device"), peek.device == nil {
                         peek.device = value
+                        peek.deviceEscaped = valueEscaped
+                    } else if equals(key, "replyTo"), peek.replyTo == nil {
+                        peek.replyTo = value
                     }
                 } else {
                     guard skipValue(), position > valueStart else { return false }

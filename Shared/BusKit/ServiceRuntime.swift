@@ -96,7 +96,18 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                     batch += 1
                 }
             }
+            try applySubscriptionChanges(bus)
         }
+    }
+
+    /// Subscribes and unsubscribes as the handler asks (a sharded instance's buckets changed).
+    private func applySubscriptionChanges(_ bus: BusConnection) throws {
+        let (add, remove) = handler.subscriptionChanges()
+        guard !add.isEmpty || !remove.isEmpty else { return }
+        for topic in add { try bus.subscribe(topic) }
+        for topic in remove { try bus.unsubscribe(topic) }
+        counters["subscriptionsChanged", default: 0] += UInt64(add.count + remove.count)
+        log.info("subscriptions: +\(add.count) -\(remove.count)")
     }
 
     private func count(_ key: String) { counters[key, default: 0] += 1 }

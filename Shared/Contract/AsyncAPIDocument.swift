@@ -27,6 +27,7 @@ public enum AsyncAPIDocument {
             "time": "2026-01-01T00:00:00.000Z",
             "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
             "parentSpan": "00f067aa0ba902b7",
+            "replyTo": "0123456789abcdef",
         ])
         var bodies: [MessageType: String] = [:]
         var envelope: JSONTree = [:]
@@ -54,7 +55,7 @@ public enum AsyncAPIDocument {
         "v": ["const": 1, "description": "The envelope format version: 1."],
         "type": [
             "enum": .array(MessageType.allCases.map { .string($0.rawValue) }),
-            "description": "The message type; also the topic frame.",
+            "description": "The message type; the topic frame is the type, or the type, '/' and a key (its channel's address).",
         ],
         "id": ["minLength": 1, "description": "Unique id of this message (a random per-process prefix and a counter)."],
         "correlationId": ["minLength": 1, "description": "The id of the action that caused this message (an action's own id for the action)."],
@@ -73,8 +74,34 @@ public enum AsyncAPIDocument {
             "pattern": "^[0-9a-f]{16}$",
             "description": "The span id of the message that caused this one (absent on an action).",
         ],
+        "replyTo": [
+            "minLength": 1, "maxLength": 64, "pattern": "^[^/]*$",
+            "description": "The address of the client that asked (1 to 64 bytes of UTF-8, no '/', no control characters; clients of this project use 16 random lowercase hex digits). Every message an action causes carries its replyTo, and answers (channels addressed type/{replyTo}) are published on type/<replyTo>, which that client subscribes to. Absent from clients that subscribe by type.",
+        ],
         "body": ["description": "The payload; its schema depends on type."],
     ]
+
+    /// The channel address of `type` (`Topic`), and its parameter.
+    static func address(_ type: MessageType) -> (address: String, parameters: JSONTree?) {
+        switch type.addressing {
+        case .broadcast:
+            return (type.rawValue, nil)
+        case .byDevice:
+            return (type.rawValue + "/{bucket}", [
+                "bucket": [
+                    "description": .string("The device's bucket: FNV-1a (32 bits: offset basis 2166136261, prime 16777619) of the UTF-8 bytes of the envelope's device, modulo 256, as two lowercase hex digits. The bus sets it from the device whatever its sender wrote; a message without a device has the bare topic \(type.rawValue). Subscribe to \(type.rawValue) for every bucket, to \(type.rawValue)/<bucket> for one (a sharded instance, its own)."),
+                    "location": "$message.payload#/device",
+                ],
+            ])
+        case .toClient:
+            return (type.rawValue + "/{replyTo}", [
+                "replyTo": [
+                    "description": .string("The replyTo of the action that caused it: the asking client subscribes to \(type.rawValue)/<its address> and hears only its own. Without a replyTo the topic is the bare \(type.rawValue); a subscriber to \(type.rawValue) hears every client's."),
+                    "location": "$message.payload#/replyTo",
+                ],
+            ])
+        }
+    }
 
     private static func refine(_ envelope: JSONTree) -> JSONTree {
         guard case .object(var properties)? = envelope["properties"] else { return envelope }
@@ -98,11 +125,14 @@ public enum AsyncAPIDocument {
         for type in MessageType.allCases {
             let id = identifier(type)
             let messageReference: JSONTree = ["$ref": .string("#/channels/\(id)/messages/\(id)")]
-            channels.append(JSONMember(key: id, value: [
-                "address": .string(type.rawValue),
+            let (address, parameters) = address(type)
+            var channel: JSONTree = [
+                "address": .string(address),
                 "title": .string(type.rawValue),
                 "messages": .object([JSONMember(key: id, value: ["$ref": .string("#/components/messages/\(id)")])]),
-            ]))
+            ]
+            if let parameters { channel = channel.setting("parameters", parameters) }
+            channels.append(JSONMember(key: id, value: channel))
             messages.append(JSONMember(key: id, value: [
                 "name": .string(type.rawValue),
                 "title": .string(type.rawValue),
@@ -136,7 +166,9 @@ public enum AsyncAPIDocument {
             operations.append(JSONMember(key: "receive_" + id, value: [
                 "action": "receive",
                 "channel": ["$ref": .string("#/channels/\(id)")],
-                "summary": .string("Every subscriber to the prefix of \(type.rawValue) receives it."),
+                "summary": .string(type.addressing == .broadcast
+                    ? "Every subscriber to a prefix of \(type.rawValue) receives it."
+                    : "Every subscriber to a prefix of \(type.rawValue) receives it, whatever its key; a subscriber to \(type.rawValue)/<\(type.addressing == .byDevice ? "bucket" : "replyTo")> only that key's."),
                 "messages": [messageReference],
             ]))
         }

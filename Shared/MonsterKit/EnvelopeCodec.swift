@@ -29,10 +29,10 @@ public struct EnvelopeCodec: Sendable {
         }
     }
 
-    /// The two frames of `envelope` on the wire: topic (its type), then its JSON; `non-finite`
-    /// when it holds a number JSON cannot carry.
+    /// The two frames of `envelope` on the wire: its topic (`Envelope.topic`: the type, keyed
+    /// as its addressing says), then its JSON; `non-finite` when it holds a number JSON cannot carry.
     public func frames(_ envelope: Envelope) throws(MessageError) -> [[UInt8]] {
-        [Array(envelope.type.rawValue.utf8), try encode(envelope)]
+        [Array(envelope.topic.utf8), try encode(envelope)]
     }
 
     /// The envelope in `frames`, or why they are not one.
@@ -41,13 +41,20 @@ public struct EnvelopeCodec: Sendable {
             throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
         }
         let envelope = try decode(frames[1])
-        guard frames[0].elementsEqual(envelope.type.rawValue.utf8) else {
-            throw MessageError(
-                .topicMismatch,
-                "topic '\(Self.excerpt(frames[0]))' is not the message type '\(envelope.type.rawValue)'",
-                offendingId: envelope.id)
+        let topic = frames[0]
+        let type = envelope.type.rawValue.utf8
+        // The bare type, or exactly `type/key` with the key its addressing gives this envelope.
+        if topic.elementsEqual(type) { return envelope }
+        let key = envelope.topicKey
+        if let key, topic.count == type.count + 1 + key.utf8.count, topic.starts(with: type),
+           topic[type.count] == Topic.separator, topic[(type.count + 1)...].elementsEqual(key.utf8) {
+            return envelope
         }
-        return envelope
+        let expected = key.map { "'\(envelope.type.rawValue)' or '\(envelope.type.rawValue)/\($0)'" } ?? "'\(envelope.type.rawValue)'"
+        throw MessageError(
+            .topicMismatch,
+            "topic '\(Self.excerpt(topic))' does not match the message: expected \(expected) (the type, or the type and its key: the device's bucket for a device's request, the replyTo address for an answer)",
+            offendingId: envelope.id)
     }
 
     /// The envelope in `json`, or why it is not one.

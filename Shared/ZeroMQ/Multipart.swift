@@ -53,6 +53,16 @@ public final class Multipart {
         return UnsafeRawBufferPointer(start: data, count: size)
     }
 
+    /// Replaces the bytes of held frame `index` with `bytes` (e.g. a proxy re-addressing a topic).
+    public func replaceFrame(_ index: Int, with bytes: [UInt8]) {
+        precondition(index < held)
+        zmq_msg_close(parts + index)
+        zmq_msg_init_size(parts + index, bytes.count)
+        if !bytes.isEmpty, let data = zmq_msg_data(parts + index) {
+            bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        }
+    }
+
     /// Lets go of the held frames (a refused message's memory is not kept until the next one).
     public func discard() {
         for index in 0..<held {

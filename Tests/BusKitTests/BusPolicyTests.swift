@@ -94,6 +94,56 @@ import Testing
         #expect(policy.distinctSubscriptions < 1_000)
     }
 
+    @Test func permissionsGoByTheTypePartOfAKeyedTopic() {
+        let gateway = BusPolicy.Sender.client(.gateway)
+        var tap = message("device.tap", service: "gateway")
+        tap[0] = Array("device.tap/3f".utf8)
+        #expect(policy.refusal(from: gateway, frames: tap) == nil)
+        var ack = message("ack", service: "gateway")
+        ack[0] = Array("ack/0123456789abcdef".utf8)
+        #expect(policy.refusal(from: gateway, frames: ack) == .forbiddenTopic)
+        var answer = message("ack", service: "presentation-policy")
+        answer[0] = Array("ack/0123456789abcdef".utf8)
+        #expect(policy.refusal(from: .client(.presentationPolicy), frames: answer) == nil)
+    }
+
+    @Test func keyedSubscriptionsAreATypeAndAKeyOfUpTo64BytesWithoutControlCharacters() {
+        let gateway = BusPolicy.Sender.client(.gateway)
+        #expect(policy.acceptsSubscription("ack/0123456789abcdef", from: gateway))
+        #expect(policy.acceptsSubscription("device.tap/3f", from: .client(.presentationPolicy)))
+        #expect(policy.acceptsSubscription("roster.monster.updated/" + String(repeating: "k", count: 64), from: gateway))
+        #expect(policy.acceptsSubscription("ack/", from: gateway))
+        #expect(!policy.acceptsSubscription("roster.monster.updated/" + String(repeating: "k", count: 65), from: gateway))
+        #expect(!policy.acceptsSubscription("ack/a\u{1}b", from: gateway))
+        #expect(!policy.acceptsSubscription("ack/a\u{7f}", from: gateway))
+        #expect(!policy.acceptsSubscription("ac/0123", from: gateway))
+        #expect(!policy.acceptsSubscription("device./3f", from: gateway))
+        #expect(!policy.acceptsSubscription("bench/x", from: gateway))
+        #expect(policy.longestTopic + 1 < 1024, "a subscription fits the subscriber frame limit of 1 KiB")
+    }
+
+    @Test func theBusKeysADevicesRequestByItsBucketAndLeavesTheRestAsTheyAre() {
+        func retopic(_ topic: String, device: String?) -> String? {
+            let json = Array(#"{"v":1,"type":"x","id":"m1",\#(device.map { #""device":"\#($0)","# } ?? "")"service":"gateway","body":{"device":"inner"}}"#.utf8)
+            let peek = EnvelopePeek(json)
+            return Array(topic.utf8).withUnsafeBytes { t in
+                json.withUnsafeBytes { j in policy.deviceTopic(topic: t, peek: peek, json: j).map { String(decoding: $0, as: UTF8.self) } }
+            }
+        }
+        let bucket = Topic.bucket(ofDevice: "ipad")
+        #expect(retopic("device.tap", device: "ipad") == "device.tap/" + bucket)
+        #expect(retopic("device.tap/zz", device: "ipad") == "device.tap/" + bucket)
+        #expect(retopic("device.tap/" + bucket, device: "ipad") == nil)
+        #expect(retopic("input.tap", device: "ipad") == "input.tap/" + bucket)
+        // Without a device (the body's does not count) it stays bare.
+        #expect(retopic("device.tap", device: nil) == nil)
+        #expect(retopic("device.tap/zz", device: nil) == "device.tap")
+        // Other addressings are forwarded as they are.
+        #expect(retopic("ack/0123456789abcdef", device: "ipad") == nil)
+        #expect(retopic("sys.heartbeat", device: "ipad") == nil)
+        #expect(retopic("bench.x", device: "ipad") == nil)
+    }
+
     @Test func thePeekFindsTheFirstTopLevelFields() throws {
         let json = Array(#" { "body" : {"id":"inner","device":["x"]}, "id" : "outer", "n": -1.5e3, "ok": true, "device":"ipad", "correlationId":"c", "service":"gateway", "service":"roster" } "#.utf8)
         let peek = try #require(EnvelopePeek(json))

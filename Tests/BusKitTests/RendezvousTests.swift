@@ -1,4 +1,5 @@
 import BusKit
+import MonsterKit
 import Testing
 
 /// Rendezvous hashing: one owner per device, the work divides, and a leaving member's devices
@@ -30,5 +31,18 @@ struct RendezvousTests {
             if before != "b" { #expect(after == before) } else { moved += 1 }
         }
         #expect(moved > 0)
+    }
+
+    @Test func theBucketsArePartitionedAmongTheMembersAndADeviceGoesWithItsBucket() {
+        let members = ["a", "b", "c"]
+        let owned = members.map { Rendezvous.buckets(ownedBy: $0, among: members) }
+        #expect(owned.map(\.count).reduce(0, +) == Topic.bucketCount)
+        #expect(Set(owned.joined()).count == Topic.bucketCount)
+        #expect(owned.allSatisfy { $0.count > 40 }, "\(owned.map(\.count))")
+        for device in devices {
+            let owner = Rendezvous.owner(ofDevice: device, among: members)!
+            #expect(owned[members.firstIndex(of: owner)!].contains(Topic.bucket(ofDevice: device)))
+        }
+        #expect(Rendezvous.buckets(ownedBy: "a", among: []).isEmpty)
     }
 }

@@ -23,7 +23,13 @@ import Testing
         let document = try AsyncAPIDocument.build()
         for type in MessageType.allCases {
             let id = AsyncAPIDocument.identifier(type)
-            #expect(document["channels"]?[id]?["address"] == .string(type.rawValue))
+            let address: String = switch type.addressing {
+            case .broadcast: type.rawValue
+            case .byDevice: type.rawValue + "/{bucket}"
+            case .toClient: type.rawValue + "/{replyTo}"
+            }
+            #expect(document["channels"]?[id]?["address"] == .string(address))
+            #expect((document["channels"]?[id]?["parameters"] != nil) == (type.addressing != .broadcast))
             #expect(document["components"]?["messages"]?[id]?["payload"] != nil)
             #expect(document["components"]?["messages"]?[id]?["correlationId"] != nil)
         }

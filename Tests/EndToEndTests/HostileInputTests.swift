@@ -34,7 +34,7 @@ import Testing
         Case(description: "invalid UTF-8", frames: [json("device.tap"), [0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]], service: "presentation-policy", code: "bad-utf8", offendingId: nil),
         Case(description: "JSON of the wrong shape", frames: [json("device.tap"), json("[\"hostile-3\"]")], service: "presentation-policy", code: "bad-shape", offendingId: nil),
         Case(description: "a missing type", frames: [json("device.tap"), json("{\"v\":1,\"id\":\"hostile-4\",\"body\":{}}")], service: "presentation-policy", code: "missing-field", offendingId: "hostile-4"),
-        Case(description: "an unknown type", frames: [json("device.explode"), envelope(id: "hostile-5", type: "device.explode", body: "{}")], service: "presentation-policy", code: "unknown-type", offendingId: "hostile-5"),
+        Case(description: "an unknown type", frames: [json("device.tap"), envelope(id: "hostile-5", type: "device.explode", body: "{}")], service: "presentation-policy", code: "unknown-type", offendingId: "hostile-5"),
         Case(description: "an unsupported version", frames: [json("device.tap"), envelope(id: "hostile-6", type: "device.tap", body: "{\"element\":\"add\"}", version: 2)], service: "presentation-policy", code: "unsupported-version", offendingId: "hostile-6"),
         Case(description: "too few frames", frames: [json("device.tap")], service: "presentation-policy", code: "bad-frames", offendingId: nil),
         Case(description: "too many frames", frames: [json("device.tap"), envelope(id: "hostile-8", type: "device.tap", body: "{\"element\":\"add\"}"), json("extra")], service: "presentation-policy", code: "bad-frames", offendingId: nil),

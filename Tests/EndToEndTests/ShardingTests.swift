@@ -1,5 +1,6 @@
 import BusKit
 import Foundation
+import MonsterKit
 import Processes
 import Testing
 
@@ -69,6 +70,20 @@ import Testing
         #expect(taps.0 + taps.1 == devices.count, "\(taps)")
         #expect(rotations.0 + rotations.1 == devices.count, "\(rotations)")
         #expect(taps.0 > 0 && taps.1 > 0, "\(taps)")
+        // Each instance subscribes to its own buckets only: it never received, let alone
+        // ignored, an action of the other's (their heartbeats' counters, told apart by pid).
+        let listener = try TestClient(stack, subscriptions: [MessageType.heartbeat.rawValue], service: "listener")
+        var counters: [Int32: [String: UInt64]] = [:]
+        let deadline = Date().addingTimeInterval(5)
+        while counters.count < 2 || counters.values.contains(where: { ($0["handled"] ?? 0) < 2 * UInt64(devices.count) / 4 }),
+              let envelope = listener.next(until: deadline) {
+            if case .heartbeat(let beat) = envelope.body, beat.service == "presentation-policy" { counters[beat.pid] = beat.counters }
+        }
+        #expect(counters.count == 2, "\(counters)")
+        for (pid, values) in counters {
+            #expect(values["ignored"] ?? 0 == 0, "instance \(pid) received another instance's actions: \(values)")
+            #expect(values["handled"] ?? 0 > 0, "\(values)")
+        }
 
         var before: [String: String] = [:]
         for device in devices { before[device] = try state(device) }
@@ -95,7 +110,7 @@ import Testing
 
     @Test func theGatewayRetriesWithTheSameIdWhileADeviceMoves() throws {
         let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
-        let orphans = devices.prefix(12).filter { Rendezvous.owner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" }
+        let orphans = devices.prefix(12).filter { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" }
         try #require(!orphans.isEmpty)
         var before: [String: String] = [:]
         for device in orphans {
@@ -114,13 +129,46 @@ import Testing
         }
     }
 
+    @Test func aNewOwnerAnswersAnActionTheDeadOwnerDecidedAsADuplicate() throws {
+        let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
+        let device = try #require(devices.first { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
+        let client = try TestClient(stack, subscriptions: Topic.clientSubscriptions(address: "00000000deadbeef"), address: "00000000deadbeef")
+        #expect(client.waitForPath(to: ["presentation-policy"], timeout: 15))
+        let action = client.bus.envelope(.tap(Tap(element: "add", profile: .ipad)), device: device, replyTo: "00000000deadbeef")
+        func ack(from service: String, timeout: TimeInterval) -> Ack? {
+            let answer = client.waitFor(timeout: timeout) {
+                if case .ack(let ack) = $0.body { return ack.handledId == action.id && $0.service == service }
+                return false
+            }
+            if case .ack(let ack)? = answer?.body { return ack }
+            return nil
+        }
+        try client.bus.send(action)
+        let first = try #require(ack(from: "presentation-policy", timeout: 10))
+        #expect(!first.duplicate)
+        let mark = b.stderr.count
+        a.signal(SIGKILL)
+        _ = a.waitForExit(timeout: 5)
+        #expect(b.waitForStderr(timeout: 10) { $0.dropFirst(mark).contains("shard members: pp-b;") })
+        // The same action again (a gateway's retry whose first answer was lost): pp-b rebuilds
+        // the device, finds its id in the snapshot, and decides nothing again.
+        var repeated: Ack?
+        for _ in 0..<20 where repeated == nil {
+            try client.bus.send(action)
+            repeated = ack(from: "presentation-policy", timeout: 0.5)
+        }
+        let again = try #require(repeated)
+        #expect(again.duplicate, "\(again)")
+        #expect(b.stderr.dropFirst(mark).contains("\(device): rebuilt from its snapshot"))
+    }
+
     @Test func anInstanceWhoseMembershipEndsStopsDecidingAndJoinsAgainWithANewEpoch() throws {
         let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
         let epochs = { (text: String) in
             text.split(separator: "\n").compactMap { line in line.range(of: "this instance pp-a at epoch ").map { Int(line[$0.upperBound...]) } }
         }
         let first = try #require(epochs(a.stderr).last ?? nil)
-        let device = try #require(devices.first { Rendezvous.owner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
+        let device = try #require(devices.first { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
         _ = try stack.json(device, "--profile", "ipad", "tap", "add")
         let before = try state(device)
         let (markA, markB) = (a.stderr.count, b.stderr.count)

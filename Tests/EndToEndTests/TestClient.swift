@@ -8,14 +8,29 @@ import ZeroMQ
 final class TestClient {
     let context: ZMQContext
     let bus: BusConnection
+    /// Its `replyTo` address, when it has one (`addressed:`): its pings and `publish` carry it,
+    /// and it hears pongs on it only. Without one it subscribes by type (`""`: everything).
+    let address: String?
 
-    /// With `curve`, it connects as the gateway (its certificate in the stack's `BUS_KEYS_DIR`).
-    init(_ stack: Stack, subscriptions: [String], service: String = "test-client", curve: Bool = false) throws {
+    /// With `curve`, it connects as the gateway (its certificate in the stack's `BUS_KEYS_DIR`);
+    /// `addressed`, it has an address of its own (subscribe to `Topic.clientSubscriptions` of
+    /// it to hear only its own answers, as the gateway does).
+    init(
+        _ stack: Stack, subscriptions: [String], service: String = "test-client", curve: Bool = false, address: String? = nil
+    ) throws {
         context = try ZMQContext()
+        self.address = address
         var config = curve ? try BusConfig.fromEnvironment(stack.environment, component: MonsterBus.Service.gateway) : BusConfig()
         config.frontend = stack.frontend
         config.backend = stack.backend
-        bus = try BusConnection(context: context, config: config, service: service, subscriptions: subscriptions + ["sys.pong"], lingerMilliseconds: 0)
+        let pongs = Topic.name(.pong, key: address)
+        bus = try BusConnection(context: context, config: config, service: service, subscriptions: subscriptions + [pongs], lingerMilliseconds: 0)
+    }
+
+    /// Publishes `body` (for `device`) with this client's address as its `replyTo`.
+    @discardableResult
+    func publish(_ body: Body, device: String? = nil) throws -> Envelope {
+        try bus.publish(body, device: device, replyTo: address)
     }
 
     deinit { bus.close() }
@@ -25,7 +40,7 @@ final class TestClient {
         var waiting = Set(services)
         let deadline = Date().addingTimeInterval(timeout)
         while !waiting.isEmpty, Date() < deadline {
-            guard let ping = try? bus.publish(.ping(Ping())) else { return false }
+            guard let ping = try? bus.publish(.ping(Ping()), replyTo: address) else { return false }
             let until = Date().addingTimeInterval(0.05)
             while Date() < until, let envelope = next(until: until) {
                 if case .pong(let pong) = envelope.body, envelope.correlationId == ping.id { waiting.remove(pong.service) }

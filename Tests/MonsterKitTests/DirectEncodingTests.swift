@@ -18,7 +18,9 @@ import Testing
 
     @Test(arguments: directBodies)
     func writesTheSameBytesAsTheEncodablePath(_ body: Body) throws {
-        for envelope in [Samples.envelope(body), Samples.envelope(body, device: nil), headerless(body)] {
+        var addressed = Samples.envelope(body)
+        addressed.replyTo = "0123456789abcdef"
+        for envelope in [Samples.envelope(body), Samples.envelope(body, device: nil), headerless(body), addressed] {
             let direct = try #require(DirectEncoding.encode(envelope))
             #expect(direct == (try FastJSONEncoder.encode(envelope)))
             #expect(try JSONDecoder().decode(Envelope.self, from: Data(direct)) == envelope)

@@ -15,8 +15,55 @@ import Testing
         let envelope = Samples.envelope(body)
         let frames = try codec.frames(envelope)
         #expect(frames.count == 2)
-        #expect(String(decoding: frames[0], as: UTF8.self) == body.type.rawValue)
+        #expect(String(decoding: frames[0], as: UTF8.self) == envelope.topic)
         #expect(try codec.decode(frames: frames) == envelope)
+        var addressed = envelope
+        addressed.replyTo = "0123456789abcdef"
+        #expect(try codec.decode(frames: codec.frames(addressed)) == addressed)
+    }
+
+    @Test func theTopicIsTheTypeKeyedAsItsAddressingSays() throws {
+        var action = Samples.envelope(.tap(Tap(element: "add")), device: "ipad")
+        action.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(action)[0] == Array(("device.tap/" + Topic.bucket(ofDevice: "ipad")).utf8))
+        action.device = nil
+        #expect(try codec.frames(action)[0] == Array("device.tap".utf8))
+        var answer = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
+        #expect(try codec.frames(answer)[0] == Array("ack".utf8))
+        answer.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(answer)[0] == Array("ack/0123456789abcdef".utf8))
+        var beat = Samples.envelope(.heartbeat(Samples.heartbeat))
+        beat.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(beat)[0] == Array("sys.heartbeat".utf8))
+    }
+
+    @Test func decodeAcceptsTheBareTypeOrExactlyTheExpectedKeyAndNothingElse() throws {
+        var answer = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
+        answer.replyTo = "0123456789abcdef"
+        let json = try codec.encode(answer)
+        func decode(_ topic: String) throws(MessageError) -> Envelope { try codec.decode(frames: [Array(topic.utf8), json]) }
+        #expect(try decode("ack") == answer)
+        #expect(try decode("ack/0123456789abcdef") == answer)
+        for wrong in ["ack/0123456789abcde", "ack/0123456789abcdef0", "ack/", "ack/fedcba9876543210", "ackx", "error/0123456789abcdef", "ack/0123456789abcdef/x"] {
+            let error = try #require(throws: MessageError.self) { try decode(wrong) }
+            #expect(error.code == .topicMismatch)
+            #expect(error.reason.contains("expected 'ack' or 'ack/0123456789abcdef'"), "\(error.reason)")
+        }
+        // A device's request: its bucket, not another's.
+        let tap = try codec.encode(Samples.envelope(.tap(Tap(element: "add")), device: "ipad"))
+        let bucket = Topic.bucket(ofDevice: "ipad")
+        #expect(throws: Never.self) { try codec.decode(frames: [Array("device.tap/\(bucket)".utf8), tap]) }
+        let other = bucket == "00" ? "01" : "00"
+        #expect(throws: MessageError.self) { try codec.decode(frames: [Array("device.tap/\(other)".utf8), tap]) }
+    }
+
+    @Test func replyToFollowsTheIdentifierRulesAndHasNoSlash() {
+        #expect(refusal(valid { $0["replyTo"] = "abc" }) == nil)
+        #expect(refusal(valid { $0["replyTo"] = String(repeating: "a", count: 64) }) == nil)
+        for bad in ["", "a/b", String(repeating: "a", count: 65), "a\u{1}b"] {
+            #expect(refusal(valid { $0["replyTo"] = bad })?.code == .badShape, "\(bad)")
+        }
+        #expect(refusal(valid { $0["replyTo"] = 7 })?.code == .badShape)
     }
 
     @Test func theEnvelopeCarriesEveryHeaderField() throws {

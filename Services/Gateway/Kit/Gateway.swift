@@ -50,9 +50,11 @@ public enum Gateway {
         let output = Output(json: invocation.json, formatter: HumanFormatter(colors: colors))
         do {
             if case .screen(let out?) = invocation.command { try ScreenCommand.checkWritable(out) }
+            // A watcher sees every client's messages; any other command only its own answers.
+            let watching = if case .watch = invocation.command { true } else { false }
             let client: GatewayClient
             do {
-                client = try GatewayClient(config: config)
+                client = try GatewayClient(config: config, watching: watching)
             } catch {
                 throw TransportError("cannot connect to the bus at BUS_FRONTEND=\(config.frontend), BUS_BACKEND=\(config.backend): \(error)")
             }

@@ -21,14 +21,20 @@ public final class GatewayClient {
     /// sent again with the same id, until the timeout: its device may be moving between
     /// instances (docs/scaling.md), and idempotence makes a repeat safe.
     public var retryInterval: Double?
+    /// This client's address (`replyTo` of everything it sends; `Topic.newAddress()`), or nil
+    /// for a watcher, which subscribes to everything and so hears every client's answers.
+    public let address: String?
 
-    /// Connects to the bus described by `config`, subscribed to everything.
-    public init(config: BusConfig, service: String = MonsterBus.Service.gateway) throws {
+    /// Connects to the bus described by `config`: subscribed to everything when `watching`
+    /// (`gateway watch`), otherwise with an address of its own, to the answers on it and to the
+    /// rest of what its actions cause (`Topic.clientSubscriptions(address:)`).
+    public init(config: BusConfig, service: String = MonsterBus.Service.gateway, watching: Bool = false) throws {
         self.config = config
+        address = watching ? nil : Topic.newAddress()
         context = try ZMQContext()
         bus = try BusConnection(
             context: context, config: config, service: Self.sender(config, otherwise: service),
-            subscriptions: [""], lingerMilliseconds: 100)
+            subscriptions: address.map(Topic.clientSubscriptions(address:)) ?? [""], lingerMilliseconds: 100)
     }
 
     /// The `service` this client sends as: `name`, or the component whose role its certificate
@@ -54,7 +60,7 @@ public final class GatewayClient {
                 let names = waiting.sorted().joined(separator: ", ")
                 throw NoAnswer(description: "no answer from \(names) through the bus at \(config.frontend) / \(config.backend) — is the stack running?" + CurveHint.text(config))
             }
-            pingIds.insert(try bus.publish(.ping(Ping())).id)
+            pingIds.insert(try bus.publish(.ping(Ping()), replyTo: address).id)
             let resendAt = min(deadline, now + retry)
             retry = min(retry * 2, 0.2)
             while waiting.count > 0, let envelope = try next(until: resendAt) {
@@ -72,7 +78,7 @@ public final class GatewayClient {
         _ body: Body, device: String?, firstHop: [String], deadline: Double,
         onSent: (Envelope) -> Void = { _ in }, onMessage: (Envelope) -> Void
     ) throws -> ActionTracker {
-        let action = bus.envelope(body, device: device, trace: .newTrace())
+        let action = bus.envelope(body, device: device, trace: .newTrace(), replyTo: address)
         var tracker = ActionTracker(actionId: action.id, firstHop: firstHop)
         try bus.send(action)
         onSent(action)
@@ -97,7 +103,7 @@ public final class GatewayClient {
 
     /// Sends `body` and returns the first message answering it that `isAnswer` accepts.
     public func request(_ body: Body, deadline: Double, isAnswer: (Envelope) -> Bool) throws -> Envelope {
-        let request = try bus.publish(body)
+        let request = try bus.publish(body, replyTo: address)
         while true {
             guard let envelope = try next(until: deadline) else {
                 throw NoAnswer(description: "no answer to \(request.type.rawValue) after the timeout")
@@ -108,7 +114,7 @@ public final class GatewayClient {
 
     /// Publishes `body`, expecting no answer.
     public func notify(_ body: Body) throws {
-        try bus.publish(body)
+        try bus.publish(body, replyTo: address)
     }
 
     /// Calls `onFrames` with every message's frames as they came, readable or not, until it

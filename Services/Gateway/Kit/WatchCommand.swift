@@ -75,7 +75,8 @@ enum WatchCommand {
             return ["not JSON"]
         }
         var problems = validator.problems(inEnvelope: json)
-        if case .string(let type)? = json["type"], !frames[0].elementsEqual(type.utf8) {
+        // The topic's type part (its key, a bucket or an address, the codec checks).
+        if case .string(let type)? = json["type"], !Topic.typePart(frames[0]).elementsEqual(type.utf8) {
             problems.append("topic '\(EnvelopeCodec.excerpt(frames[0]))' is not the type")
         }
         if problems.isEmpty && envelope == nil { problems.append("the services would refuse it") }

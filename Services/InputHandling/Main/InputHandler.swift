@@ -8,11 +8,7 @@ struct InputHandler: ServiceHandler {
     var core = InputCore()
     var activity: DeviceActivity
 
-    static let handled: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
-
-    var subscriptions: [String] { Self.handled.map(\.rawValue) }
-
-    func accepts(_ type: MessageType) -> Bool { Self.handled.contains(type) }
+    let handledTypes: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
 
     mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {

@@ -8,10 +8,8 @@ struct PresentationHandler: ServiceHandler {
     var core = PresentationCore()
     var activity: DeviceActivity
 
-    /// Device actions, and taps the keyboard's window passed back to the app's.
-    var subscriptions: [String] { ["device.", MessageType.inputPassed.rawValue] }
-
-    func accepts(_ type: MessageType) -> Bool { type.isDeviceAction || type == .inputPassed || type == .forget }
+    /// Device actions, `device.forget`, and taps the keyboard's window passed back to the app's.
+    let handledTypes: [MessageType] = MessageType.allCases.filter(\.isDeviceAction) + [.forget, .inputPassed]
 
     mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {

@@ -14,11 +14,7 @@ struct RosterHandler: ServiceHandler {
     var activity: DeviceActivity
     let log: Log
 
-    static let handled: [MessageType] = [.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected, .forget, .backupRequest]
-
-    var subscriptions: [String] { Self.handled.map(\.rawValue) }
-
-    func accepts(_ type: MessageType) -> Bool { Self.handled.contains(type) }
+    let handledTypes: [MessageType] = [.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected, .forget, .backupRequest]
 
     mutating func handle(_ envelope: Envelope) -> Reply {
         if case .backupRequest(let request) = envelope.body { return Reply([backup(to: request.path)]) }

@@ -1,0 +1,82 @@
+import BusKit
+import Foundation
+import MonsterKit
+import Testing
+
+/// DESIGN (topics): a client with a `replyTo` address subscribed to its own answers hears its
+/// own decisions and acknowledgements and no other client's; a watcher subscribed by type hears
+/// both; a device's request reaches the services on its bucket's topic, set by the bus.
+@Suite(.serialized) final class AddressingTests {
+    @Test func twoClientsEachReceiveOnlyTheirOwnAnswersAndAWatcherSeesBoth() throws {
+        let policy = MonsterBus.Service.presentationPolicy
+        let stack = try Stack(services: [policy])
+        let first = try TestClient(stack, subscriptions: Topic.clientSubscriptions(address: "0123456789abcdef"), address: "0123456789abcdef")
+        let second = try TestClient(stack, subscriptions: Topic.clientSubscriptions(address: "fedcba9876543210"), address: "fedcba9876543210")
+        let watcher = try TestClient(stack, subscriptions: [""], service: "watcher")
+        for client in [first, second, watcher] { #expect(client.waitForPath(to: [policy], timeout: 15)) }
+
+        let mine = try first.publish(.tap(Tap(element: "add", profile: .ipad)), device: "addressed-1")
+        let theirs = try second.publish(.tap(Tap(element: "add", profile: .ipad)), device: "addressed-2")
+        for (client, own, other) in [(first, mine, theirs), (second, theirs, mine)] {
+            var decided = false
+            var acknowledged = false
+            var foreign: [Envelope] = []
+            let deadline = Date().addingTimeInterval(10)
+            while !(decided && acknowledged), let envelope = client.next(until: deadline) {
+                if envelope.correlationId == other.id { foreign.append(envelope) }
+                guard envelope.correlationId == own.id else { continue }
+                #expect(envelope.replyTo == own.replyTo, "every message an action causes carries its replyTo")
+                if case .presented = envelope.body { decided = true }
+                if case .ack = envelope.body { acknowledged = true }
+            }
+            #expect(decided && acknowledged)
+            // Anything of the other client's still in flight arrives within this.
+            while let envelope = client.next(until: Date().addingTimeInterval(0.3)) {
+                if envelope.correlationId == other.id { foreign.append(envelope) }
+            }
+            #expect(foreign.isEmpty, "a client heard another client's answers: \(foreign.map(\.type.rawValue))")
+        }
+        // The watcher, subscribed to everything, saw both acknowledgements, and both actions on
+        // their devices' bucket topics (it decodes them, so their topics matched).
+        var acks: Set<String> = []
+        var actions: Set<String> = []
+        let deadline = Date().addingTimeInterval(5)
+        while acks.count < 2 || actions.count < 2, let frames = try watcher.bus.receiveFrames(timeoutMilliseconds: max(1, Int(deadline.timeIntervalSinceNow * 1000))) {
+            guard let envelope = try? watcher.bus.codec.decode(frames: frames) else { continue }
+            if case .ack(let ack) = envelope.body { acks.insert(ack.handledId) }
+            if envelope.id == mine.id || envelope.id == theirs.id {
+                actions.insert(envelope.id)
+                let topic = String(decoding: frames[0], as: UTF8.self)
+                #expect(topic == "device.tap/" + Topic.bucket(ofDevice: envelope.device ?? ""))
+            }
+        }
+        #expect(acks.isSuperset(of: [mine.id, theirs.id]))
+        #expect(actions == [mine.id, theirs.id])
+    }
+
+    @Test func theBusKeysADevicesRequestByItsBucketWhateverTopicItsSenderWrote() throws {
+        let policy = MonsterBus.Service.presentationPolicy
+        let stack = try Stack(services: [policy])
+        let device = "bucketed"
+        let bucket = Topic.bucket(ofDevice: device)
+        // Subscribed to that bucket's taps only, and to another bucket's.
+        let other = Topic.bucketName((Int(bucket, radix: 16)! + 1) % Topic.bucketCount)
+        let listener = try TestClient(stack, subscriptions: ["device.tap/" + bucket, "device.tap/" + other, "ack"], service: "listener")
+        let sender = try TestClient(stack, subscriptions: [], service: "sender")
+        for client in [listener, sender] { #expect(client.waitForPath(to: [policy], timeout: 15)) }
+        var topics: [String] = []
+        for written in ["device.tap", "device.tap/" + other, "device.tap/zz"] {
+            let action = sender.bus.envelope(.tap(Tap(element: "add", profile: .ipad)), device: device)
+            var frames = try sender.bus.codec.frames(action)
+            frames[0] = Array(written.utf8)
+            try sender.bus.sendRaw(frames)
+            let deadline = Date().addingTimeInterval(5)
+            while let frames = try listener.bus.receiveFrames(timeoutMilliseconds: max(1, Int(deadline.timeIntervalSinceNow * 1000))) {
+                guard let envelope = try? listener.bus.codec.decode(frames: frames), envelope.id == action.id else { continue }
+                topics.append(String(decoding: frames[0], as: UTF8.self))
+                break
+            }
+        }
+        #expect(topics == Array(repeating: "device.tap/" + bucket, count: 3))
+    }
+}
