@@ -24,11 +24,23 @@ public struct Envelope: Sendable, Equatable {
     public var traceparent: String?
     /// The span id (16 hex digits) of the message that caused this one; absent on an action.
     public var parentSpan: String?
+    /// The address (1 to 64 bytes, no `/`, `Identifier` rules) of the client that asked: every
+    /// message its action causes carries it, and its `.toClient` answers are published on the
+    /// topic `type/replyTo`, to which that client subscribes. Absent from clients that subscribe
+    /// by type (they see every client's answers).
+    public var replyTo: String?
     /// The payload; its case is the message type.
     public var body: Body
 
     /// The message type, from the body.
     public var type: MessageType { body.type }
+
+    /// Whether `text` may be a `replyTo` address: 1 to 64 bytes, no `/` (the topic's separator);
+    /// control characters are `Identifier`'s to refuse.
+    public static func isAddress(_ text: String) -> Bool {
+        let count = text.utf8.count
+        return count >= 1 && count <= 64 && !text.utf8.contains(Topic.separator)
+    }
 
     /// The trace context in `traceparent`, if there is a valid one.
     public var trace: TraceContext? { traceparent.flatMap(TraceContext.init(traceparent:)) }
@@ -36,18 +48,18 @@ public struct Envelope: Sendable, Equatable {
     /// An envelope from its parts, at the current version.
     public init(
         id: String, correlationId: String, service: String, device: String?, seq: UInt64, time: String,
-        traceparent: String? = nil, parentSpan: String? = nil, body: Body
+        traceparent: String? = nil, parentSpan: String? = nil, replyTo: String? = nil, body: Body
     ) {
         self.version = Envelope.currentVersion
         self.id = id; self.correlationId = correlationId; self.service = service
         self.device = device; self.seq = seq; self.time = time
-        self.traceparent = traceparent; self.parentSpan = parentSpan; self.body = body
+        self.traceparent = traceparent; self.parentSpan = parentSpan; self.replyTo = replyTo; self.body = body
     }
 }
 
 extension Envelope: Codable {
     enum CodingKeys: String, CodingKey {
-        case version = "v", type, id, correlationId, service, device, seq, time, traceparent, parentSpan, body
+        case version = "v", type, id, correlationId, service, device, seq, time, traceparent, parentSpan, replyTo, body
     }
 
     /// Decodes an envelope from its JSON form (`v`, `type`, header, `body`), refusing versions other
@@ -74,6 +86,8 @@ extension Envelope: Codable {
         if let device { try Identifier.check(device, field: "device") }
         traceparent = try container.decodeIfPresent(String.self, forKey: .traceparent)
         parentSpan = try container.decodeIfPresent(String.self, forKey: .parentSpan)
+        replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
+        if let replyTo { try Identifier.check(replyTo, field: "replyTo") }
         guard Timestamp.parse(time) != nil else {
             throw MessageError(.badTime, "field 'time' is not an RFC 3339 timestamp such as 2026-11-30T03:14:39.123Z: '\(time.prefix(40))'")
         }
@@ -90,6 +104,9 @@ extension Envelope: Codable {
         if let parentSpan, !TraceContext.isSpanId(parentSpan) {
             throw MessageError(.badShape, "parentSpan must be a span id: 16 lowercase hex digits, not all zero")
         }
+        if let replyTo, !Envelope.isAddress(replyTo) {
+            throw MessageError(.badShape, "replyTo is a client's address: 1 to 64 bytes of UTF-8 without '/'")
+        }
     }
 
     /// Encodes the envelope as its JSON form: `v`, `type` (from the body), the header, then `body`.
@@ -105,6 +122,7 @@ extension Envelope: Codable {
         try container.encode(time, forKey: .time)
         try container.encodeIfPresent(traceparent, forKey: .traceparent)
         try container.encodeIfPresent(parentSpan, forKey: .parentSpan)
+        try container.encodeIfPresent(replyTo, forKey: .replyTo)
         try body.encode(into: &container, forKey: .body)
     }
 }

@@ -86,6 +86,10 @@ enum DirectEncoding {
             writer.write(",\"parentSpan\":")
             writer.writeString(parentSpan)
         }
+        if let replyTo = envelope.replyTo {
+            writer.write(",\"replyTo\":")
+            writer.writeString(replyTo)
+        }
         writer.write(",\"body\":")
     }
 
