@@ -3,7 +3,10 @@
 // - decoding must not crash;
 // - what decodes must encode and decode back to the same envelope;
 // - what the fast decoder accepts, Foundation's JSONDecoder must accept with an equal value
-//   (the fast coders replace Foundation's: they may be stricter, never more lenient or different).
+//   (the fast coders replace Foundation's: they may be stricter, never more lenient or different);
+// - the direct decoder (DirectDecoding, for the actions and their answers) and the Decodable
+//   path give the same outcome: the same envelope, or the same error (code and reason); what the
+//   direct decoder reads, the Decodable path reads alike.
 import Foundation
 
 /// The codec under test, one per process (libFuzzer runs inputs on one thread).
@@ -14,6 +17,7 @@ nonisolated(unsafe) let foundation = JSONDecoder()
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let frames = bytes.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false).map(Array.init)
+    compareDirectWithDecodable(frames.count == 1 ? frames[0] : frames[1])
     let decoded: Envelope
     do {
         decoded = try frames.count == 1 ? codec.decode(frames[0]) : codec.decode(frames: frames)
@@ -35,4 +39,20 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     guard again == decoded else { fatalError("round trip changed the envelope: \(decoded) became \(again)") }
     return 0
+}
+
+/// The codec's answer for `json` (direct path first) is the `Decodable` path's, and whatever the
+/// direct decoder reads, the `Decodable` path reads as the same envelope.
+func compareDirectWithDecodable(_ json: [UInt8]) {
+    guard json.count <= codec.maxMessageBytes, String(validating: json, as: UTF8.self) != nil else { return }
+    let reference: Result<Envelope, MessageError>
+    do { reference = .success(try codec.decodeThroughDecodable(json)) } catch { reference = .failure(error) }
+    let answer: Result<Envelope, MessageError>
+    do { answer = .success(try codec.decode(json)) } catch { answer = .failure(error) }
+    guard answer == reference else {
+        fatalError("the codec and the Decodable path disagree: \(answer) versus \(reference) on \(String(decoding: json, as: UTF8.self))")
+    }
+    if let direct = DirectDecoding.decode(json), reference != .success(direct) {
+        fatalError("the direct decoder read \(direct) where the Decodable path gives \(reference): \(String(decoding: json, as: UTF8.self))")
+    }
 }

@@ -19,9 +19,20 @@ struct ClientTime {
 final class ProductClient {
     /// The project's connection: PUB/SUB, envelopes, codec, ids.
     let bus: BusConnection
-    /// The action every measurement sends: a tap on `+` of an iPad (its profile included, as the
-    /// gateway sends it), which presents the Photo/Audio popover and dismisses it the next time.
-    let action = Body.tap(Tap(element: "add", profile: .ipad))
+    /// The action every measurement sends: a tap on `+` of an iPad, which presents the
+    /// Photo/Audio popover and dismisses it the next time. The device's profile travels only
+    /// with its first action (`firstAction`), as issue 15 asks and the gateway's `run` does.
+    let action = Body.tap(Tap(element: "add"))
+    /// A device's first action since the deciding service started: the same tap, with the
+    /// iPad's profile, which creates the device.
+    let firstAction = Body.tap(Tap(element: "add", profile: .ipad))
+    /// The devices that have had their first action since the deciding service last started.
+    private var created: Set<String> = []
+
+    /// The action to send for `device`: `firstAction` the first time, then `action`.
+    func action(for device: String) -> Body {
+        created.insert(device).inserted ? firstAction : action
+    }
     /// Actions sent whose acknowledgement never came, over every measurement.
     private(set) var lost = 0
     /// Acknowledgements received twice, over every measurement.
@@ -61,6 +72,7 @@ final class ProductClient {
     /// presentation-policy was restarted: count its actions from zero.
     func policyRestarted() {
         actionsSinceStart = 0
+        created.removeAll()
         policyHandled = nil
     }
 
@@ -116,7 +128,7 @@ final class ProductClient {
         let started = Timestamp.monotonic()
         let deadline = started + timeout
         // What `bus.publish` does, in three timed steps.
-        let sent = bus.envelope(action, device: device, replyTo: address)
+        let sent = bus.envelope(action(for: device), device: device, replyTo: address)
         let made = Timestamp.monotonic()
         let frames = try bus.codec.frames(sent)
         let encoded = Timestamp.monotonic()
@@ -191,7 +203,8 @@ final class ProductClient {
             let sending = stillSending()
             if sending {
                 while inFlight.count < window && hasMoreToSend() {
-                    let envelope = try bus.publish(action, device: devices[next % devices.count], replyTo: address)
+                    let device = devices[next % devices.count]
+                    let envelope = try bus.publish(action(for: device), device: device, replyTo: address)
                     actionsSinceStart += 1
                     inFlight[envelope.id] = (Timestamp.monotonic(), false)
                     next += 1

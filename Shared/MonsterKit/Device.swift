@@ -31,7 +31,7 @@ public enum WindowMode: String, CaseIterable, Codable, Sendable {
 }
 
 /// An OS version such as `17.0` or `3.1.3`, compared numerically.
-public struct OSVersion: Codable, Sendable, Equatable, Comparable, CustomStringConvertible {
+public struct OSVersion: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The dotted components, e.g. `[3, 2]`.
     public var components: [Int]
 
@@ -77,7 +77,7 @@ public struct OSVersion: Codable, Sendable, Equatable, Comparable, CustomStringC
 }
 
 /// Everything that describes a simulated device when it first appears.
-public struct DeviceProfile: Codable, Sendable, Equatable {
+public struct DeviceProfile: Codable, Sendable, Hashable {
     /// iPad or iPhone.
     public var idiom: Idiom
     /// The screen in portrait, in points (width < height).

@@ -1,5 +1,5 @@
 /// A point in screen points.
-public struct Point: Codable, Sendable, Equatable {
+public struct Point: Codable, Sendable, Hashable {
     /// Horizontal position, in points from the window's left edge.
     public var x: Double
     /// Vertical position, in points down from the window's top edge.
@@ -9,7 +9,7 @@ public struct Point: Codable, Sendable, Equatable {
 }
 
 /// A size in points.
-public struct Size: Codable, Sendable, Equatable {
+public struct Size: Codable, Sendable, Hashable {
     /// Horizontal extent, in points.
     public var width: Double
     /// Vertical extent, in points.
@@ -19,7 +19,7 @@ public struct Size: Codable, Sendable, Equatable {
 }
 
 /// A rectangle in screen points, origin at the top left (UIKit's `CGRect`).
-public struct Rect: Codable, Sendable, Equatable {
+public struct Rect: Codable, Sendable, Hashable {
     /// The left edge, in points from the window's left edge.
     public var x: Double
     /// The top edge, in points down from the window's top edge.

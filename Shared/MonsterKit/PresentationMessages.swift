@@ -46,7 +46,7 @@ public enum PresentationContent: String, Codable, Sendable, CaseIterable {
 }
 
 /// What a popover is presented from.
-public struct Anchor: Codable, Sendable, Equatable {
+public struct Anchor: Codable, Sendable, Hashable {
     /// `barButton` (`presentPopoverFromBarButtonItem:`) or `rect` (`presentPopoverFromRect:inView:`).
     public enum Kind: String, Codable, Sendable, CaseIterable { case barButton, rect }
     /// How the popover was presented: from a bar button or from a view's rectangle.
@@ -62,7 +62,7 @@ public struct Anchor: Codable, Sendable, Equatable {
 }
 
 /// A popover or alert as it is on screen.
-public struct Presentation: Codable, Sendable, Equatable {
+public struct Presentation: Codable, Sendable, Hashable {
     /// Popover, or alert where a popover cannot be (iPhone, compact width, before iPhone OS 3.2).
     public var style: PresentationStyle
     /// What it shows: the `+` choice, the colour picker or the Monster List.

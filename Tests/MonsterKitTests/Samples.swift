@@ -76,6 +76,16 @@ enum Samples {
         .statusReport(StatusReport(bus: heartbeat, services: [ServiceStatus(heartbeat: heartbeat, lastHeartbeatAgeMilliseconds: 12, stale: false)])),
         .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: ["b-1"], forwarded: [Forward(id: "b-1", service: "roster")])),
         .error(ErrorBody(code: "bad-json", message: "message is not JSON", offendingId: nil, excerpt: "{nope")),
+        // More of the types `DirectDecoding` reads, in their other forms.
+        .tap(Tap(element: "add")),
+        .rotate(Rotate(orientation: .portrait, profile: .iphone)),
+        .resize(Resize(mode: .slideOver, profile: .ipad)),
+        .select(Select(monster: "Cat-Bot", profile: .ipadLegacy)),
+        .interaction(Interaction(element: "add", enabled: true, profile: .ipad)),
+        .describe(Describe()),
+        .dismissed(Dismissed(presentation: popover, reason: "outside-tap")),
+        .inputTap(InputTap(element: "weapon", keyboard: keyboard, interactionDisabled: [])),
+        .ack(Ack(handled: "input.tap", handledId: "c-1", emitted: [], forwarded: [], duplicate: true)),
     ]
 
     static func envelope(_ body: Body, device: String? = "ipad") -> Envelope {

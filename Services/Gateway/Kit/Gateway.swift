@@ -86,19 +86,32 @@ public enum Gateway {
     }
 
     /// How one scenario or shell line is run: parsed like a command line, with the run's device
-    /// and timeout as defaults, printed the run's way.
+    /// and timeout as defaults, printed the run's way. A device's profile travels only with its
+    /// first action in the run, and again when it changes or after the device is forgotten
+    /// (issue 15): the services keep the profile a device was created with.
     private static func lineRunner(
         invocation: Invocation, environment: [String: String], session: GatewaySession
     ) -> ([String]) throws -> ActionOutcome {
         var defaults = environment
         defaults["GATEWAY_DEVICE"] = invocation.device
         defaults["GATEWAY_TIMEOUT"] = String(invocation.timeout)
+        // The profile each device was last sent with in this run.
+        var described: [String: DeviceProfile] = [:]
         return { words in
             var line = try CommandLineParser.parse(words, environment: defaults)
             if line.profile == nil && line.device == invocation.device { line.profile = invocation.profile }
             switch line.command {
             case .run, .shell, .watch, .completion, .keys, .contract, .help, .version:
                 throw UsageError("\(words.first ?? "") cannot be used inside a scenario")
+            case .forget(let device):
+                described[device] = nil
+                return try session.execute(line)
+            case .tap, .rotate, .resize, .resizeMode, .select, .interaction, .describe, .screen:
+                let profile = line.profile
+                if let profile, described[line.device] == profile { line.profile = nil }
+                let outcome = try session.execute(line)
+                if let profile { described[line.device] = profile }
+                return outcome
             default:
                 return try session.execute(line)
             }

@@ -1,9 +1,19 @@
 import MonsterKit
 
-/// What presentation-policy keeps for one device.
+/// What presentation-policy keeps for one device: small enums, and references to the profile and
+/// the presentation on screen, which are shared by every device holding the same (`Shared`):
+/// about 32 bytes per device plus its entry in the core's dictionary.
 public struct DeviceSession: Sendable, Equatable, Codable {
+    /// The profiles of the devices, shared by value.
+    static let profiles = Interner<DeviceProfile>(capacity: 256)
+    /// The presentations on screen, shared by value (they repeat for the same hardware and layout).
+    static let presentations = Interner<Presentation>(capacity: 4096)
+
+    private let sharedProfile: Shared<DeviceProfile>
+    private var sharedPresentation: Shared<Presentation>?
+
     /// The hardware the device was first described with; a later profile must match it.
-    public let profile: DeviceProfile
+    public var profile: DeviceProfile { sharedProfile.value }
     /// The orientation now: the profile's at first, then changed by `device.rotate`.
     public var orientation: Orientation
     /// The window's width class now: the profile's at first, then changed by `device.resize`.
@@ -12,13 +22,16 @@ public struct DeviceSession: Sendable, Equatable, Codable {
     /// iPad starts in Slide Over), then `device.resize`.
     public var mode: WindowMode
     /// The popover or alert on screen, if any (one at a time).
-    public var presentation: Presentation?
+    public var presentation: Presentation? {
+        get { sharedPresentation?.value }
+        set { sharedPresentation = newValue.map(Self.presentations.shared) }
+    }
     /// Elements whose user interaction is disabled.
     public var interactionDisabled: Set<String> = []
 
     /// A device as it starts, described by `profile`.
     public init(profile: DeviceProfile) {
-        self.profile = profile
+        sharedProfile = Self.profiles.shared(profile)
         orientation = profile.orientation
         widthClass = profile.widthClass
         mode = profile.idiom == .pad && profile.widthClass == .compact ? .slideOver : .fullScreen
@@ -42,6 +55,32 @@ public struct DeviceSession: Sendable, Equatable, Codable {
             profile: profile, layout: layout.message, presentation: presentation,
             popoverArrowDirection: presentation?.style == .popover ? presentation!.arrowDirection : .unknown,
             interactionDisabled: interactionDisabled.sorted())
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case profile, orientation, widthClass, mode, presentation, interactionDisabled
+    }
+
+    /// Decodes a session from its JSON form (a device's snapshot, for another instance).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sharedProfile = Self.profiles.shared(try container.decode(DeviceProfile.self, forKey: .profile))
+        orientation = try container.decode(Orientation.self, forKey: .orientation)
+        widthClass = try container.decode(SizeClass.self, forKey: .widthClass)
+        mode = try container.decode(WindowMode.self, forKey: .mode)
+        sharedPresentation = try container.decodeIfPresent(Presentation.self, forKey: .presentation).map(Self.presentations.shared)
+        interactionDisabled = try container.decode(Set<String>.self, forKey: .interactionDisabled)
+    }
+
+    /// Encodes the session as its JSON form: profile, orientation, widthClass, mode, presentation, interactionDisabled.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(profile, forKey: .profile)
+        try container.encode(orientation, forKey: .orientation)
+        try container.encode(widthClass, forKey: .widthClass)
+        try container.encode(mode, forKey: .mode)
+        try container.encodeIfPresent(presentation, forKey: .presentation)
+        try container.encode(interactionDisabled, forKey: .interactionDisabled)
     }
 
     /// Whether `other` describes the same hardware (orientation and width may differ: they change).

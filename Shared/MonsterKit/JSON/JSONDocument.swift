@@ -312,7 +312,13 @@ extension JSONDocument {
     /// exact power of ten); anything else is parsed as text.
     func double(at index: Int) -> Double? {
         let node = nodes[index]
-        var position = node.start
+        return bytes.withUnsafeBufferPointer { Self.double(in: $0, from: node.start, to: node.end) }
+    }
+
+    /// The number (valid JSON) in `bytes[start..<end]` as a double, as `double(at:)` reads it;
+    /// also used by `JSONReader`, so that both decoders read every number alike.
+    static func double(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Double? {
+        var position = start
         let negative = bytes[position] == UInt8(ascii: "-")
         if negative { position += 1 }
         var mantissa: UInt64 = 0
@@ -320,7 +326,7 @@ extension JSONDocument {
         var fractionDigits = 0
         var inFraction = false
         var simple = true
-        while position < node.end {
+        while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: ".") {
                 inFraction = true
@@ -338,7 +344,7 @@ extension JSONDocument {
             let magnitude = Double(mantissa) / Self.exactPowersOfTen[fractionDigits]
             return negative ? -magnitude : magnitude
         }
-        let text = String(decoding: bytes[node.start..<node.end], as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { return nil }
         return value
     }

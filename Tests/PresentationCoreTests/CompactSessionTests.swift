@@ -1,0 +1,56 @@
+import Foundation
+import MonsterKit
+import Testing
+@testable import PresentationCore
+
+/// Issue 15: a device's session is small — it shares its profile and the presentation on screen
+/// with every device holding the same — and behaves as before: same values, same snapshot JSON.
+@Suite struct CompactSessionTests {
+    @Test func devicesAlikeShareTheirProfileAndPresentation() throws {
+        var core = PresentationCore()
+        _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))
+        _ = core.handle(device: "b", action: .tap(Tap(element: "add", profile: .ipad)))
+        let a = try #require(core.devices["a"]), b = try #require(core.devices["b"])
+        #expect(a.presentation != nil && a.presentation == b.presentation)
+        #expect(a == b)
+        #expect(MemoryLayout<DeviceSession>.size <= 40)
+    }
+
+    @Test func aChangedPresentationIsTheDevicesOwn() throws {
+        var core = PresentationCore()
+        _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))
+        _ = core.handle(device: "b", action: .tap(Tap(element: "add", profile: .ipad)))
+        var session = try #require(core.devices["a"])
+        session.presentation?.arrowDirection = .down
+        #expect(session.presentation?.arrowDirection == .down)
+        #expect(core.devices["b"]?.presentation?.arrowDirection == .up)
+        session.presentation = nil
+        #expect(session.presentation == nil && core.devices["b"]?.presentation != nil)
+    }
+
+    @Test func theSnapshotJSONKeepsItsFormAndRoundTrips() throws {
+        var core = PresentationCore()
+        _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .iphone)))
+        _ = core.handle(device: "a", action: .interaction(Interaction(element: "weapon", enabled: false)))
+        let session = try #require(core.devices["a"])
+        let json = try JSONEncoder().encode(session)
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(Set(object.keys) == ["profile", "orientation", "widthClass", "mode", "presentation", "interactionDisabled"])
+        #expect(try JSONDecoder().decode(DeviceSession.self, from: json) == session)
+        var quiet = session
+        quiet.presentation = nil
+        let bare = try JSONEncoder().encode(quiet)
+        let bareObject = try #require(try JSONSerialization.jsonObject(with: bare) as? [String: Any])
+        #expect(bareObject["presentation"] == nil)
+        #expect(try JSONDecoder().decode(DeviceSession.self, from: bare) == quiet)
+    }
+
+    @Test func theFirstActionWithoutAProfileOfAnUnknownDeviceIsRefusedThenTheProfileIsKept() {
+        var core = PresentationCore()
+        #expect(core.handle(device: "new", action: .tap(Tap(element: "add"))).first?.errorBody?.code == "unknown-device")
+        #expect(core.devices["new"] == nil)
+        _ = core.handle(device: "new", action: .describe(Describe(profile: .ipad)))
+        #expect(core.handle(device: "new", action: .tap(Tap(element: "add"))).first?.errorBody == nil)
+        #expect(core.devices["new"]?.profile == .ipad)
+    }
+}
