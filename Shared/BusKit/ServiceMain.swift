@@ -32,6 +32,8 @@ public enum ServiceMain {
                   ACTION_TTL_MS          an older message is refused as overloaded (default 30000)
                   CLOCK_SKEW_MS          a time further ahead of this clock is refused (default 1000)
                   IDEMPOTENCE_WINDOW     message ids remembered to answer repeats as duplicates (default 10000)
+                  SHUTDOWN_DEADLINE_MS   after SIGTERM, handle what had arrived for at most this long (default 2000);
+                                         a second signal leaves at once
                   LOG_LEVEL              debug, info, warn or error (default info)
                   LOG_FORMAT             text or json (OpenTelemetry log records, one per line; default text)
                   BUS_KEYS_DIR           CURVE keys folder (gateway keys init); unset: plaintext
