@@ -20,6 +20,7 @@ public enum CommandLineParser {
         var trace = false
         var format: WatchFormat?
         var validate = false
+        var embedded = false
 
         var index = 0
         func value(_ option: String) throws(UsageError) -> String {
@@ -67,6 +68,7 @@ public enum CommandLineParser {
             case "--out": screenOut = try next()
             case "--trace": trace = true
             case "--validate": validate = true
+            case "--embedded": embedded = true
             case "--format":
                 let text = try next()
                 guard let chosen = WatchFormat(rawValue: text) else {
@@ -106,9 +108,11 @@ public enum CommandLineParser {
         if case .help(let topic?) = command, GatewayHelp.command(named: topic) == nil {
             command = .help(nil)
         }
-        return Invocation(
+        var invocation = Invocation(
             device: device, deviceGiven: deviceGiven, profile: profile, json: json, timeout: timeout, command: command,
             trace: trace, format: format, validate: validate)
+        invocation.embedded = embedded
+        return invocation
     }
 
     /// Refuses an option given with a command it does not belong to.

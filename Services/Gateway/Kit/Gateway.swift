@@ -8,8 +8,12 @@ import Glibc
 
 /// The gateway CLI: parses the command line, runs one command and returns the exit status.
 public enum Gateway {
-    /// Runs the gateway with `arguments` (without the program name) in `environment`.
-    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    /// Runs the gateway with `arguments` (without the program name) in `environment`. With
+    /// `--embedded`, `embedded` starts the services in this process and gives the gateway's
+    /// connection to them (the executable links them; without it, `--embedded` is refused).
+    public static func run(
+        _ arguments: [String], environment: [String: String], embedded: ((BusConfig) throws -> any BusTransport)? = nil
+    ) -> Int32 {
         let invocation: Invocation
         do {
             invocation = try CommandLineParser.parse(arguments, environment: environment)
@@ -44,7 +48,13 @@ public enum Gateway {
         let colors = isatty(1) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: invocation.json, formatter: HumanFormatter(colors: colors))
         do {
-            let client = try GatewayClient(config: config)
+            let client: GatewayClient
+            if invocation.embedded {
+                guard let embedded else { throw UsageError("--embedded is not available in this build") }
+                client = GatewayClient(transport: try embedded(config), config: config)
+            } else {
+                client = try GatewayClient(config: config)
+            }
             client.retryInterval = environment["GATEWAY_RETRY_MS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 / 1000 : nil }
             let session = GatewaySession(client: client, output: output)
             switch invocation.command {

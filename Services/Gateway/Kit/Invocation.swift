@@ -87,6 +87,9 @@ public struct Invocation: Sendable, Equatable {
     public var format: WatchFormat
     /// Whether `watch` checks each message against the AsyncAPI contract (`--validate`).
     public var validate: Bool
+    /// Run the real services' handlers inside this process over an in-memory bus, with no bus
+    /// and no services to start (`--embedded`).
+    public var embedded = false
 
     /// An invocation from its parts.
     public init(

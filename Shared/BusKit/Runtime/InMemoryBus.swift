@@ -125,7 +125,7 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
         condition.lock()
         defer { condition.unlock() }
-        let until = Date(timeIntervalSinceNow: Double(max(0, timeoutMilliseconds)) / 1000)
+        let until = timeoutMilliseconds < 0 ? Date.distantFuture : Date(timeIntervalSinceNow: Double(timeoutMilliseconds) / 1000)
         while head == queue.count && !stopped {
             if !condition.wait(until: until) { break }
         }

@@ -4,17 +4,20 @@ import MonsterKit
 
 /// Connects `InputCore` to the bus; `device.forget` and devices idle for longer than
 /// `DEVICE_IDLE_EXPIRY_SECONDS` drop a device's state.
-struct InputHandler: ServiceHandler {
-    var core = InputCore()
-    var activity: DeviceActivity
+public struct InputHandler: ServiceHandler {
+    public var core = InputCore()
+    public var activity: DeviceActivity
 
-    static let handled: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
+    /// A handler with no device yet, forgetting devices as `activity` says.
+    public init(activity: DeviceActivity) { self.activity = activity }
 
-    var subscriptions: [String] { Self.handled.map(\.rawValue) }
+    public static let handled: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
 
-    func accepts(_ type: MessageType) -> Bool { Self.handled.contains(type) }
+    public var subscriptions: [String] { Self.handled.map(\.rawValue) }
 
-    mutating func handle(_ envelope: Envelope) -> Reply {
+    public func accepts(_ type: MessageType) -> Bool { Self.handled.contains(type) }
+
+    public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
             return .forgetting(envelope, service: MonsterBus.Service.inputHandling) { device in
                 activity.remove(device)
@@ -26,7 +29,7 @@ struct InputHandler: ServiceHandler {
         return Reply(effects)
     }
 
-    mutating func forgetIdleDevices(now: Double) -> [String] {
+    public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = activity.expire(at: now)
         for device in idle { core.forget(device) }
         return idle
