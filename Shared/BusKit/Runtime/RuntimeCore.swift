@@ -264,10 +264,12 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         let excerpt = frames.count >= 2 ? EnvelopeCodec.excerpt(frames[1]) : frames.first.map(EnvelopeCodec.excerpt)
         let body = ErrorBody(code: error.code.rawValue, message: error.reason, offendingId: error.offendingId, excerpt: excerpt)
         let sent = maker.envelope(.error(body), correlationId: error.offendingId)
-        guard let offendingId = error.offendingId else { return [.message(sent)] }
-        let ack = maker.envelope(
-            .ack(Ack(handled: "unreadable", handledId: offendingId, emitted: [sent.id], forwarded: [])), correlationId: offendingId)
-        return [.message(sent), .message(ack)]
+        var outgoing = [Outgoing.message(sent)]
+        if let offendingId = error.offendingId {
+            outgoing.append(.message(maker.envelope(
+                .ack(Ack(handled: "unreadable", handledId: offendingId, emitted: [sent.id], forwarded: [])), correlationId: offendingId)))
+        }
+        return outgoing
     }
 
     /// Its own ping back makes the service ready (and says so to the bus at once, with a
