@@ -94,8 +94,6 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         public var name: String
         /// The process id, in heartbeats and pongs.
         public var pid: Int32
-        /// Seconds between heartbeats.
-        public var heartbeatInterval: Double
         /// `HEARTBEAT_INTERVAL_MS`, as heartbeats say it.
         public var heartbeatIntervalMilliseconds: Int
         /// `ACTION_TTL_MS`.
@@ -111,7 +109,6 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         public init(name: String, pid: Int32, config: BusConfig) {
             self.name = name; self.pid = pid
             heartbeatIntervalMilliseconds = config.heartbeatIntervalMilliseconds
-            heartbeatInterval = Double(config.heartbeatIntervalMilliseconds) / 1000
             timeToLiveMilliseconds = config.actionTimeToLiveMilliseconds
             clockSkewMilliseconds = config.clockSkewMilliseconds
             idempotenceWindow = config.idempotenceWindow
@@ -133,9 +130,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private let logLevel: LogLevel
     private let sink: LogSink
     private var window: DeliveryWindow
-    private let started: Double
+    private var heartbeats: HeartbeatSchedule
     private var readyPingIds: Set<String> = []
-    private var nextHeartbeat = -Double.infinity
     private var nextReadyPing = -Double.infinity
     private var readyRetry = 0.01
 
@@ -155,14 +151,14 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         window = DeliveryWindow(
             timeToLive: Double(settings.timeToLiveMilliseconds) / 1000,
             clockSkew: Double(settings.clockSkewMilliseconds) / 1000, capacity: settings.idempotenceWindow)
-        started = clock.monotonic()
+        heartbeats = HeartbeatSchedule(intervalMilliseconds: settings.heartbeatIntervalMilliseconds, started: clock.monotonic())
     }
 
     /// The topic prefixes to subscribe to at the start: the handler's, and `sys.ping`.
     public var subscriptions: [String] { handler.subscriptions + [MessageType.ping.rawValue] }
 
     /// When (monotonic seconds) `tick` next has something to do.
-    public var nextWake: Double { isReady ? nextHeartbeat : min(nextHeartbeat, nextReadyPing) }
+    public var nextWake: Double { isReady ? heartbeats.next : min(heartbeats.next, nextReadyPing) }
 
     /// The transport's own counters, for the next heartbeat.
     public mutating func noteTransport(sendWaits: UInt64, sendsDropped: UInt64) {
@@ -173,9 +169,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// the service is ready a ping to itself, retried at growing intervals up to 250 ms.
     public mutating func tick(now: RuntimeInstant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
-        if now.monotonic >= nextHeartbeat {
+        if heartbeats.isDue(at: now.monotonic) {
             outgoing.append(heartbeat(now: now))
-            nextHeartbeat = now.monotonic + settings.heartbeatInterval
             let forgotten = handler.forgetIdleDevices(now: now.wall)
             if !forgotten.isEmpty {
                 counters.devicesExpired += UInt64(forgotten.count)
@@ -288,11 +283,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     }
 
     private mutating func heartbeat(now: RuntimeInstant) -> Outgoing {
-        let beat = Heartbeat(
-            service: settings.name, version: MonsterBus.version, pid: settings.pid,
-            uptimeSeconds: (now.monotonic - started).rounded(toPlaces: 3),
-            intervalMilliseconds: settings.heartbeatIntervalMilliseconds, counters: counters.byName)
-        return .message(maker.envelope(.heartbeat(beat)))
+        .message(maker.envelope(.heartbeat(heartbeats.heartbeat(
+            service: settings.name, pid: settings.pid, counters: counters.byName, now: now.monotonic))))
     }
 
     /// The frames of `effects` as messages caused by `envelope`, their ids, those passed on to
@@ -332,14 +324,5 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private func write(_ level: LogLevel, _ text: @autoclosure () -> String, context: @autoclosure () -> LogContext? = nil) {
         guard level >= logLevel else { return }
         sink(level, text(), context())
-    }
-}
-
-extension Double {
-    /// This number rounded to `places` decimal places.
-    func rounded(toPlaces places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (self * scale).rounded() / scale
     }
 }
