@@ -98,6 +98,8 @@ public enum GatewayHelp {
               --trace            after an action, print the tree of what it caused: service, message,
                                  time and per-hop latency, from the messages' trace context
               --timeout SECONDS  how long to wait for the services (default 5)
+              --embedded         run the real services inside this process over an in-memory bus
+                                 (no bus, no services; a fresh roster each time): for scenarios
               -h, --help         this help, or a command's with COMMAND --help
 
             Exit status: 0 ok, 1 refused by a service, 2 usage error, 3 no answer in time.
