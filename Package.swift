@@ -41,20 +41,27 @@ let package = Package(
 
         // presentation-policy: a pure core and its bus adapter.
         .target(name: "PresentationCore", dependencies: ["MonsterKit"], path: "Services/PresentationPolicy/Core", swiftSettings: strict),
-        .executableTarget(name: "PresentationPolicy", dependencies: ["PresentationCore", "BusKit"], path: "Services/PresentationPolicy/Main", swiftSettings: strict),
+        .target(name: "PresentationService", dependencies: ["PresentationCore", "BusKit"], path: "Services/PresentationPolicy/Service", swiftSettings: strict),
+        .executableTarget(name: "PresentationPolicy", dependencies: ["PresentationService", "BusKit"], path: "Services/PresentationPolicy/Main", swiftSettings: strict),
 
         // roster: a pure core, its SQLite store, and its bus adapter.
         .target(name: "RosterCore", dependencies: ["MonsterKit"], path: "Services/Roster/Core", swiftSettings: strict),
         .target(name: "RosterStore", dependencies: ["RosterCore", "CSQLite"], path: "Services/Roster/Store", swiftSettings: strict),
-        .executableTarget(name: "Roster", dependencies: ["RosterCore", "RosterStore", "BusKit"], path: "Services/Roster/Main", swiftSettings: strict),
+        .target(name: "RosterService", dependencies: ["RosterCore", "RosterStore", "BusKit"], path: "Services/Roster/Service", swiftSettings: strict),
+        .executableTarget(name: "Roster", dependencies: ["RosterService", "RosterStore", "BusKit"], path: "Services/Roster/Main", swiftSettings: strict),
 
         // input-handling: a pure core and its bus adapter.
         .target(name: "InputCore", dependencies: ["MonsterKit"], path: "Services/InputHandling/Core", swiftSettings: strict),
-        .executableTarget(name: "InputHandling", dependencies: ["InputCore", "BusKit"], path: "Services/InputHandling/Main", swiftSettings: strict),
+        .target(name: "InputService", dependencies: ["InputCore", "BusKit"], path: "Services/InputHandling/Service", swiftSettings: strict),
+        .executableTarget(name: "InputHandling", dependencies: ["InputService", "BusKit"], path: "Services/InputHandling/Main", swiftSettings: strict),
 
         // gateway: the CLI's logic as a library, and the executable.
         .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit", "Contract"], path: "Services/Gateway/Kit", swiftSettings: strict),
-        .executableTarget(name: "Gateway", dependencies: ["GatewayKit", "BusKit"], path: "Services/Gateway/Main", swiftSettings: strict),
+        // The real handlers in the gateway's own process over an in-memory bus (`gateway --embedded`).
+        .target(
+            name: "Embedded", dependencies: ["BusKit", "PresentationService", "InputService", "RosterService", "RosterStore"],
+            path: "Services/Gateway/Embedded", swiftSettings: strict),
+        .executableTarget(name: "Gateway", dependencies: ["GatewayKit", "Embedded", "BusKit"], path: "Services/Gateway/Main", swiftSettings: strict),
 
         // monitor: the web page of live screens, timeline and health (MonitorKit: its pure parts),
         // served by libmicrohttpd.

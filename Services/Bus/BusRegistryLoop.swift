@@ -65,9 +65,7 @@ struct BusRegistryLoop {
         var registry = BusRegistry()
         var counters: [String: UInt64] = [:]
         var refusalLog = RefusalLog()
-        let started = Timestamp.monotonic()
-        let interval = Double(config.heartbeatIntervalMilliseconds) / 1000
-        var nextHeartbeat = started
+        var heartbeats = HeartbeatSchedule(intervalMilliseconds: config.heartbeatIntervalMilliseconds, started: Timestamp.monotonic())
         func heartbeat() throws -> Heartbeat {
             switch proxy {
             case .own(let proxyCounters):
@@ -80,18 +78,13 @@ struct BusRegistryLoop {
             }
             counters["sendWaits"] = bus.sendWaits
             counters["sendsDropped"] = bus.sendsDropped
-            return Heartbeat(
-                service: MonsterBus.Service.bus, version: MonsterBus.version, pid: getpid(),
-                uptimeSeconds: ((Timestamp.monotonic() - started) * 1000).rounded() / 1000,
-                intervalMilliseconds: config.heartbeatIntervalMilliseconds, counters: counters)
+            return heartbeats.heartbeat(service: MonsterBus.Service.bus, pid: getpid(), counters: counters, now: Timestamp.monotonic())
         }
         while true {
-            let now = Timestamp.monotonic()
-            if now >= nextHeartbeat {
+            if heartbeats.isDue(at: Timestamp.monotonic()) {
                 try bus.publish(.heartbeat(try heartbeat()))
-                nextHeartbeat = now + interval
             }
-            let timeout = max(1, Int((nextHeartbeat - Timestamp.monotonic()) * 1000) + 1)
+            let timeout = max(1, Int((heartbeats.next - Timestamp.monotonic()) * 1000) + 1)
             let ready = try poll([bus.pollItem, .socket(events), .socket(refusals)], timeoutMilliseconds: timeout)
             if ready[2] {
                 while let frames = try refusals.receive(dontWait: true), let refusal = Refusal(frames: frames) {

@@ -109,7 +109,7 @@ do {
     log.info("version \(MonsterBus.version), libzmq \(zmqVersion), pid \(getpid()); publishers connect to XSUB \(frontendEndpoint), subscribers to XPUB \(backendEndpoint)")
     if useZMQProxy { log.warn("BUS_PROXY=zmq_proxy: libzmq's proxy, without roles, checks or subscription limits (for the benchmark)") }
 
-    let waker = SignalWaker { _ in context.shutdown() }
+    let signals = ShutdownSignals(name: MonsterBus.Service.bus) { context.shutdown() }
     var registryConfig = config
     registryConfig.frontend = inprocFrontend
     registryConfig.backend = inprocBackend
@@ -138,7 +138,7 @@ do {
     control.close()
     frontend.close()
     backend.close()
-    withExtendedLifetime(waker) {}
+    withExtendedLifetime(signals) {}
     log.info("stopped")
     exit(0)
 } catch {

@@ -9,10 +9,10 @@ public final class BusConnection {
     /// The codec, for callers that decode frames themselves.
     public let codec: EnvelopeCodec
     /// Message ids, unique across processes.
-    public let ids = IDGenerator()
+    public let ids: IDGenerator
+    private var maker: EnvelopeMaker
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
-    private var sequence: UInt64 = 0
     private let sendPatience: Double
     /// Sends that found the bus's queue full and had to wait (backpressure), since the start.
     public private(set) var sendWaits: UInt64 = 0
@@ -27,6 +27,9 @@ public final class BusConnection {
         lingerMilliseconds: Int32 = 1000
     ) throws {
         self.service = service
+        let ids = IDGenerator()
+        self.ids = ids
+        maker = EnvelopeMaker(service: service, ids: { ids.next() })
         codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
         sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
         publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
@@ -62,29 +65,18 @@ public final class BusConnection {
         subscriber.close()
     }
 
-    /// An envelope from this sender: fresh id, next sequence number, current time.
-    /// `correlationId` defaults to the new id (an action causes itself); `trace` is its span
-    /// (`traceparent`) and `parentSpan` the span of the message that caused it.
+    /// An envelope from this sender: fresh id, next sequence number, current time
+    /// (`EnvelopeMaker.envelope`).
     public func envelope(
         _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil,
         replyTo: String? = nil
     ) -> Envelope {
-        sequence += 1
-        let id = ids.next()
-        return Envelope(
-            id: id, correlationId: correlationId ?? id, service: service, device: device,
-            seq: sequence, time: Timestamp.now(), traceparent: trace?.traceparent, parentSpan: parentSpan,
-            replyTo: replyTo, body: body)
+        maker.envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan, replyTo: replyTo)
     }
 
-    /// An envelope for a message that `cause` caused: its correlation id, and a new span in its
-    /// trace (a new trace when `cause` carries none, as W3C Trace Context has a receiver do),
-    /// and its `replyTo`, so that the whole chain answers on the asking client's address.
+    /// An envelope for a message that `cause` caused (`EnvelopeMaker.envelope(_:causedBy:device:)`).
     public func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil) -> Envelope {
-        let parent = cause.trace
-        return envelope(
-            body, correlationId: cause.correlationId, device: device ?? cause.device,
-            trace: parent?.child() ?? .newTrace(), parentSpan: parent?.spanId, replyTo: cause.replyTo)
+        maker.envelope(body, causedBy: cause, device: device)
     }
 
     /// Publishes `envelope` (topic frame, then JSON). If the bus's queue is full it waits
@@ -137,7 +129,24 @@ public final class BusConnection {
 
     /// The SUB socket, to poll it together with other things.
     public var pollItem: PollItem { .socket(subscriber) }
+
+    /// Subscribes to the topics starting with `prefix` as well.
+    public func subscribe(_ prefix: String) throws { try subscriber.subscribe(prefix) }
+
+    /// Stops subscribing to `prefix`.
+    public func unsubscribe(_ prefix: String) throws { try subscriber.unsubscribe(prefix) }
+
+    /// Waits up to `timeoutMilliseconds` for a message or for `stopDescriptor` to become readable.
+    public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
+        guard let stopDescriptor else {
+            return TransportWake(message: try poll([pollItem], timeoutMilliseconds: timeoutMilliseconds)[0], stop: false)
+        }
+        let ready = try poll([pollItem, .fileDescriptor(stopDescriptor)], timeoutMilliseconds: timeoutMilliseconds)
+        return TransportWake(message: ready[0], stop: ready[1])
+    }
 }
+
+extension BusConnection: BusTransport {}
 
 /// The bus did not take a message for `seconds`: it was given up (and counted).
 public struct BusBackpressure: Error, CustomStringConvertible {

@@ -19,7 +19,8 @@ public struct DeliveryWindow: Sendable {
     public enum Verdict: Sendable, Equatable {
         /// New: hand it to the handler, then `remember` its acknowledgement.
         case fresh(sent: Double)
-        /// Already handled: answer this acknowledgement again (marked duplicate), nothing else.
+        /// Already handled: answer this acknowledgement again (marked duplicate), with what it
+        /// forwarded (`forwards(of:)`); nothing is decided again.
         case duplicate(Ack)
         /// Sent `waitedMilliseconds` ago, more than the time to live.
         case tooOld(waitedMilliseconds: Int)
@@ -34,6 +35,8 @@ public struct DeliveryWindow: Sendable {
     private struct Entry: Sendable {
         let sent: Double
         let ack: Ack
+        /// The frames of the messages its handling passed on to other services.
+        let forwards: [[[UInt8]]]
     }
 
     /// Seconds a message lives after its `time` (`ACTION_TTL_MS`).
@@ -70,8 +73,14 @@ public struct DeliveryWindow: Sendable {
         return .fresh(sent: sent)
     }
 
-    /// Remembers that the message `id`, sent at `sent`, was answered with `ack`.
-    public mutating func remember(id: String, sent: Double, ack: Ack, now: Double) {
+    /// The frames of what the handling of `id` passed on to other services (as `remember` was
+    /// told), sent again with a duplicate's acknowledgement: a retry whose forwarded hop was
+    /// lost completes it (the next service answers a repeat of the same id as a duplicate).
+    public func forwards(of id: String) -> [[[UInt8]]] { entries[id]?.forwards ?? [] }
+
+    /// Remembers that the message `id`, sent at `sent`, was answered with `ack`, having passed
+    /// on the messages in `forwards` (their frames, kept as long as the id).
+    public mutating func remember(id: String, sent: Double, ack: Ack, forwards: [[[UInt8]]] = [], now: Double) {
         guard entries[id] == nil else { return }
         while entries.count >= capacity, head < order.count {
             let oldest = order[head]
@@ -80,7 +89,7 @@ public struct DeliveryWindow: Sendable {
                 forgottenUpTo = max(forgottenUpTo, entry.sent)
             }
         }
-        entries[id] = Entry(sent: sent, ack: ack)
+        entries[id] = Entry(sent: sent, ack: ack, forwards: forwards)
         order.append(id)
         compact()
     }

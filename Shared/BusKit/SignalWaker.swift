@@ -67,4 +67,37 @@ public final class SignalWaker: @unchecked Sendable {
             }
         }
     }
+
+}
+
+/// The shutdown signals of every process of the bus (the bus and each service): the first
+/// SIGTERM or SIGINT makes `readDescriptor` readable and calls `onFirst`; a second one makes
+/// the process leave at once (status 1), whatever it was doing — a drain, a send waiting on a
+/// full queue. Create it on the main thread.
+public final class ShutdownSignals: @unchecked Sendable {
+    /// Becomes readable at the first signal; poll it with `PollItem.fileDescriptor`.
+    public let readDescriptor: Int32
+    private var waker: SignalWaker?
+
+    /// Starts catching SIGTERM and SIGINT for the process `name` (in the last line written on a
+    /// second signal); `onFirst` runs on the signal thread at the first.
+    public init(name: String, onFirst: (@Sendable () -> Void)? = nil) {
+        var descriptors: [Int32] = [0, 0]
+        precondition(pipe(&descriptors) == 0, "pipe() failed")
+        readDescriptor = descriptors[0]
+        let writer = descriptors[1]
+        // Only the waker's own thread calls the closure, one signal after the other.
+        nonisolated(unsafe) var count = 0
+        waker = SignalWaker { signal in
+            count += 1
+            if count == 1 {
+                var byte: UInt8 = 1
+                _ = write(writer, &byte, 1)
+                onFirst?()
+            } else {
+                Log.standardError("\(name): a second signal (\(signal)): leaving at once\n")
+                _exit(1)
+            }
+        }
+    }
 }

@@ -1,17 +1,7 @@
 import CZeroMQ
 
-/// Runs libzmq's built-in proxy between `frontend` and `backend` (e.g. XSUB and XPUB) on the
-/// calling thread until the context is shut down, then returns. `capture`, if given, receives
-/// a copy of every message. A signal interrupting the proxy does not stop it.
-public func runProxy(frontend: ZMQSocket, backend: ZMQSocket, capture: ZMQSocket? = nil) throws {
-    while zmq_proxy(frontend.handle, backend.handle, capture?.handle) != 0 {
-        let error = ZMQError.last("zmq_proxy")
-        if error.isTerminated { return }
-        if !error.isInterrupted { throw error }
-    }
-}
-
-/// Runs libzmq's steerable proxy: as `runProxy`, and answers the commands sent to `control`
+/// Runs libzmq's steerable proxy between `frontend` and `backend` (e.g. XSUB and XPUB) on the
+/// calling thread until the context is shut down or it is told to stop, and answers the commands sent to `control`
 /// (a REP socket): `STATISTICS` gets eight 64-bit counters (messages and bytes in and out,
 /// frontend then backend), `TERMINATE` stops it.
 public func runSteerableProxy(frontend: ZMQSocket, backend: ZMQSocket, control: ZMQSocket) throws {

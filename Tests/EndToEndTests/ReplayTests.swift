@@ -32,7 +32,7 @@ import Testing
     }
 
     /// Sends `envelope` twice: the second delivery must be acknowledged as a duplicate listing
-    /// what the first caused, with nothing published again. Returns the first ack.
+    /// what the first caused, with nothing published again but what it forwarded. Returns the first ack.
     @discardableResult
     func expectReplayChangesNothing(_ envelope: Envelope, at service: String) throws -> Ack {
         let first = try deliver(envelope, to: service)
@@ -41,8 +41,10 @@ import Testing
         #expect(second.ack.duplicate, "\(envelope.type.rawValue) was handled again")
         #expect(second.ack.emitted == first.ack.emitted)
         #expect(second.ack.forwarded == first.ack.forwarded)
+        // Only what it passed on to another service goes again, the same messages (same ids), so
+        // that a hop lost the first time is completed; that service answers it as a duplicate.
         let fromService = second.before.filter { $0.service == service }
-        #expect(fromService.isEmpty, "published again: \(fromService.map(\.type.rawValue))")
+        #expect(fromService.map(\.id).sorted() == first.ack.forwarded.map(\.id).sorted(), "published again: \(fromService.map(\.type.rawValue))")
         return first.ack
     }
 

@@ -59,4 +59,43 @@ import Testing
         }
         Issue.record("the service never had a backlog when SIGTERM arrived")
     }
+
+    /// A backlog waiting when SIGTERM comes, and SHUTDOWN_DEADLINE_MS of 0: the service handles
+    /// at most one message of it, says it left the rest, and leaves cleanly.
+    @Test func theDrainAfterSIGTERMStopsAtTheShutdownDeadline() throws {
+        let service = MonsterBus.Service.presentationPolicy
+        let stack = try Stack(services: [service], environment: ["SHUTDOWN_DEADLINE_MS": "0"])
+        let client = try TestClient(stack, subscriptions: ["ack"])
+        #expect(client.waitForPath(to: [service], timeout: 15))
+        let policy = try #require(stack.processes[service])
+        policy.signal(SIGSTOP)
+        for index in 0..<5000 {
+            try client.bus.send(client.bus.envelope(.tap(Tap(element: "add", profile: .ipad)), device: "deadline-\(index % 50)"))
+        }
+        #expect(client.waitForPath(to: [MonsterBus.Service.bus]))
+        // Both arrive together when it runs again: the signal, and thousands of messages waiting.
+        policy.signal(SIGTERM)
+        policy.signal(SIGCONT)
+        #expect(policy.waitForExit(timeout: 10) == 0)
+        #expect(policy.waitForLine(timeout: 5) { $0.contains("SHUTDOWN_DEADLINE_MS (0 ms) passed") ? true : nil } == true)
+        let drained = try #require(logged(policy, after: "signal received; handled "))
+        #expect(drained == 1)
+    }
+
+    /// A second signal while the first is being handled: the service leaves at once, status 1.
+    @Test func aSecondSignalMakesAServiceLeaveAtOnce() throws {
+        let service = MonsterBus.Service.presentationPolicy
+        let stack = try Stack(services: [service], environment: ["SHUTDOWN_DEADLINE_MS": "60000"])
+        let client = try TestClient(stack, subscriptions: ["ack"])
+        #expect(client.waitForPath(to: [service], timeout: 15))
+        let policy = try #require(stack.processes[service])
+        // Stopped, it gets both signals at once when it runs again (two different ones: the
+        // same signal twice would be delivered once).
+        policy.signal(SIGSTOP)
+        policy.signal(SIGTERM)
+        policy.signal(SIGINT)
+        policy.signal(SIGCONT)
+        #expect(policy.waitForExit(timeout: 10) == 1)
+        #expect(policy.waitForLine(timeout: 5) { $0.contains("a second signal") ? true : nil } == true)
+    }
 }

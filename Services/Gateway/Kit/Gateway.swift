@@ -8,18 +8,17 @@ import Glibc
 
 /// The gateway CLI: parses the command line, runs one command and returns the exit status.
 public enum Gateway {
-    /// Runs the gateway with `arguments` (without the program name) in `environment`.
-    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    /// Runs the gateway with `arguments` (without the program name) in `environment`. With
+    /// `--embedded`, `embedded` starts the services in this process and gives the gateway's
+    /// connection to them (the executable links them; without it, `--embedded` is refused).
+    public static func run(
+        _ arguments: [String], environment: [String: String], embedded: ((BusConfig) throws -> any BusTransport)? = nil
+    ) -> Int32 {
         let invocation: Invocation
         do {
             invocation = try CommandLineParser.parse(arguments, environment: environment)
         } catch {
             reportUsage(error)
-            return ExitStatus.usage
-        }
-        if invocation.embedded {
-            // The runtime work (issue 13) makes `--embedded` run the cores in this process; until then it is refused.
-            reportUsage(UsageError("--embedded is not available in this build"))
             return ExitStatus.usage
         }
         switch invocation.command {
@@ -53,10 +52,15 @@ public enum Gateway {
             // A watcher sees every client's messages; any other command only its own answers.
             let watching = if case .watch = invocation.command { true } else { false }
             let client: GatewayClient
-            do {
-                client = try GatewayClient(config: config, watching: watching)
-            } catch {
-                throw TransportError("cannot connect to the bus at BUS_FRONTEND=\(config.frontend), BUS_BACKEND=\(config.backend): \(error)")
+            if invocation.embedded {
+                guard let embedded else { throw UsageError("--embedded is not available in this build") }
+                client = GatewayClient(transport: try embedded(config), config: config)
+            } else {
+                do {
+                    client = try GatewayClient(config: config, watching: watching)
+                } catch {
+                    throw TransportError("cannot connect to the bus at BUS_FRONTEND=\(config.frontend), BUS_BACKEND=\(config.backend): \(error)")
+                }
             }
             client.retryInterval = environment["GATEWAY_RETRY_MS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 / 1000 : nil }
             let session = GatewaySession(client: client, output: output)

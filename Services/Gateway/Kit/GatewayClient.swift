@@ -12,8 +12,9 @@ public struct NoAnswer: Error, CustomStringConvertible {
 /// action and collects everything it causes until the tracker says it is complete.
 /// Owned by the calling thread.
 public final class GatewayClient {
-    private let context: ZMQContext
-    private let bus: BusConnection
+    private let context: ZMQContext?
+    private let bus: any BusTransport
+    private var maker: EnvelopeMaker
     private let config: BusConfig
     /// Every service heard answering a ping so far.
     public private(set) var heard: Set<String> = []
@@ -31,10 +32,23 @@ public final class GatewayClient {
     public init(config: BusConfig, service: String = MonsterBus.Service.gateway, watching: Bool = false) throws {
         self.config = config
         address = watching ? nil : Topic.newAddress()
-        context = try ZMQContext()
-        bus = try BusConnection(
+        let context = try ZMQContext()
+        self.context = context
+        let connection = try BusConnection(
             context: context, config: config, service: Self.sender(config, otherwise: service),
             subscriptions: address.map(Topic.clientSubscriptions(address:)) ?? [""], lingerMilliseconds: 100)
+        bus = connection
+        maker = EnvelopeMaker(service: connection.service, ids: { [ids = connection.ids] in ids.next() })
+    }
+
+    /// A client on `transport` (already subscribed to everything), e.g. an in-memory bus's
+    /// connection (`gateway --embedded`), sending as `service` with an address of its own.
+    public init(transport: any BusTransport, config: BusConfig, service: String = MonsterBus.Service.gateway) {
+        self.config = config
+        address = Topic.newAddress()
+        context = nil
+        bus = transport
+        maker = EnvelopeMaker(service: service)
     }
 
     /// The `service` this client sends as: `name`, or the component whose role its certificate
@@ -60,7 +74,7 @@ public final class GatewayClient {
                 let names = waiting.sorted().joined(separator: ", ")
                 throw NoAnswer(description: "no answer from \(names) through the bus at \(config.frontend) / \(config.backend) — is the stack running?" + CurveHint.text(config))
             }
-            pingIds.insert(try bus.publish(.ping(Ping()), replyTo: address).id)
+            pingIds.insert(try publish(.ping(Ping())).id)
             let resendAt = min(deadline, now + retry)
             retry = min(retry * 2, 0.2)
             while waiting.count > 0, let envelope = try next(until: resendAt) {
@@ -78,16 +92,16 @@ public final class GatewayClient {
         _ body: Body, device: String?, firstHop: [String], deadline: Double,
         onSent: (Envelope) -> Void = { _ in }, onMessage: (Envelope) -> Void
     ) throws -> ActionTracker {
-        let action = bus.envelope(body, device: device, trace: .newTrace(), replyTo: address)
+        let action = maker.envelope(body, device: device, trace: .newTrace(), replyTo: address)
         var tracker = ActionTracker(actionId: action.id, firstHop: firstHop)
-        try bus.send(action)
+        try send(action)
         onSent(action)
         var answered = false
         var resendAt = retryInterval.map { Timestamp.monotonic() + $0 } ?? deadline
         while !tracker.isComplete {
             guard let envelope = try next(until: answered ? deadline : min(deadline, resendAt)) else {
                 if !answered, let retryInterval, Timestamp.monotonic() < deadline {
-                    try bus.send(action)
+                    try send(action)
                     resendAt = Timestamp.monotonic() + retryInterval
                     continue
                 }
@@ -103,7 +117,7 @@ public final class GatewayClient {
 
     /// Sends `body` and returns the first message answering it that `isAnswer` accepts.
     public func request(_ body: Body, deadline: Double, isAnswer: (Envelope) -> Bool) throws -> Envelope {
-        let request = try bus.publish(body, replyTo: address)
+        let request = try publish(body)
         while true {
             guard let envelope = try next(until: deadline) else {
                 throw NoAnswer(description: "no answer to \(request.type.rawValue) after the timeout")
@@ -114,15 +128,25 @@ public final class GatewayClient {
 
     /// Publishes `body`, expecting no answer.
     public func notify(_ body: Body) throws {
-        try bus.publish(body, replyTo: address)
+        try publish(body)
+    }
+
+    @discardableResult
+    private func publish(_ body: Body) throws -> Envelope {
+        let envelope = maker.envelope(body, replyTo: address)
+        try send(envelope)
+        return envelope
+    }
+
+    private func send(_ envelope: Envelope) throws {
+        try bus.sendRaw(try bus.codec.frames(envelope))
     }
 
     /// Calls `onFrames` with every message's frames as they came, readable or not, until it
     /// returns false or the file descriptor `stop` becomes readable.
     public func listenRaw(stop: Int32, onFrames: ([[UInt8]]) -> Bool) throws {
         while true {
-            let ready = try poll([bus.pollItem, .fileDescriptor(stop)], timeoutMilliseconds: -1)
-            if ready[1] { return }
+            if try bus.wait(timeoutMilliseconds: -1, stopDescriptor: stop).stop { return }
             while let frames = try bus.receiveFramesNow() {
                 if !onFrames(frames) { return }
             }
@@ -145,6 +169,6 @@ public final class GatewayClient {
     /// An envelope from this gateway (not sent) caused by `action`, in its trace: e.g. the
     /// gateway's verdict on it, for printing.
     public func envelope(_ body: Body, causedBy action: Envelope) -> Envelope {
-        bus.envelope(body, causedBy: action)
+        maker.envelope(body, causedBy: action)
     }
 }

@@ -151,7 +151,7 @@ public enum GatewayCommands {
             }
             draft.timeout = seconds
         },
-        GatewayOption("--embedded", help: "run the real cores inside the gateway, no bus or services") { draft, _ in draft.embedded = true },
+        GatewayOption("--embedded", help: "run the real services inside this process over an in-memory bus (no bus, no services; a fresh roster each time): for scenarios") { draft, _ in draft.embedded = true },
         GatewayOption("--help", "-h", help: "this help, or a command's with COMMAND --help") { draft, _ in draft.helpRequested = true },
         GatewayOption("--version", help: "the gateway's version") { draft, _ in draft.versionRequested = true },
     ]

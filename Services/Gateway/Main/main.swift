@@ -1,4 +1,5 @@
 import BusKit
+import Embedded
 import GatewayKit
 import Glibc
 
@@ -8,6 +9,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// gateway: the CLI that acts as a simulated device.
+// gateway: the CLI that acts as a simulated device; with --embedded, with the services inside.
 ParentWatch.start()
-exit(Gateway.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+let environment = ProcessInfo.processInfo.environment
+nonisolated(unsafe) var services: EmbeddedServices?
+let status = Gateway.run(Array(CommandLine.arguments.dropFirst()), environment: environment) { config in
+    let started = try EmbeddedServices(config: config, logLevel: environment["LOG_LEVEL"].flatMap { LogLevel(rawValue: $0.lowercased()) } ?? .warn)
+    services = started
+    return started.connect()
+}
+services?.stop()
+exit(status)

@@ -1,6 +1,7 @@
 import BusKit
 import Glibc
 import MonsterKit
+import InputService
 
 // input-handling: owns first responders and input views (the weapon picker).
 exit(ServiceMain.runSharded(name: MonsterBus.Service.inputHandling) { _, _ in

@@ -1,6 +1,7 @@
 import BusKit
 import MonsterKit
 import Glibc
+import RosterService
 import RosterStore
 
 #if canImport(FoundationEssentials)
@@ -27,16 +28,6 @@ let status = ServiceMain.run(
         if option.name == restore.names[0], let file = option.value { mode = .restore(file) }
     }
     let path = environment["ROSTER_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "roster.db"
-    let expiry = try DeviceIdleExpiry.fromEnvironment()
-    let (database, position, notes) = try RosterStartup.open(path: path, mode: mode, now: Int(Timestamp.wallClock()))
-    for note in notes { log.warn(note) }
-    let (core, stored) = try database.load()
-    log.info("database \(path) at \(position)")
-    // Rows from before the time was recorded (0) count from now.
-    let now = Timestamp.wallClock()
-    let lastUsed = stored.mapValues { $0 > 0 ? $0 : now }
-    return RosterHandler(
-        core: core, database: database, marker: AcknowledgedMarker(databasePath: path), position: position,
-        activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), log: log)
+    return try RosterHandler.open(path: path, mode: mode, expiry: try DeviceIdleExpiry.fromEnvironment(), log: log)
 }
 exit(status)

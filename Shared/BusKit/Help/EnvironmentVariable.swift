@@ -37,6 +37,8 @@ extension EnvironmentVariable {
         "CLOCK_SKEW_MS", default: "1000", "a message time further ahead of this clock is refused")
     static let idempotenceWindow = EnvironmentVariable(
         "IDEMPOTENCE_WINDOW", default: "10000", "message ids remembered to answer repeats as duplicates")
+    static let shutdownDeadline = EnvironmentVariable(
+        "SHUTDOWN_DEADLINE_MS", default: "2000", "after SIGTERM, stop handling what had arrived after this long; a second signal leaves at once")
     static let logLevel = EnvironmentVariable(
         "LOG_LEVEL", default: "info", "debug, info, warn or error (logs go to stderr)")
     static let logFormat = EnvironmentVariable(
@@ -77,7 +79,7 @@ extension EnvironmentVariable {
     /// What every component that connects to the bus reads (`BusConfig`, `CurveSettings`, `ParentWatch`).
     public static let connection: [EnvironmentVariable] = [
         busFrontend, busBackend, heartbeatInterval, maxMessageBytes, highWaterMark, actionTimeToLive, clockSkew,
-        idempotenceWindow, logLevel, logFormat, keysFolder, clientCertificate, serverKey, parentProcess,
+        idempotenceWindow, shutdownDeadline, logLevel, logFormat, keysFolder, clientCertificate, serverKey, parentProcess,
     ]
     /// The bus's: the connection's and the benchmark's proxy switch.
     public static let bus = connection + [busProxy]

@@ -6,7 +6,7 @@ import RosterStore
 /// Connects `RosterCore` to the bus and to its database: a change is stored (and the marker of
 /// the acknowledged position updated) before it is published or acknowledged, and a message
 /// already applied is acknowledged as a duplicate.
-struct RosterHandler: ServiceHandler {
+public struct RosterHandler: ServiceHandler {
     var core: RosterCore
     let database: RosterDatabase
     let marker: AcknowledgedMarker
@@ -14,9 +14,34 @@ struct RosterHandler: ServiceHandler {
     var activity: DeviceActivity
     let log: Log
 
-    let handledTypes: [MessageType] = [.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected, .forget, .backupRequest]
+    /// A handler for `core` as loaded from `database` at `position`, recording acknowledged
+    /// positions with `marker`, forgetting devices as `activity` says.
+    public init(
+        core: RosterCore, database: RosterDatabase, marker: AcknowledgedMarker, position: StoredPosition,
+        activity: DeviceActivity, log: Log
+    ) {
+        self.core = core; self.database = database; self.marker = marker; self.position = position
+        self.activity = activity; self.log = log
+    }
 
-    mutating func handle(_ envelope: Envelope) -> Reply {
+    /// Opens the database at `path` as `mode` says, loads it and makes the handler (the roster's
+    /// start, shared by the `roster` process and `gateway --embedded`).
+    public static func open(path: String, mode: StartMode, expiry: Double, log: Log) throws -> RosterHandler {
+        let (database, position, notes) = try RosterStartup.open(path: path, mode: mode, now: Int(Timestamp.wallClock()))
+        for note in notes { log.warn(note) }
+        let (core, stored) = try database.load()
+        log.info("database \(path) at \(position)")
+        // Rows from before the time was recorded (0) count from now.
+        let now = Timestamp.wallClock()
+        let lastUsed = stored.mapValues { $0 > 0 ? $0 : now }
+        return RosterHandler(
+            core: core, database: database, marker: AcknowledgedMarker(databasePath: path), position: position,
+            activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), log: log)
+    }
+
+    public let handledTypes: [MessageType] = [.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected, .forget, .backupRequest]
+
+    public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .backupRequest(let request) = envelope.body { return Reply([backup(to: request.path)]) }
         if let device = envelope.device, core.selections[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
         let decision = core.decide(device: envelope.device, body: envelope.body)
@@ -61,7 +86,7 @@ struct RosterHandler: ServiceHandler {
         return .publish(.backup(BackupDone(path: path, revision: core.revision, databaseId: core.databaseId)))
     }
 
-    mutating func forgetIdleDevices(now: Double) -> [String] {
+    public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = activity.expire(at: now).filter { core.selections[$0] != nil }
         guard !idle.isEmpty else { return [] }
         do {

@@ -4,13 +4,16 @@ import MonsterKit
 
 /// Connects `InputCore` to the bus; `device.forget` and devices idle for longer than
 /// `DEVICE_IDLE_EXPIRY_SECONDS` drop a device's state.
-struct InputHandler: ServiceHandler {
-    var core = InputCore()
-    var activity: DeviceActivity
+public struct InputHandler: ServiceHandler {
+    public var core = InputCore()
+    public var activity: DeviceActivity
 
-    let handledTypes: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
+    /// A handler with no device yet, forgetting devices as `activity` says.
+    public init(activity: DeviceActivity) { self.activity = activity }
 
-    mutating func handle(_ envelope: Envelope) -> Reply {
+    public let handledTypes: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
+
+    public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
             return .forgetting(envelope, service: MonsterBus.Service.inputHandling) { device in
                 activity.remove(device)
@@ -22,7 +25,7 @@ struct InputHandler: ServiceHandler {
         return Reply(effects)
     }
 
-    mutating func forgetIdleDevices(now: Double) -> [String] {
+    public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = activity.expire(at: now)
         for device in idle { core.forget(device) }
         return idle

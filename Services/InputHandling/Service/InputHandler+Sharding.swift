@@ -4,14 +4,14 @@ import MonsterKit
 
 /// What a sharded instance saves and rebuilds of a device: its first responder and input views.
 extension InputHandler: DeviceStateHandler {
-    func state(of device: String) -> InputDevice? { core.devices[device] }
+    public func state(of device: String) -> InputDevice? { core.devices[device] }
 
-    mutating func restore(_ state: InputDevice, of device: String) {
+    public mutating func restore(_ state: InputDevice, of device: String) {
         core.restore(state, for: device)
         activity.touch(device, at: Timestamp.wallClock())
     }
 
-    mutating func drop(_ device: String) {
+    public mutating func drop(_ device: String) {
         core.forget(device)
         activity.remove(device)
     }

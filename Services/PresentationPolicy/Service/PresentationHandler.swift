@@ -4,14 +4,17 @@ import PresentationCore
 
 /// Connects `PresentationCore` to the bus: device actions in, its effects out; `device.forget`
 /// and devices idle for longer than `DEVICE_IDLE_EXPIRY_SECONDS` drop a device's state.
-struct PresentationHandler: ServiceHandler {
-    var core = PresentationCore()
-    var activity: DeviceActivity
+public struct PresentationHandler: ServiceHandler {
+    public var core = PresentationCore()
+    public var activity: DeviceActivity
+
+    /// A handler with no device yet, forgetting devices as `activity` says.
+    public init(activity: DeviceActivity) { self.activity = activity }
 
     /// Device actions, `device.forget`, and taps the keyboard's window passed back to the app's.
-    let handledTypes: [MessageType] = MessageType.allCases.filter(\.isDeviceAction) + [.forget, .inputPassed]
+    public let handledTypes: [MessageType] = MessageType.allCases.filter(\.isDeviceAction) + [.forget, .inputPassed]
 
-    mutating func handle(_ envelope: Envelope) -> Reply {
+    public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
             return .forgetting(envelope, service: MonsterBus.Service.presentationPolicy) { device in
                 activity.remove(device)
@@ -23,7 +26,7 @@ struct PresentationHandler: ServiceHandler {
         return Reply(effects)
     }
 
-    mutating func forgetIdleDevices(now: Double) -> [String] {
+    public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = activity.expire(at: now)
         for device in idle { core.forget(device) }
         return idle

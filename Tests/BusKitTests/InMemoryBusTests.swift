@@ -1,0 +1,55 @@
+import BusKit
+import MonsterKit
+import Testing
+
+/// The in-memory bus delivers as ZeroMQ's pub/sub does: by topic prefix, to every subscriber,
+/// the publisher included, in order.
+@Suite struct InMemoryBusTests {
+    func message(_ topic: String, _ text: String = "{}") -> [[UInt8]] { [Array(topic.utf8), Array(text.utf8)] }
+
+    @Test func aMessageReachesEverySubscriberOfAPrefixOfItsTopicInOrder() throws {
+        let bus = InMemoryBus()
+        let everything = bus.connect(service: "watcher", subscriptions: [""])
+        let devices = bus.connect(service: "policy", subscriptions: ["device."])
+        let roster = bus.connect(service: "roster", subscriptions: ["roster."])
+        try devices.sendRaw(message("device.tap", "1"))
+        try roster.sendRaw(message("roster.select.request", "2"))
+        try devices.sendRaw(message("device.rotate", "3"))
+        #expect(try everything.receiveFramesNow() == message("device.tap", "1"))
+        #expect(try everything.receiveFramesNow() == message("roster.select.request", "2"))
+        #expect(try everything.receiveFramesNow() == message("device.rotate", "3"))
+        #expect(try everything.receiveFramesNow() == nil)
+        // The publisher receives its own messages when it subscribes to them.
+        #expect(try devices.receiveFramesNow() == message("device.tap", "1"))
+        #expect(try devices.receiveFramesNow() == message("device.rotate", "3"))
+        #expect(try roster.receiveFramesNow() == message("roster.select.request", "2"))
+        #expect(try roster.receiveFramesNow() == nil)
+    }
+
+    @Test func subscriptionsChangeWhatArrives() throws {
+        let bus = InMemoryBus()
+        let client = bus.connect(service: "client")
+        try client.sendRaw(message("ack"))
+        #expect(try client.receiveFramesNow() == nil)
+        try client.subscribe("ack")
+        try client.sendRaw(message("ack"))
+        #expect(try client.receiveFrames(timeoutMilliseconds: 100) == message("ack"))
+        try client.unsubscribe("ack")
+        try client.sendRaw(message("ack"))
+        #expect(try client.receiveFrames(timeoutMilliseconds: 10) == nil)
+    }
+
+    @Test func waitSaysWhenAMessageWaitsAndWhenToStop() throws {
+        let bus = InMemoryBus()
+        let client = bus.connect(service: "client", subscriptions: ["x"])
+        #expect(try client.wait(timeoutMilliseconds: 5, stopDescriptor: nil) == TransportWake(message: false, stop: false))
+        try client.sendRaw(message("x"))
+        #expect(try client.wait(timeoutMilliseconds: 1000, stopDescriptor: nil) == TransportWake(message: true, stop: false))
+        bus.stopAll()
+        #expect(try client.wait(timeoutMilliseconds: -1, stopDescriptor: nil) == TransportWake(message: true, stop: true))
+        client.close()
+        try bus.connect(service: "other").sendRaw(message("x"))
+        _ = try client.receiveFramesNow()
+        #expect(try client.receiveFramesNow() == nil)
+    }
+}
