@@ -109,7 +109,7 @@ do {
     log.info("version \(MonsterBus.version), libzmq \(zmqVersion), pid \(getpid()); publishers connect to XSUB \(frontendEndpoint), subscribers to XPUB \(backendEndpoint)")
     if useZMQProxy { log.warn("BUS_PROXY=zmq_proxy: libzmq's proxy, without roles, checks or subscription limits (for the benchmark)") }
 
-    let signals = ShutdownSignals(name: MonsterBus.Service.bus) { context.shutdown() }
+    let signals = ShutdownSignals(log: log) { context.shutdown() }
     var registryConfig = config
     registryConfig.frontend = inprocFrontend
     registryConfig.backend = inprocBackend

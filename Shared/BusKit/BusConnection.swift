@@ -130,12 +130,6 @@ public final class BusConnection {
     /// The SUB socket, to poll it together with other things.
     public var pollItem: PollItem { .socket(subscriber) }
 
-    /// Subscribes to the topics starting with `prefix` as well.
-    public func subscribe(_ prefix: String) throws { try subscriber.subscribe(prefix) }
-
-    /// Stops subscribing to `prefix`.
-    public func unsubscribe(_ prefix: String) throws { try subscriber.unsubscribe(prefix) }
-
     /// Waits up to `timeoutMilliseconds` for a message or for `stopDescriptor` to become readable.
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
         guard let stopDescriptor else {

@@ -34,7 +34,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
 
     /// Runs over ZeroMQ until SIGTERM or SIGINT; returns the process exit status.
     public func run() -> Int32 {
-        let signals = ShutdownSignals(name: name)
+        let signals = ShutdownSignals(log: log)
         do {
             let context = try ZMQContext()
             let bus = try BusConnection(
@@ -83,7 +83,14 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         let deadline = signalled + Double(config.shutdownDeadlineMilliseconds) / 1000
         var drained = 0
         do {
-            while let frames = try transport.receiveFramesNow() {
+            // What had arrived includes what libzmq's I/O thread is still reading off the socket
+            // (after a SIGSTOP, all of it): a short wait for more before the queue counts as empty.
+            func next() throws -> [[UInt8]]? {
+                if let frames = try transport.receiveFramesNow() { return frames }
+                guard try transport.wait(timeoutMilliseconds: 50, stopDescriptor: nil).message else { return nil }
+                return try transport.receiveFramesNow()
+            }
+            while let frames = try next() {
                 try perform(core.received(frames, now: clock.now()), on: transport)
                 drained += 1
                 if clock.monotonic() >= deadline {

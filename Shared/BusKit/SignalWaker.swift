@@ -79,9 +79,9 @@ public final class ShutdownSignals: @unchecked Sendable {
     public let readDescriptor: Int32
     private var waker: SignalWaker?
 
-    /// Starts catching SIGTERM and SIGINT for the process `name` (in the last line written on a
-    /// second signal); `onFirst` runs on the signal thread at the first.
-    public init(name: String, onFirst: (@Sendable () -> Void)? = nil) {
+    /// Starts catching SIGTERM and SIGINT; a second one is logged to `log` (in its format) as
+    /// the process's last line. `onFirst` runs on the signal thread at the first.
+    public init(log: Log, onFirst: (@Sendable () -> Void)? = nil) {
         var descriptors: [Int32] = [0, 0]
         precondition(pipe(&descriptors) == 0, "pipe() failed")
         readDescriptor = descriptors[0]
@@ -95,7 +95,7 @@ public final class ShutdownSignals: @unchecked Sendable {
                 _ = write(writer, &byte, 1)
                 onFirst?()
             } else {
-                Log.standardError("\(name): a second signal (\(signal)): leaving at once\n")
+                log.warn("a second signal (\(signal)): leaving at once")
                 _exit(1)
             }
         }

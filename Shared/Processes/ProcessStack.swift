@@ -91,8 +91,12 @@ public final class ProcessStack {
         let others = processes.filter { !self.buses.contains($0.key) }.values
         let buses = processes.filter { self.buses.contains($0.key) }.values
         for group in [Array(others), Array(buses)] {
+            // One SIGTERM each (a second would make a service leave at once, its drain cut short).
             for child in group { child.signal(SIGTERM) }
-            for child in group { child.stop(timeout: timeout) }
+            for child in group where child.waitForExit(timeout: timeout) == nil {
+                child.signal(SIGKILL)
+                _ = child.waitForExit(timeout: timeout)
+            }
         }
     }
 

@@ -10,8 +10,7 @@ import Testing
         /// Devices idle once the wall clock reaches `idleFrom`.
         var idle: [String] = []
         var idleFrom = Double.infinity
-        var subscriptions: [String] { ["device."] }
-        func accepts(_ type: MessageType) -> Bool { type == .tap }
+        let handledTypes: [MessageType] = [.tap]
         mutating func handle(_ envelope: Envelope) -> Reply {
             handledCount += 1
             return Reply([

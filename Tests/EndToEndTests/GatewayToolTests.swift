@@ -48,7 +48,7 @@ import FoundationXML
     }
 
     /// `text` without what differs from one run to the next: message ids, times, spans, sequence
-    /// numbers, process ids, database ids and durations.
+    /// numbers, process ids, database ids, client addresses and durations.
     static func normalised(_ text: String) -> String {
         var text = text
         for (pattern, replacement) in [
@@ -57,6 +57,7 @@ import FoundationXML
             (#"[0-9a-f]{16}-[0-9]+"#, "ID"),
             (#"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"#, "TIME"),
             (#""parentSpan":"[0-9a-f]{16}""#, #""parentSpan":"SPAN""#),
+            (#""replyTo":"[0-9a-f]{16}""#, #""replyTo":"ADDRESS""#),
             (#""seq":[0-9]+"#, #""seq":N"#),
             (#""pid":[0-9]+"#, #""pid":N"#),
             (#""uptimeSeconds":[0-9.]+"#, #""uptimeSeconds":N"#),
