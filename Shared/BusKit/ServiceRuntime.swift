@@ -175,14 +175,14 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
             } else {
                 "it waited \(waited) ms on the bus, more than ACTION_TTL_MS (\(config.actionTimeToLiveMilliseconds) ms)"
             }
-            reply = Reply([.error("overloaded", "refused: \(why); the service is overloaded", offendingId: envelope.id)])
+            reply = Reply([.error(.overloaded, "refused: \(why); the service is overloaded", offendingId: envelope.id)])
         case .fromTheFuture(let ahead):
             reply = Reply([.error(
-                MessageError.Code.badTime.rawValue,
+                MessageError.Code.badTime,
                 "refused: its time \(envelope.time) is \(ahead) ms ahead of this service's clock, more than CLOCK_SKEW_MS (\(config.clockSkewMilliseconds) ms)",
                 offendingId: envelope.id)])
         case .unreadableTime:
-            reply = Reply([.error(MessageError.Code.badTime.rawValue, "refused: its time is not a timestamp", offendingId: envelope.id)])
+            reply = Reply([.error(MessageError.Code.badTime, "refused: its time is not a timestamp", offendingId: envelope.id)])
         }
         count("handled")
         // Everything is encoded first and then sent back to back, so that libzmq's I/O thread
@@ -191,7 +191,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         if outgoing.isEmpty && !reply.effects.isEmpty {
             // A decision held a number JSON cannot carry: refuse rather than send what no peer decodes.
             (outgoing, emitted, forwarded) = try encode(
-                [.error(MessageError.Code.nonFinite.rawValue, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
+                [.error(MessageError.Code.nonFinite, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
                 causedBy: envelope, on: bus)
         }
         let ackBody = Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)

@@ -189,13 +189,13 @@ public struct LayoutElement: Codable, Sendable, Equatable {
     /// The name a tap uses: `add`, `color`, `monster-list`, `weapon`, …
     public var name: String
     /// `barButton`, `bar`, `pane`, `row`, `label`, `image`, `textField`.
-    public var kind: String
+    public var kind: ElementKind
     /// Its title or text, where it has one.
     public var title: String?
     /// Its frame in window coordinates.
     public var frame: Rect
     /// An element named `name` of `kind` at `frame`.
-    public init(name: String, kind: String, title: String? = nil, frame: Rect) {
+    public init(name: String, kind: ElementKind, title: String? = nil, frame: Rect) {
         self.name = name; self.kind = kind; self.title = title; self.frame = frame
     }
 }

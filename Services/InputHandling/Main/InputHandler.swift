@@ -8,7 +8,7 @@ struct InputHandler: ServiceHandler {
     var core = InputCore()
     var activity: DeviceActivity
 
-    static let handled: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
+    static let handled: [MessageType] = InputAction.types + [.forget]
 
     var subscriptions: [String] { Self.handled.map(\.rawValue) }
 
@@ -21,7 +21,10 @@ struct InputHandler: ServiceHandler {
                 return core.forget(device)
             }
         }
-        let effects = core.handle(device: envelope.device, body: envelope.body)
+        guard let action = InputAction(envelope.body) else {
+            return Reply([.error(MessageError.Code.unknownType, "input-handling does not handle \(envelope.type.rawValue)")])
+        }
+        let effects = core.handle(device: envelope.device, action: action)
         if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
         return Reply(effects)
     }

@@ -11,7 +11,7 @@ import MonsterKit
 enum Selection {
     static func select(_ name: String, in session: inout DeviceSession) -> [Effect] {
         guard let monster = Catalogue.monster(named: name) ?? Catalogue.monsters.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-            return [.error("unknown-monster", "no monster is named '\(name)'; the roster has \(Catalogue.names.joined(separator: ", "))")]
+            return [.error(.unknownMonster, "no monster is named '\(name)'; the roster has \(Catalogue.names.joined(separator: ", "))")]
         }
         if let presentation = session.presentation, presentation.content == .monsterList,
            let index = presentation.buttons.firstIndex(of: monster.name) {
@@ -21,7 +21,7 @@ enum Selection {
             return Taps.deliver(.element(row), in: &session)
         }
         if let presentation = session.presentation, presentation.style == .alert {
-            return [.error("modal-alert", "an alert (\(presentation.message ?? "")) is up: the roster cannot be reached until it is dismissed")]
+            return [.error(.modalAlert, "an alert (\(presentation.message ?? "")) is up: the roster cannot be reached until it is dismissed")]
         }
         return [.forward(.rosterSelect(RosterSelect(monster: monster.name)), to: MonsterBus.Service.roster)]
     }

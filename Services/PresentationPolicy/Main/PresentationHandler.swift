@@ -8,10 +8,14 @@ struct PresentationHandler: ServiceHandler {
     var core = PresentationCore()
     var activity: DeviceActivity
 
-    /// Device actions, and taps the keyboard's window passed back to the app's.
+    /// Every type handled: the core's actions, and `device.forget`.
+    static let handled: [MessageType] = PresentationAction.types + [.forget]
+
+    /// Device actions (the whole `device.` prefix, so a `device.*` type outside the vocabulary is
+    /// answered `unknown-type`), and taps the keyboard's window passed back to the app's.
     var subscriptions: [String] { ["device.", MessageType.inputPassed.rawValue] }
 
-    func accepts(_ type: MessageType) -> Bool { type.isDeviceAction || type == .inputPassed || type == .forget }
+    func accepts(_ type: MessageType) -> Bool { Self.handled.contains(type) }
 
     mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
@@ -20,7 +24,10 @@ struct PresentationHandler: ServiceHandler {
                 return core.forget(device)
             }
         }
-        let effects = core.handle(device: envelope.device, action: envelope.body)
+        guard let action = PresentationAction(envelope.body) else {
+            return Reply([.error(MessageError.Code.unknownType, "presentation-policy does not handle \(envelope.type.rawValue)")])
+        }
+        let effects = core.handle(device: envelope.device, action: action)
         if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
         return Reply(effects)
     }
