@@ -67,11 +67,11 @@ import Testing
         #expect(types(effects) == [.rosterSelect])
     }
 
-    @Test func anUnknownMonsterIsRefused() {
+    @Test func aNameNotOnScreenIsTheRostersToCheck() {
         var harness = Harness()
         let effects = harness.select("ipad", "Robo-Cop")
-        #expect(effects.first?.errorBody?.code == "unknown-monster")
-        #expect(effects.count == 1)
+        #expect(types(effects) == [.rosterSelect])
+        #expect(effects.first?.forwardTo == MonsterBus.Service.roster)
     }
 }
 

@@ -39,6 +39,11 @@ import Testing
         #expect(decision.effects == [.publish(.selection(RosterSelection(monster: Catalogue.monster(named: "Dog-Bot")!)))])
     }
 
+    @Test func aNameInAnyCaseSelectsTheMonsterAsTheRosterSpellsIt() {
+        let decision = RosterCore().decide(device: "ipad", action: .rosterSelect(RosterSelect(monster: "dog-bot")))
+        #expect(decision.change == .selection(device: "ipad", monster: "Dog-Bot"))
+    }
+
     @Test func anUnknownMonsterIsAnErrorAndNoChange() {
         let decision = RosterCore().decide(device: "ipad", action: .rosterSelect(RosterSelect(monster: "Robo-Cop")))
         #expect(decision.change == nil)

@@ -37,8 +37,9 @@ public struct RosterCore: Sendable {
             return RosterDecision([.publish(.snapshot(snapshot(for: device)))])
         case .rosterSelect(let select):
             guard let device else { return RosterDecision([.error(.missingDevice, "a selection needs a device")]) }
-            guard let monster = monsters.first(where: { $0.name == select.monster }) else {
-                return RosterDecision([.error(.unknownMonster, "no monster is named '\(select.monster)'")])
+            guard let monster = monsters.first(where: { $0.name.lowercased() == select.monster.lowercased() }) else {
+                return RosterDecision([.error(
+                    .unknownMonster, "no monster is named '\(select.monster)'; the roster has \(monsters.map(\.name).joined(separator: ", "))")])
             }
             return RosterDecision(
                 [.publish(.selection(RosterSelection(monster: monster, databaseId: databaseId)))],
