@@ -214,13 +214,18 @@ public struct DeviceLayout: Codable, Sendable, Equatable {
     public var mode: WindowMode?
     /// The window's top left corner in screen coordinates; absent: the screen's top left.
     public var windowOrigin: Point?
+    /// Where the keyboard, and so any input view, goes now: input-handling keeps its copy from
+    /// `layout.changed`.
+    public var keyboard: KeyboardMetrics?
+    /// Why it changed: `rotation` or `resize` (`layout.changed`); absent in `layout.state`.
+    public var reason: String?
     /// A layout from its parts.
     public init(
         orientation: Orientation, widthClass: SizeClass, window: Size, elements: [LayoutElement],
-        mode: WindowMode? = nil, windowOrigin: Point? = nil
+        mode: WindowMode? = nil, windowOrigin: Point? = nil, keyboard: KeyboardMetrics? = nil, reason: String? = nil
     ) {
         self.orientation = orientation; self.widthClass = widthClass; self.window = window; self.elements = elements
-        self.mode = mode; self.windowOrigin = windowOrigin
+        self.mode = mode; self.windowOrigin = windowOrigin; self.keyboard = keyboard; self.reason = reason
     }
 }
 

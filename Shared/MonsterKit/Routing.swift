@@ -11,7 +11,7 @@ public enum Routing {
         .resize: [Service.presentationPolicy],
         .select: [Service.presentationPolicy],
         .interaction: [Service.presentationPolicy],
-        .describe: [Service.presentationPolicy],
+        .describe: [Service.presentationPolicy, Service.inputHandling, Service.roster],
         .forget: Service.all,
         .snapshotRequest: [Service.roster],
         .backupRequest: [Service.roster],
@@ -19,4 +19,10 @@ public enum Routing {
 
     /// The services that handle an action of `type` directly; `nil` for a type no client sends.
     public static func firstHop(of type: MessageType) -> [String]? { firstHop[type] }
+
+    /// The services that also handle what another service publishes for everyone, and
+    /// acknowledge it: input-handling keeps the keyboard of each `layout.changed`.
+    public static let readers: [MessageType: [String]] = [
+        .deviceLayout: [Service.inputHandling],
+    ]
 }

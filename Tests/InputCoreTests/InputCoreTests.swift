@@ -23,6 +23,31 @@ import Testing
         core.handle(device: "ipad", action: .tap(InputTap(point: point, keyboard: keyboard ?? portrait, interactionDisabled: disabled)))
     }
 
+    /// presentation-policy's `layout.changed` after turning to `keyboard`'s orientation.
+    func rotated(_ keyboard: KeyboardMetrics) -> DeviceLayout {
+        DeviceLayout(
+            orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
+            keyboard: keyboard, reason: "rotation")
+    }
+
+    @Test func aLayoutWithoutTheKeyboardIsRefusedAndKeepsNothing() {
+        var core = InputCore()
+        var layout = rotated(landscape)
+        layout.keyboard = nil
+        #expect(core.handle(device: "ipad", action: .layout(layout)).first?.errorBody?.code == "bad-keyboard")
+        #expect(core.devices.isEmpty)
+    }
+
+    @Test func describeAnswersForADeviceNeverSeenWithoutKeepingIt() {
+        var core = InputCore()
+        #expect(core.handle(device: "new", action: .describe(Describe())) == [
+            .publish(.inputState(InputState(firstResponder: nil, input: nil, weaponPickerCreated: false)))])
+        #expect(core.devices.isEmpty)
+        _ = tap(&core, "weapon")
+        #expect(core.handle(device: "ipad", action: .describe(Describe())) == [
+            .publish(.inputState(InputState(firstResponder: "weapon", input: picker, weaponPickerCreated: true)))])
+    }
+
     @Test func tappingTheWeaponShowsThePickerAtKeyboardWidthCreatedOnce() {
         var core = InputCore()
         #expect(tap(&core, "weapon") == [.publish(.inputShown(InputShown(input: picker, created: true, reason: "first-responder")))])
@@ -106,7 +131,7 @@ import Testing
     @Test func afterARotationThePickerTakesTheNewWidth() {
         var core = InputCore()
         _ = tap(&core, "weapon")
-        let effects = core.handle(device: "ipad", action: .layout(InputLayout(keyboard: landscape, reason: "rotation")))
+        let effects = core.handle(device: "ipad", action: .layout(rotated(landscape)))
         let frame = Rect(x: 0, y: 658, width: 1024, height: 110)
         let wide = InputView(
             view: "weapon-picker", responder: "weapon", width: 1024, height: 110,
@@ -116,7 +141,7 @@ import Testing
 
     @Test func aRotationWithNoInputViewPublishesNothing() {
         var core = InputCore()
-        #expect(core.handle(device: "ipad", action: .layout(InputLayout(keyboard: landscape, reason: "rotation"))).isEmpty)
+        #expect(core.handle(device: "ipad", action: .layout(rotated(landscape))).isEmpty)
     }
 
     @Test func aNewFirstResponderTakesOverFromTheOldOne() {
@@ -209,7 +234,7 @@ import Testing
     @Test func describeReportsTheFirstResponderAndView() {
         var core = InputCore()
         _ = tap(&core, "weapon")
-        let effects = core.handle(device: "ipad", action: .describe(InputDescribe(keyboard: portrait)))
+        let effects = core.handle(device: "ipad", action: .describe(Describe()))
         #expect(effects == [.publish(.inputState(InputState(firstResponder: "weapon", input: picker, weaponPickerCreated: true)))])
     }
 }

@@ -55,8 +55,9 @@ enum Samples {
         .forget(Forget()),
         .forgotten(Forgotten(service: "roster", held: true)),
         .inputTap(InputTap(element: "fire", keyboard: keyboard)),
-        .inputLayout(InputLayout(keyboard: keyboard, reason: "rotation")),
-        .inputDescribe(InputDescribe(keyboard: keyboard)),
+        .deviceLayout(DeviceLayout(
+            orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
+            keyboard: keyboard, reason: "rotation")),
         .inputShown(InputShown(input: picker, created: true, reason: "first-responder")),
         .inputHidden(InputHidden(input: picker, reason: "closed")),
         .weaponSelected(WeaponSelected(weapon: .ninjaStar)),

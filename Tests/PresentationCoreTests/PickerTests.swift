@@ -113,13 +113,12 @@ import Testing
         #expect(harness.send("ipad", .tap(tap)).first?.errorBody?.code == "bad-tap")
     }
 
-    @Test func describeGivesTheStateAndAsksInputHandlingAndRoster() {
+    @Test func describeGivesTheStateOnly() {
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.send("ipad", .describe(Describe()))
-        #expect(types(effects) == [.deviceState, .inputDescribe, .snapshotRequest])
-        #expect(effects[1].forwardTo == MonsterBus.Service.inputHandling)
-        #expect(effects[2].forwardTo == MonsterBus.Service.roster)
+        // input-handling and roster answer the same describe themselves (Routing.firstHop).
+        #expect(types(effects) == [.deviceState])
         guard case .deviceState(let state) = effects[0].body else { return }
         #expect(state.presentation?.content == .add)
         #expect(state.popoverArrowDirection == .up)

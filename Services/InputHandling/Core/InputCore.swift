@@ -1,7 +1,8 @@
 import MonsterKit
 
 /// input-handling's decisions for any number of devices: first responders and input views.
-/// Taps reach it from presentation-policy, which owns hit-testing and modality.
+/// Taps reach it from presentation-policy, which owns hit-testing and modality; the keyboard's
+/// place comes with each tap and with presentation-policy's `layout.changed`.
 public struct InputCore: Sendable {
     /// Every device seen, by id.
     public private(set) var devices: [String: InputDevice] = [:]
@@ -26,7 +27,29 @@ public struct InputCore: Sendable {
         guard let deviceId else {
             return [.error(.missingDevice, "input-handling needs a device id in the envelope")]
         }
-        let keyboard = action.keyboard
+        switch action {
+        case .tap(let tap):
+            return update(deviceId, keyboard: tap.keyboard) { Self.tap(tap, on: &$0) }
+        case .layout(let layout):
+            guard let keyboard = layout.keyboard else {
+                return [.error(.badKeyboard, "a layout for input-handling must carry the keyboard's metrics")]
+            }
+            return update(deviceId, keyboard: keyboard) { device in
+                device.visibleInput.map {
+                    [.publish(.inputShown(InputShown(input: $0, created: false, reason: layout.reason ?? ChangeReason.rotation.rawValue)))]
+                } ?? []
+            }
+        case .describe:
+            // A device never seen here has no first responder: nothing to keep for it.
+            let device = devices[deviceId]
+            return [.publish(.inputState(InputState(
+                firstResponder: device?.firstResponder?.rawValue, input: device?.visibleInput,
+                weaponPickerCreated: device?.weaponPickerCreated ?? false)))]
+        }
+    }
+
+    /// Runs `change` on `device` with the `keyboard` now; keeps the result unless it was refused.
+    private mutating func update(_ deviceId: String, keyboard: KeyboardMetrics, _ change: (inout InputDevice) -> [Effect]) -> [Effect] {
         guard keyboard.isPlausible else {
             return [.error(
                 .badKeyboard,
@@ -34,18 +57,7 @@ public struct InputCore: Sendable {
         }
         var device = devices[deviceId] ?? InputDevice(keyboard: keyboard)
         device.keyboard = keyboard
-        let effects: [Effect]
-        switch action {
-        case .tap(let tap): effects = Self.tap(tap, on: &device)
-        case .layout(let layout):
-            effects = device.visibleInput.map {
-                [.publish(.inputShown(InputShown(input: $0, created: false, reason: layout.reason)))]
-            } ?? []
-        case .describe:
-            effects = [.publish(.inputState(InputState(
-                firstResponder: device.firstResponder?.rawValue, input: device.visibleInput,
-                weaponPickerCreated: device.weaponPickerCreated)))]
-        }
+        let effects = change(&device)
         if !effects.contains(where: \.isError) { devices[deviceId] = device }
         return effects
     }

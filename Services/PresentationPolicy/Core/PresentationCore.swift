@@ -102,11 +102,9 @@ public struct PresentationCore: Sendable {
             element: element, enabled: interaction.enabled, interactionDisabled: session.interactionDisabled.sorted())))]
     }
 
+    /// The device's window and presentation; input-handling and roster answer the same
+    /// `device.describe` with their own parts.
     private static func describe(_ session: DeviceSession) -> [Effect] {
-        [
-            .publish(.deviceState(session.message)),
-            .forward(.inputDescribe(InputDescribe(keyboard: session.layout.keyboard)), to: MonsterBus.Service.inputHandling),
-            .forward(.snapshotRequest(SnapshotRequest()), to: MonsterBus.Service.roster),
-        ]
+        [.publish(.deviceState(session.message))]
     }
 }

@@ -4,8 +4,8 @@ import MonsterKit
 enum Rotation {
     /// Turns the device. A visible popover is hidden when rotation starts and, when it ends,
     /// presented again at its anchor — or dismissed when the anchor is gone or was a rectangle.
-    /// An alert never leaves the screen: it is re-centred (`presentation.moved`). The input view
-    /// takes the new keyboard width. Turning to the orientation the device has changes nothing.
+    /// An alert never leaves the screen: it is re-centred (`presentation.moved`). The layout
+    /// published carries the keyboard, from which input-handling gives the input view its new width. Turning to the orientation the device has changes nothing.
     static func rotate(to orientation: Orientation, in session: inout DeviceSession) -> [Effect] {
         guard orientation != session.orientation else {
             return [.unchanged(.sameOrientation, "the device is already in \(orientation.rawValue): nothing turned")]
@@ -16,10 +16,8 @@ enum Rotation {
         }
         session.orientation = orientation
         let layout = session.layout
-        effects.append(.publish(.deviceLayout(layout.message)))
+        effects.append(.publish(.deviceLayout(layout.message(reason: .rotation))))
         if let replaced = placeAgain(in: &session, layout: layout, reason: .rotation) { effects.append(replaced) }
-        effects.append(.forward(
-            .inputLayout(InputLayout(keyboard: layout.keyboard, reason: "rotation")), to: MonsterBus.Service.inputHandling))
         return effects
     }
 
@@ -43,10 +41,8 @@ enum Rotation {
         session.widthClass = resize.width
         session.mode = mode
         let layout = session.layout
-        effects.append(.publish(.deviceLayout(layout.message)))
+        effects.append(.publish(.deviceLayout(layout.message(reason: .resize))))
         if let replaced = placeAgain(in: &session, layout: layout, reason: .resize) { effects.append(replaced) }
-        effects.append(.forward(
-            .inputLayout(InputLayout(keyboard: layout.keyboard, reason: "resize")), to: MonsterBus.Service.inputHandling))
         return effects
     }
 

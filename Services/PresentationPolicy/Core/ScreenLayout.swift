@@ -143,11 +143,11 @@ public struct ScreenLayout: Sendable, Equatable {
         elements.filter { $0.name == "navigation-bar" || $0.kind == .barButton }.map(\.name)
     }
 
-    /// The layout as a message body.
-    public var message: DeviceLayout {
+    /// The layout as a message body, with its keyboard, changed because of `reason` if given.
+    public func message(reason: ChangeReason? = nil) -> DeviceLayout {
         DeviceLayout(
             orientation: orientation, widthClass: widthClass, window: window, elements: elements,
-            mode: mode, windowOrigin: windowOrigin)
+            mode: mode, windowOrigin: windowOrigin, keyboard: keyboard, reason: reason?.rawValue)
     }
 
     /// The system keyboard's height (UIKit's, for the idiom and orientation).

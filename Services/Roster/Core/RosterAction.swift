@@ -5,6 +5,8 @@ import MonsterKit
 public enum RosterAction: Sendable, Equatable {
     /// `roster.snapshot.request`: the whole roster, with the device's selection.
     case snapshotRequest(SnapshotRequest)
+    /// `device.describe`: the roster's part of a device (its snapshot, with the device's selection).
+    case describe(Describe)
     /// `roster.select.request`: the device shows another monster.
     case rosterSelect(RosterSelect)
     /// `input.weapon.selected`: the selected monster's weapon.
@@ -16,12 +18,13 @@ public enum RosterAction: Sendable, Equatable {
 
     /// The message types these actions come as: what the service subscribes to and dispatches
     /// (with `roster.backup.request`, which its handler answers).
-    public static let types: [MessageType] = [.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected, .forget]
+    public static let types: [MessageType] = [.snapshotRequest, .describe, .rosterSelect, .weaponSelected, .colorSelected, .forget]
 
     /// The action `body` carries; `nil` for a message the roster core does not decide.
     public init?(_ body: Body) {
         switch body {
         case .snapshotRequest(let request): self = .snapshotRequest(request)
+        case .describe(let describe): self = .describe(describe)
         case .rosterSelect(let select): self = .rosterSelect(select)
         case .weaponSelected(let picked): self = .weaponSelected(picked)
         case .colorSelected(let picked): self = .colorSelected(picked)

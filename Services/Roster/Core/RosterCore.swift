@@ -33,7 +33,7 @@ public struct RosterCore: Sendable {
     /// What to do about an action for `device`.
     public func decide(device: String?, action: RosterAction) -> RosterDecision {
         switch action {
-        case .snapshotRequest:
+        case .snapshotRequest, .describe:
             return RosterDecision([.publish(.snapshot(snapshot(for: device)))])
         case .rosterSelect(let select):
             guard let device else { return RosterDecision([.error(.missingDevice, "a selection needs a device")]) }
