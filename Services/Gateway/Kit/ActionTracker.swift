@@ -64,6 +64,9 @@ public struct ActionTracker: Sendable {
         for forward in ack.forwarded { expect(forward) }
     }
 
+    /// True once every service the action was sent to has acknowledged it.
+    public var firstHopAnswered: Bool { !pendingAcks.contains { $0.id == actionId } }
+
     /// True once every acknowledgement and every message they list has arrived.
     public var isComplete: Bool { pendingAcks.isEmpty && missingEmitted.isEmpty }
 
