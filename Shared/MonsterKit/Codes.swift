@@ -131,9 +131,13 @@ public enum ElementKind: String, CaseIterable, Codable, Sendable {
 /// The names of the app window's fixed elements as taps spell them (rows are `row:NAME`), and
 /// `outside`, the window's background.
 public enum ElementName: String, CaseIterable, Sendable {
+    /// The status bar, and the roster pane (landscape iPad) with its navigation bar.
     case statusBar = "status-bar", master, masterNavigationBar = "master-navigation-bar"
+    /// The detail pane's navigation bar, and the detail pane.
     case navigationBar = "navigation-bar", detail
+    /// The bar buttons (`+`, Choose Color, Monster List) and the detail's name, description and icon.
     case add, color, monsterList = "monster-list", name, description, icon
+    /// The weapon's label, the weapon image (first responder: the weapon picker) and the notes field.
     case weaponLabel = "weapon-label", weapon, notes
     /// The window's background: a tap on no element.
     case outside

@@ -78,13 +78,12 @@ public struct PresentationCore: Sendable {
     }
 
     /// Every view whose user interaction can be set: the window's, and the weapon picker's buttons.
-    static let interactiveNames: Set<String> = ScreenLayout.allElementNames
-        .union(Weapon.allCases.map(\.buttonElement)).union(["close"])
+    static let interactiveNames: Set<String> = ScreenLayout.allElementNames.union(InputElement.weaponPickerButtons)
 
     private static func setInteraction(_ interaction: Interaction, in session: inout DeviceSession) -> [Effect] {
         var element = interaction.element
         if !interactiveNames.contains(element), let monster = Catalogue.monsters.first(where: { $0.name.lowercased() == element.lowercased() }) {
-            element = "row:" + monster.name
+            element = ElementName.rowPrefix + monster.name
         }
         guard interactiveNames.contains(element) else {
             return [.error(.unknownElement, "'\(interaction.element)' is not a view of this app (nor a button of the weapon picker)")]

@@ -37,10 +37,8 @@ public struct ScreenLayout: Sendable, Equatable {
     public let screen: Size
 
     /// Every element name any layout can have, for telling "not here now" from "never exists".
-    public static let allElementNames: Set<String> = Set([
-        "status-bar", "master", "master-navigation-bar", "navigation-bar", "detail",
-        "add", "color", "monster-list", "name", "description", "icon", "weapon-label", "weapon", "notes",
-    ] + Catalogue.names.map { "row:" + $0 })
+    public static let allElementNames: Set<String> = Set(
+        ElementName.allCases.filter { $0 != .outside }.map(\.rawValue) + Catalogue.names.map { ElementName.rowPrefix + $0 })
 
     /// The layout of a device with `profile`, turned to `orientation`, with a window of `widthClass`
     /// placed by `mode` (by default: Slide Over for a compact iPad window, else full screen).

@@ -98,7 +98,7 @@ enum Taps {
     }
 
     private static func resolve(_ name: String, in session: DeviceSession) -> Target {
-        if name == "outside" { return .background }
+        if name == ElementName.outside.rawValue { return .background }
         if let presentation = session.presentation,
            let index = presentation.buttons.firstIndex(where: { $0.lowercased() == name.lowercased() }) {
             return .presentationButton(index)
