@@ -85,10 +85,20 @@ import Testing
             to: MonsterBus.Service.inputHandling)])
     }
 
-    @Test func aNameThisServiceDoesNotKnowGoesToInputHandlingToJudge() {
+    @Test func aPickerButtonGoesToInputHandlingToJudge() {
+        var harness = Harness()
+        let effects = harness.tap("ipad", "fire")
+        #expect(types(effects) == [.inputTap])
+        #expect(effects.first?.forwardTo == MonsterBus.Service.inputHandling)
+    }
+
+    @Test func aNameNobodyKnowsIsRefusedHereNamingThePickersButtons() {
         var harness = Harness()
         let effects = harness.tap("ipad", "laser")
-        #expect(types(effects) == [.inputTap])
+        #expect(types(effects) == [.error])
+        #expect(effects.first?.errorBody?.code == "unknown-element")
+        #expect(effects.first?.errorBody?.message.contains("blowgun") == true)
+        #expect(harness.core.devices["ipad"] != nil)
     }
 
     @Test func aViewWithUserInteractionDisabledNeverReceivesTheTap() {

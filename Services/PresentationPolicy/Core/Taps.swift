@@ -18,8 +18,10 @@ enum Taps {
         case background
         /// A point on the screen but outside the app's window (another app's part of the screen).
         case offWindow(Point)
-        /// A name this service does not know: input-handling's (the input view's buttons).
+        /// A button of an input view: input-handling's (the keyboard's window).
         case inputWindow(String)
+        /// A name neither this service nor input-handling knows: refused here, after modality.
+        case unknown(String)
         /// A name this service knows, that is not on screen now.
         case notOnScreen(String)
     }
@@ -78,7 +80,7 @@ enum Taps {
             return popoverButton(index, of: presentation, in: &session)
         case (.popover, .insidePresentation):
             return [.unchanged(.insidePopover, "the tap landed inside the \(presentation.content.rawValue) popover, on none of its buttons")]
-        case (.popover, .inputWindow):
+        case (.popover, .inputWindow), (.popover, .unknown):
             return deliverUncovered(target, in: &session)
         case (.popover, .element(let element)) where presentation.passthrough.contains(element.name):
             guard !session.interactionDisabled.contains(element.name) else {
@@ -115,7 +117,7 @@ enum Taps {
         if ScreenLayout.allElementNames.contains(name) {
             return .notOnScreen("'\(name)' is not on screen in \(session.orientation.rawValue) (\(session.widthClass.rawValue) width)")
         }
-        return .inputWindow(name)
+        return InputElement.weaponPickerButtons.contains(name) ? .inputWindow(name) : .unknown(name)
     }
 
     /// What is under `point` in the app's window (the presentation first).
@@ -136,6 +138,10 @@ enum Taps {
         switch target {
         case .inputWindow(let name):
             return [forwardTap(name, session)]
+        case .unknown(let name):
+            return [.error(
+                .unknownElement,
+                "'\(name)' is neither an element of the screen nor a button of the weapon picker (\(InputElement.weaponPickerButtons.joined(separator: ", ")))")]
         case .element(let element):
             if session.interactionDisabled.contains(element.name) {
                 return [.error(.interactionDisabled, "'\(element.name)' has user interaction disabled: it never receives the tap")]
