@@ -42,7 +42,7 @@ public enum Permissions {
         ("device.describe", [.gateway, .observer]),
         ("device.forgotten", services),
         ("roster.backup.request", [.gateway]),
-        ("roster.snapshot.request", [.gateway, .presentationPolicy, .observer]),
+        ("roster.snapshot.request", [.gateway, .observer]),
         // A health check may run with any component's certificate (compose's, in its container).
         ("sys.ping", Set(Role.allCases)),
         ("sys.status.request", [.gateway, .observer]),
@@ -54,8 +54,6 @@ public enum Permissions {
         ("color.", [.presentationPolicy]),
         ("interaction.", [.presentationPolicy]),
         ("input.tap", [.presentationPolicy]),
-        ("input.layout", [.presentationPolicy]),
-        ("input.describe", [.presentationPolicy]),
         ("roster.select.request", [.presentationPolicy]),
         // input-handling's and roster's own topics.
         ("input.", [.inputHandling]),

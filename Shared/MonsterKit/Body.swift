@@ -25,8 +25,6 @@ public enum Body: Sendable, Equatable {
     case deviceState(DeviceState)
     // To and from input-handling.
     case inputTap(InputTap)
-    case inputLayout(InputLayout)
-    case inputDescribe(InputDescribe)
     case inputShown(InputShown)
     case inputHidden(InputHidden)
     case weaponSelected(WeaponSelected)
@@ -73,8 +71,6 @@ public enum Body: Sendable, Equatable {
         case .deviceLayout: .deviceLayout
         case .deviceState: .deviceState
         case .inputTap: .inputTap
-        case .inputLayout: .inputLayout
-        case .inputDescribe: .inputDescribe
         case .inputShown: .inputShown
         case .inputHidden: .inputHidden
         case .weaponSelected: .weaponSelected
@@ -121,8 +117,6 @@ public enum Body: Sendable, Equatable {
         case .deviceLayout(let body): try container.encode(body, forKey: key)
         case .deviceState(let body): try container.encode(body, forKey: key)
         case .inputTap(let body): try container.encode(body, forKey: key)
-        case .inputLayout(let body): try container.encode(body, forKey: key)
-        case .inputDescribe(let body): try container.encode(body, forKey: key)
         case .inputShown(let body): try container.encode(body, forKey: key)
         case .inputHidden(let body): try container.encode(body, forKey: key)
         case .weaponSelected(let body): try container.encode(body, forKey: key)
@@ -171,8 +165,6 @@ public enum Body: Sendable, Equatable {
         case .deviceLayout: .deviceLayout(try container.decode(DeviceLayout.self, forKey: key))
         case .deviceState: .deviceState(try container.decode(DeviceState.self, forKey: key))
         case .inputTap: .inputTap(try container.decode(InputTap.self, forKey: key))
-        case .inputLayout: .inputLayout(try container.decode(InputLayout.self, forKey: key))
-        case .inputDescribe: .inputDescribe(try container.decode(InputDescribe.self, forKey: key))
         case .inputShown: .inputShown(try container.decode(InputShown.self, forKey: key))
         case .inputHidden: .inputHidden(try container.decode(InputHidden.self, forKey: key))
         case .weaponSelected: .weaponSelected(try container.decode(WeaponSelected.self, forKey: key))

@@ -20,8 +20,18 @@ public struct Effect: Sendable, Equatable {
     public static func forward(_ body: Body, to service: String) -> Effect { Effect(body, forwardTo: service) }
 
     /// Publishes an `error` with `code` and `message` about the message being handled.
-    public static func error(_ code: String, _ message: String, offendingId: String? = nil) -> Effect {
-        Effect(.error(ErrorBody(code: code, message: message, offendingId: offendingId)))
+    public static func error(_ code: RefusalCode, _ message: String, offendingId: String? = nil) -> Effect {
+        Effect(.error(ErrorBody(code: code.rawValue, message: message, offendingId: offendingId)))
+    }
+
+    /// Publishes an `error` about a message that could not be taken as it is (`MessageError`'s codes).
+    public static func error(_ code: MessageError.Code, _ message: String, offendingId: String? = nil) -> Effect {
+        Effect(.error(ErrorBody(code: code.rawValue, message: message, offendingId: offendingId)))
+    }
+
+    /// Publishes `action.unchanged`: nothing changed, because of `reason` (`message` for a person).
+    public static func unchanged(_ reason: UnchangedReason, _ message: String) -> Effect {
+        Effect(.unchanged(Unchanged(reason: reason.rawValue, message: message)))
     }
 
     /// Whether this effect is an `error`.

@@ -58,24 +58,6 @@ public struct InputPassed: Codable, Sendable, Equatable {
     public init(point: Point) { self.point = point }
 }
 
-/// `input.layout`: the keyboard's metrics changed (rotation, resize).
-public struct InputLayout: Codable, Sendable, Equatable {
-    /// The keyboard's metrics after the change, for the visible input view's new frame.
-    public var keyboard: KeyboardMetrics
-    /// `rotation` or `resize`.
-    public var reason: String
-    /// New `keyboard` metrics for `reason`.
-    public init(keyboard: KeyboardMetrics, reason: String) { self.keyboard = keyboard; self.reason = reason }
-}
-
-/// `input.describe`: asks input-handling for a device's first responder and input view.
-public struct InputDescribe: Codable, Sendable, Equatable {
-    /// The device's keyboard metrics now, so the reported input view has its current frame.
-    public var keyboard: KeyboardMetrics
-    /// A request with the device's current `keyboard` metrics.
-    public init(keyboard: KeyboardMetrics) { self.keyboard = keyboard }
-}
-
 /// An input view as it is on screen.
 public struct InputView: Codable, Sendable, Equatable {
     /// `weapon-picker` (the custom input view) or `keyboard` (the system keyboard).

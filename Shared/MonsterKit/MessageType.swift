@@ -22,8 +22,6 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     case deviceLayout = "layout.changed"
     case deviceState = "layout.state"
     case inputTap = "input.tap"
-    case inputLayout = "input.layout"
-    case inputDescribe = "input.describe"
     case inputShown = "input.shown"
     case inputHidden = "input.hidden"
     case weaponSelected = "input.weapon.selected"

@@ -189,13 +189,13 @@ public struct LayoutElement: Codable, Sendable, Equatable {
     /// The name a tap uses: `add`, `color`, `monster-list`, `weapon`, …
     public var name: String
     /// `barButton`, `bar`, `pane`, `row`, `label`, `image`, `textField`.
-    public var kind: String
+    public var kind: ElementKind
     /// Its title or text, where it has one.
     public var title: String?
     /// Its frame in window coordinates.
     public var frame: Rect
     /// An element named `name` of `kind` at `frame`.
-    public init(name: String, kind: String, title: String? = nil, frame: Rect) {
+    public init(name: String, kind: ElementKind, title: String? = nil, frame: Rect) {
         self.name = name; self.kind = kind; self.title = title; self.frame = frame
     }
 }
@@ -214,13 +214,18 @@ public struct DeviceLayout: Codable, Sendable, Equatable {
     public var mode: WindowMode?
     /// The window's top left corner in screen coordinates; absent: the screen's top left.
     public var windowOrigin: Point?
+    /// Where the keyboard, and so any input view, goes now: input-handling keeps its copy from
+    /// `layout.changed`.
+    public var keyboard: KeyboardMetrics?
+    /// Why it changed: `rotation` or `resize` (`layout.changed`); absent in `layout.state`.
+    public var reason: String?
     /// A layout from its parts.
     public init(
         orientation: Orientation, widthClass: SizeClass, window: Size, elements: [LayoutElement],
-        mode: WindowMode? = nil, windowOrigin: Point? = nil
+        mode: WindowMode? = nil, windowOrigin: Point? = nil, keyboard: KeyboardMetrics? = nil, reason: String? = nil
     ) {
         self.orientation = orientation; self.widthClass = widthClass; self.window = window; self.elements = elements
-        self.mode = mode; self.windowOrigin = windowOrigin
+        self.mode = mode; self.windowOrigin = windowOrigin; self.keyboard = keyboard; self.reason = reason
     }
 }
 

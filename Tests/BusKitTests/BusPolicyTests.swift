@@ -26,7 +26,7 @@ import Testing
         #expect(allowed(.inputHandling) == answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]))
         #expect(allowed(.presentationPolicy) == answers.union([
             .presented, .hidden, .dismissed, .moved, .interactionChanged, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
-            .inputTap, .inputLayout, .inputDescribe, .snapshotRequest, .rosterSelect,
+            .inputTap, .rosterSelect,
         ]))
         #expect(allowed(.bus) == [.heartbeat, .pong, .ping, .statusReport, .error])
         #expect(allowed(.observer) == [.describe, .snapshotRequest, .ping, .statusRequest, .lossReport])

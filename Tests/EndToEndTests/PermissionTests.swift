@@ -96,7 +96,7 @@ final class Witness {
             .observer: [.describe, .snapshotRequest, .ping, .statusRequest, .lossReport],
             .presentationPolicy: answers.union([
                 .presented, .hidden, .dismissed, .moved, .interactionChanged, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
-                .inputTap, .inputLayout, .inputDescribe, .snapshotRequest, .rosterSelect,
+                .inputTap, .rosterSelect,
             ]),
             .roster: answers.union([.snapshot, .selection, .monsterUpdated, .backup]),
             .inputHandling: answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]),

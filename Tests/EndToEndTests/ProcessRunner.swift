@@ -37,7 +37,7 @@ struct CommandResult {
     /// service passes to another, and the gateway's closing verdict (`action.outcome`).
     var types: [String] {
         let betweenServices: Set = [
-            "ack", "input.tap", "input.layout", "input.describe", "input.passed", "roster.select.request", "roster.snapshot.request",
+            "ack", "input.tap", "input.passed", "roster.select.request", "roster.snapshot.request",
             "action.outcome",
         ]
         return envelopes.compactMap { $0["type"] as? String }.filter { !betweenServices.contains($0) }

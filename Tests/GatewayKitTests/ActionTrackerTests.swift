@@ -34,6 +34,40 @@ import Testing
         #expect(!original.isComplete)
     }
 
+    @Test func aPublishedLayoutAwaitsInputHandlingWhichReadsIt() {
+        let layout = DeviceLayout(
+            orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
+            keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768), reason: "rotation")
+        // input-handling's answer may come before the layout it read reaches the gateway.
+        for inputFirst in [false, true] {
+            var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+            let input = [
+                message("i1", from: "input-handling", .inputShown(InputShown(
+                    input: InputView(
+                        view: "weapon-picker", responder: "weapon", width: 1024, height: 110,
+                        frame: Rect(x: 0, y: 658, width: 1024, height: 110), buttons: []),
+                    created: false, reason: "rotation"))),
+                ack("i2", from: "input-handling", handled: "p1", emitted: ["i1"]),
+            ]
+            if inputFirst { for envelope in input { tracker.observe(envelope) } }
+            tracker.observe(message("p1", from: "presentation-policy", .deviceLayout(layout)))
+            tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"]))
+            #expect(tracker.isComplete == inputFirst)
+            if !inputFirst { for envelope in input { tracker.observe(envelope) } }
+            #expect(tracker.isComplete)
+            #expect(tracker.ordered.map(\.id) == ["p1", "p2", "i1", "i2"])
+        }
+    }
+
+    @Test func theFirstHopHasAnsweredWhenEachOfItsServicesHas() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy", "input-handling", "roster"])
+        tracker.observe(ack("i1", from: "input-handling", handled: "A", emitted: []))
+        tracker.observe(ack("r1", from: "roster", handled: "A", emitted: []))
+        #expect(!tracker.firstHopAnswered)
+        tracker.observe(ack("p1", from: "presentation-policy", handled: "A", emitted: []))
+        #expect(tracker.firstHopAnswered && tracker.isComplete)
+    }
+
     @Test func aForwardedMessageAddsTheNextServicesAcknowledgement() {
         var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
         tracker.observe(message("p1", from: "presentation-policy", .inputTap(InputTap(element: "weapon", keyboard: KeyboardMetrics(width: 1, systemHeight: 1, windowHeight: 1)))))

@@ -15,34 +15,31 @@ import Testing
         message(id, from: service, .ack(Ack(handled: "x", handledId: handled, emitted: emitted, forwarded: forwarded)))
     }
 
-    /// `describe`: presentation-policy answers, then input-handling and roster in parallel.
+    /// `describe`: presentation-policy, input-handling and roster each answer it, in parallel.
     func describeMessages() -> [Envelope] {
         let state = DeviceState(
             profile: .ipad, layout: DeviceLayout(orientation: .portrait, widthClass: .regular, window: Size(width: 768, height: 1024), elements: []),
             presentation: nil, popoverArrowDirection: .unknown, interactionDisabled: [])
         return [
             message("p1", from: "presentation-policy", .deviceState(state)),
-            message("p2", from: "presentation-policy", .inputDescribe(InputDescribe(keyboard: KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)))),
-            message("p3", from: "presentation-policy", .snapshotRequest(SnapshotRequest())),
-            ack("p4", from: "presentation-policy", handled: "A", emitted: ["p1", "p2", "p3"],
-                forwarded: [Forward(id: "p2", service: "input-handling"), Forward(id: "p3", service: "roster")]),
+            ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"]),
             message("i1", from: "input-handling", .inputState(InputState(firstResponder: nil, input: nil, weaponPickerCreated: false))),
-            ack("i2", from: "input-handling", handled: "p2", emitted: ["i1"]),
+            ack("i2", from: "input-handling", handled: "A", emitted: ["i1"]),
             message("r1", from: "roster", .snapshot(RosterSnapshot(revision: 0, monsters: [], selected: nil))),
-            ack("r2", from: "roster", handled: "p3", emitted: ["r1"]),
+            ack("r2", from: "roster", handled: "A", emitted: ["r1"]),
         ]
     }
 
     @Test func describePrintsItsSectionsInOneOrderWhateverOrderTheyArrive() {
         let messages = describeMessages()
-        let expected = ["p1", "p2", "p3", "p4", "i1", "i2", "r1", "r2"]
-        // Every interleaving of the two parallel answers gives the same order.
+        let expected = ["p1", "p2", "i1", "i2", "r1", "r2"]
+        // Every interleaving of the three parallel answers gives the same order: the first hop's.
         let roster = messages.filter { $0.service == "roster" }
         let input = messages.filter { $0.service == "input-handling" }
-        let first = Array(messages.prefix(4))
-        for arrival in [first + input + roster, first + roster + input, first + [roster[0], input[0], roster[1], input[1]],
+        let first = Array(messages.prefix(2))
+        for arrival in [first + input + roster, roster + input + first, [roster[0], input[0], roster[1]] + first + [input[1]],
                         [input[1], roster[1]] + first + [roster[0], input[0]]] {
-            var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+            var tracker = ActionTracker(actionId: "A", firstHop: Routing.firstHop(of: .describe)!)
             for envelope in arrival { tracker.observe(envelope) }
             #expect(tracker.isComplete)
             #expect(tracker.ordered.map(\.id) == expected)

@@ -253,7 +253,7 @@ import InputCore
         let roster = RosterSnapshot(revision: 3, monsters: [monster], selected: tricky)
         var state = Screens.state(.ipad, orientation: .landscape)
         state.layout.elements.append(LayoutElement(
-            name: "row:" + tricky, kind: "row", title: tricky, frame: Rect(x: 0, y: 328, width: 320, height: 44)))
+            name: "row:" + tricky, kind: .row, title: tricky, frame: Rect(x: 0, y: 328, width: 320, height: 44)))
         let text = ScreenRenderer.svg(device: state, input: nil, roster: roster, deviceName: "dev<&>\"'")
         #expect(!text.contains(tricky))
         #expect(text.contains("&lt;Bot &amp; &quot;Co&quot;&gt;&apos;s\u{FFFD}"))
@@ -383,34 +383,34 @@ fileprivate enum Screens {
         let screen = orientation == .portrait ? profile.screen : Size(width: profile.screen.height, height: profile.screen.width)
         let window = Size(width: widthClass == .compact && profile.idiom == .pad ? 320 : screen.width, height: screen.height)
         let split = profile.idiom == .pad && widthClass == .regular
-        var elements = [LayoutElement(name: "status-bar", kind: "bar", frame: Rect(x: 0, y: 0, width: window.width, height: 20))]
+        var elements = [LayoutElement(name: "status-bar", kind: .bar, frame: Rect(x: 0, y: 0, width: window.width, height: 20))]
         if split && orientation == .landscape {
-            elements.append(LayoutElement(name: "master", kind: "pane", frame: Rect(x: 0, y: 20, width: 320, height: window.height - 20)))
-            elements.append(LayoutElement(name: "master-navigation-bar", kind: "bar", title: "Monsters", frame: Rect(x: 0, y: 20, width: 320, height: 44)))
+            elements.append(LayoutElement(name: "master", kind: .pane, frame: Rect(x: 0, y: 20, width: 320, height: window.height - 20)))
+            elements.append(LayoutElement(name: "master-navigation-bar", kind: .bar, title: "Monsters", frame: Rect(x: 0, y: 20, width: 320, height: 44)))
             for (index, name) in Catalogue.names.enumerated() {
-                elements.append(LayoutElement(name: "row:" + name, kind: "row", title: name,
+                elements.append(LayoutElement(name: "row:" + name, kind: .row, title: name,
                                               frame: Rect(x: 0, y: 64 + Double(index) * 44, width: 320, height: 44)))
             }
         }
         let left = split && orientation == .landscape ? 321.0 : 0
         let width = window.width - left
-        elements.append(LayoutElement(name: "detail", kind: "pane", frame: Rect(x: left, y: 20, width: width, height: window.height - 20)))
-        elements.append(LayoutElement(name: "navigation-bar", kind: "bar", frame: Rect(x: left, y: 20, width: width, height: 44)))
+        elements.append(LayoutElement(name: "detail", kind: .pane, frame: Rect(x: left, y: 20, width: width, height: window.height - 20)))
+        elements.append(LayoutElement(name: "navigation-bar", kind: .bar, frame: Rect(x: left, y: 20, width: width, height: 44)))
         if split && orientation == .portrait {
-            elements.append(LayoutElement(name: "monster-list", kind: "barButton", title: "Monster List", frame: Rect(x: left + 8, y: 20, width: 110, height: 44)))
+            elements.append(LayoutElement(name: "monster-list", kind: .barButton, title: "Monster List", frame: Rect(x: left + 8, y: 20, width: 110, height: 44)))
         }
         let add = Rect(x: window.width - 52, y: 20, width: 44, height: 44)
-        elements.append(LayoutElement(name: "color", kind: "barButton", title: "Choose Color", frame: Rect(x: add.minX - 118, y: 20, width: 110, height: 44)))
-        elements.append(LayoutElement(name: "add", kind: "barButton", title: "+", frame: add))
+        elements.append(LayoutElement(name: "color", kind: .barButton, title: "Choose Color", frame: Rect(x: add.minX - 118, y: 20, width: 110, height: 44)))
+        elements.append(LayoutElement(name: "add", kind: .barButton, title: "+", frame: add))
         let x = left + 20
         let textWidth = min(width - 40, 400)
         elements += [
-            LayoutElement(name: "name", kind: "label", frame: Rect(x: x, y: 84, width: textWidth, height: 40)),
-            LayoutElement(name: "description", kind: "label", frame: Rect(x: x, y: 130, width: textWidth, height: 30)),
-            LayoutElement(name: "icon", kind: "image", frame: Rect(x: x, y: 170, width: 95, height: 95)),
-            LayoutElement(name: "weapon-label", kind: "label", title: "Preferred way to kill", frame: Rect(x: x, y: 285, width: 200, height: 21)),
-            LayoutElement(name: "weapon", kind: "image", frame: Rect(x: x, y: 315, width: 70, height: 70)),
-            LayoutElement(name: "notes", kind: "textField", title: "Notes", frame: Rect(x: x, y: 405, width: min(width - 40, 300), height: 31)),
+            LayoutElement(name: "name", kind: .label, frame: Rect(x: x, y: 84, width: textWidth, height: 40)),
+            LayoutElement(name: "description", kind: .label, frame: Rect(x: x, y: 130, width: textWidth, height: 30)),
+            LayoutElement(name: "icon", kind: .image, frame: Rect(x: x, y: 170, width: 95, height: 95)),
+            LayoutElement(name: "weapon-label", kind: .label, title: "Preferred way to kill", frame: Rect(x: x, y: 285, width: 200, height: 21)),
+            LayoutElement(name: "weapon", kind: .image, frame: Rect(x: x, y: 315, width: 70, height: 70)),
+            LayoutElement(name: "notes", kind: .textField, title: "Notes", frame: Rect(x: x, y: 405, width: min(width - 40, 300), height: 31)),
         ]
         return DeviceLayout(orientation: orientation, widthClass: widthClass, window: window, elements: elements)
     }

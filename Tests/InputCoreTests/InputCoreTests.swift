@@ -8,7 +8,7 @@ import Testing
     let landscape = KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768)
 
     func tap(_ core: inout InputCore, _ element: String, keyboard: KeyboardMetrics? = nil) -> [Effect] {
-        core.handle(device: "ipad", body: .inputTap(InputTap(element: element, keyboard: keyboard ?? portrait)))
+        core.handle(device: "ipad", action: .tap(InputTap(element: element, keyboard: keyboard ?? portrait)))
     }
 
     var picker: InputView {
@@ -20,7 +20,32 @@ import Testing
     }
 
     func tap(_ core: inout InputCore, at point: Point, keyboard: KeyboardMetrics? = nil, disabled: [String]? = nil) -> [Effect] {
-        core.handle(device: "ipad", body: .inputTap(InputTap(point: point, keyboard: keyboard ?? portrait, interactionDisabled: disabled)))
+        core.handle(device: "ipad", action: .tap(InputTap(point: point, keyboard: keyboard ?? portrait, interactionDisabled: disabled)))
+    }
+
+    /// presentation-policy's `layout.changed` after turning to `keyboard`'s orientation.
+    func rotated(_ keyboard: KeyboardMetrics) -> DeviceLayout {
+        DeviceLayout(
+            orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
+            keyboard: keyboard, reason: "rotation")
+    }
+
+    @Test func aLayoutWithoutTheKeyboardIsRefusedAndKeepsNothing() {
+        var core = InputCore()
+        var layout = rotated(landscape)
+        layout.keyboard = nil
+        #expect(core.handle(device: "ipad", action: .layout(layout)).first?.errorBody?.code == "bad-keyboard")
+        #expect(core.devices.isEmpty)
+    }
+
+    @Test func describeAnswersForADeviceNeverSeenWithoutKeepingIt() {
+        var core = InputCore()
+        #expect(core.handle(device: "new", action: .describe(Describe())) == [
+            .publish(.inputState(InputState(firstResponder: nil, input: nil, weaponPickerCreated: false)))])
+        #expect(core.devices.isEmpty)
+        _ = tap(&core, "weapon")
+        #expect(core.handle(device: "ipad", action: .describe(Describe())) == [
+            .publish(.inputState(InputState(firstResponder: "weapon", input: picker, weaponPickerCreated: true)))])
     }
 
     @Test func tappingTheWeaponShowsThePickerAtKeyboardWidthCreatedOnce() {
@@ -106,7 +131,7 @@ import Testing
     @Test func afterARotationThePickerTakesTheNewWidth() {
         var core = InputCore()
         _ = tap(&core, "weapon")
-        let effects = core.handle(device: "ipad", body: .inputLayout(InputLayout(keyboard: landscape, reason: "rotation")))
+        let effects = core.handle(device: "ipad", action: .layout(rotated(landscape)))
         let frame = Rect(x: 0, y: 658, width: 1024, height: 110)
         let wide = InputView(
             view: "weapon-picker", responder: "weapon", width: 1024, height: 110,
@@ -116,7 +141,7 @@ import Testing
 
     @Test func aRotationWithNoInputViewPublishesNothing() {
         var core = InputCore()
-        #expect(core.handle(device: "ipad", body: .inputLayout(InputLayout(keyboard: landscape, reason: "rotation"))).isEmpty)
+        #expect(core.handle(device: "ipad", action: .layout(rotated(landscape))).isEmpty)
     }
 
     @Test func aNewFirstResponderTakesOverFromTheOldOne() {
@@ -139,7 +164,7 @@ import Testing
     @Test func devicesHaveTheirOwnFirstResponder() {
         var core = InputCore()
         _ = tap(&core, "weapon")
-        let other = core.handle(device: "other", body: .inputTap(InputTap(element: "fire", keyboard: portrait)))
+        let other = core.handle(device: "other", action: .tap(InputTap(element: "fire", keyboard: portrait)))
         #expect(other.first?.isError == true)
         #expect(core.devices["ipad"]?.firstResponder == .weapon)
     }
@@ -186,7 +211,7 @@ import Testing
         let byPoint = tap(&core, at: Point(x: blowgun.midX, y: blowgun.midY), disabled: ["blowgun"])
         guard case .error(let error) = byPoint.first?.body else { Issue.record("expected an error"); return }
         #expect(error.code == "interaction-disabled")
-        let byName = core.handle(device: "ipad", body: .inputTap(InputTap(element: "blowgun", keyboard: portrait, interactionDisabled: ["blowgun"])))
+        let byName = core.handle(device: "ipad", action: .tap(InputTap(element: "blowgun", keyboard: portrait, interactionDisabled: ["blowgun"])))
         #expect(byName.first?.errorBody?.code == "interaction-disabled")
         #expect(core.devices["ipad"]?.firstResponder == .weapon)
     }
@@ -209,7 +234,7 @@ import Testing
     @Test func describeReportsTheFirstResponderAndView() {
         var core = InputCore()
         _ = tap(&core, "weapon")
-        let effects = core.handle(device: "ipad", body: .inputDescribe(InputDescribe(keyboard: portrait)))
+        let effects = core.handle(device: "ipad", action: .describe(Describe()))
         #expect(effects == [.publish(.inputState(InputState(firstResponder: "weapon", input: picker, weaponPickerCreated: true)))])
     }
 }

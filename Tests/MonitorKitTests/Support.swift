@@ -39,7 +39,7 @@ struct Wire {
         let sent = envelope(action, from: "gateway", device: device)
         deliver(sent)
         var emitted: [String] = []
-        for effect in core.handle(device: device, action: action) where effect.forwardTo == nil {
+        for effect in core.handle(device: device, action: PresentationAction(action)!) where effect.forwardTo == nil {
             let message = envelope(effect.body, from: "presentation-policy", device: device, correlationId: sent.id)
             emitted.append(message.id)
             deliver(message)

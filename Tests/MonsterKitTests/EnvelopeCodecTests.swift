@@ -275,10 +275,10 @@ import Testing
 @Suite struct OptionalFieldTests {
     @Test func keyboardMetricsWithoutLeftStartAtTheWindowsEdge() throws {
         let codec = EnvelopeCodec()
-        let json = #"{"v":1,"type":"input.layout","id":"a","correlationId":"a","service":"t","device":"d","seq":1,"time":"2026-11-30T00:00:00.000Z","body":{"keyboard":{"width":768,"systemHeight":264,"windowHeight":1024},"reason":"rotation"}}"#
-        let envelope = try codec.decode(frames: [Array("input.layout".utf8), Array(json.utf8)])
-        guard case .inputLayout(let layout) = envelope.body else { Issue.record("not input.layout"); return }
-        #expect(layout.keyboard.left == 0)
+        let json = #"{"v":1,"type":"input.tap","id":"a","correlationId":"a","service":"t","device":"d","seq":1,"time":"2026-11-30T00:00:00.000Z","body":{"element":"weapon","keyboard":{"width":768,"systemHeight":264,"windowHeight":1024}}}"#
+        let envelope = try codec.decode(frames: [Array("input.tap".utf8), Array(json.utf8)])
+        guard case .inputTap(let tap) = envelope.body else { Issue.record("not input.tap"); return }
+        #expect(tap.keyboard.left == 0)
     }
 }
 

@@ -21,7 +21,7 @@ enum Samples {
         buttonFrames: [Rect(x: 200, y: 934, width: 70, height: 70), Rect(x: 696, y: 920, width: 64, height: 28)])
     static let layout = DeviceLayout(
         orientation: .portrait, widthClass: .regular, window: Size(width: 768, height: 1024),
-        elements: [LayoutElement(name: "add", kind: "barButton", title: "+", frame: Rect(x: 716, y: 20, width: 44, height: 44))])
+        elements: [LayoutElement(name: "add", kind: .barButton, title: "+", frame: Rect(x: 716, y: 20, width: 44, height: 44))])
     static let heartbeat = Heartbeat(
         service: "roster", version: "0.1.0", pid: 42, uptimeSeconds: 1.5, intervalMilliseconds: 1000,
         counters: ["received": 3])
@@ -55,8 +55,9 @@ enum Samples {
         .forget(Forget()),
         .forgotten(Forgotten(service: "roster", held: true)),
         .inputTap(InputTap(element: "fire", keyboard: keyboard)),
-        .inputLayout(InputLayout(keyboard: keyboard, reason: "rotation")),
-        .inputDescribe(InputDescribe(keyboard: keyboard)),
+        .deviceLayout(DeviceLayout(
+            orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
+            keyboard: keyboard, reason: "rotation")),
         .inputShown(InputShown(input: picker, created: true, reason: "first-responder")),
         .inputHidden(InputHidden(input: picker, reason: "closed")),
         .weaponSelected(WeaponSelected(weapon: .ninjaStar)),

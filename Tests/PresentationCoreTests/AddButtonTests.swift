@@ -43,7 +43,7 @@ import Testing
 
     @Test func addOnACompactIPadWindowPresentsTheAlert() throws {
         var harness = Harness()
-        #expect(types(harness.resize("ipad", .compact)) == [.deviceLayout, .inputLayout])
+        #expect(types(harness.resize("ipad", .compact)) == [.deviceLayout])
         let effects = harness.tap("ipad", "add")
         #expect(try #require(effects.first?.presented).presentation.style == .alert)
     }

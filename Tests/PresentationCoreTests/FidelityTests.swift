@@ -18,14 +18,15 @@ import Testing
     @Test func inSplitViewTheWindowIsAtTheLeftAndTheKeyboardSpansTheScreen() throws {
         var harness = Harness()
         let effects = harness.send("ipad", .resize(Resize(mode: .splitView, profile: .ipad)))
-        #expect(types(effects) == [.deviceLayout, .inputLayout])
-        guard case .deviceLayout(let layout) = effects[0].body, case .inputLayout(let input) = effects[1].body else {
-            Issue.record("expected layout.changed and input.layout"); return
+        #expect(types(effects) == [.deviceLayout])
+        guard case .deviceLayout(let layout) = effects[0].body, let keyboard = layout.keyboard else {
+            Issue.record("expected layout.changed with the keyboard"); return
         }
+        #expect(layout.reason == "resize")
         #expect(layout.mode == .splitView && layout.widthClass == .compact)
         #expect(layout.window == Size(width: 320, height: 1024))
         #expect(layout.windowOrigin == Point(x: 0, y: 0))
-        #expect(input.keyboard == KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024, left: 0))
+        #expect(keyboard == KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024, left: 0))
         // Split View and Slide Over are both compact: moving between them moves the window.
         let moved = harness.send("ipad", .resize(Resize(mode: .slideOver)))
         guard case .deviceLayout(let slideOver) = moved.first?.body else { Issue.record("no layout"); return }

@@ -50,8 +50,8 @@ import Testing
         for orientation in [Orientation.portrait, .landscape] {
             let layout = ScreenLayout(profile: .ipad, orientation: orientation, widthClass: .regular)
             let screen = Rect(x: 0, y: ScreenLayout.statusBarHeight, width: layout.window.width, height: layout.window.height - 20)
-            for element in layout.elements where element.kind == "barButton" || element.name == "icon" {
-                let anchor = Anchor(kind: element.kind == "barButton" ? .barButton : .rect, element: element.name, rect: element.frame)
+            for element in layout.elements where element.kind == .barButton || element.name == "icon" {
+                let anchor = Anchor(kind: element.kind == .barButton ? .barButton : .rect, element: element.name, rect: element.frame)
                 for content in [PresentationContent.add, .color, .monsterList] {
                     let popover = PresentationFactory.popover(content, anchor: anchor, in: layout)
                     #expect(screen.contains(popover.frame), "\(content) from \(element.name) in \(orientation)")

@@ -67,11 +67,11 @@ import Testing
         #expect(types(effects) == [.rosterSelect])
     }
 
-    @Test func anUnknownMonsterIsRefused() {
+    @Test func aNameNotOnScreenIsTheRostersToCheck() {
         var harness = Harness()
         let effects = harness.select("ipad", "Robo-Cop")
-        #expect(effects.first?.errorBody?.code == "unknown-monster")
-        #expect(effects.count == 1)
+        #expect(types(effects) == [.rosterSelect])
+        #expect(effects.first?.forwardTo == MonsterBus.Service.roster)
     }
 }
 
@@ -85,10 +85,20 @@ import Testing
             to: MonsterBus.Service.inputHandling)])
     }
 
-    @Test func aNameThisServiceDoesNotKnowGoesToInputHandlingToJudge() {
+    @Test func aPickerButtonGoesToInputHandlingToJudge() {
+        var harness = Harness()
+        let effects = harness.tap("ipad", "fire")
+        #expect(types(effects) == [.inputTap])
+        #expect(effects.first?.forwardTo == MonsterBus.Service.inputHandling)
+    }
+
+    @Test func aNameNobodyKnowsIsRefusedHereNamingThePickersButtons() {
         var harness = Harness()
         let effects = harness.tap("ipad", "laser")
-        #expect(types(effects) == [.inputTap])
+        #expect(types(effects) == [.error])
+        #expect(effects.first?.errorBody?.code == "unknown-element")
+        #expect(effects.first?.errorBody?.message.contains("blowgun") == true)
+        #expect(harness.core.devices["ipad"] != nil)
     }
 
     @Test func aViewWithUserInteractionDisabledNeverReceivesTheTap() {
@@ -113,13 +123,12 @@ import Testing
         #expect(harness.send("ipad", .tap(tap)).first?.errorBody?.code == "bad-tap")
     }
 
-    @Test func describeGivesTheStateAndAsksInputHandlingAndRoster() {
+    @Test func describeGivesTheStateOnly() {
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.send("ipad", .describe(Describe()))
-        #expect(types(effects) == [.deviceState, .inputDescribe, .snapshotRequest])
-        #expect(effects[1].forwardTo == MonsterBus.Service.inputHandling)
-        #expect(effects[2].forwardTo == MonsterBus.Service.roster)
+        // input-handling and roster answer the same describe themselves (Routing.firstHop).
+        #expect(types(effects) == [.deviceState])
         guard case .deviceState(let state) = effects[0].body else { return }
         #expect(state.presentation?.content == .add)
         #expect(state.popoverArrowDirection == .up)

@@ -8,23 +8,24 @@ import Testing
         var harness = Harness()
         let before = harness.tap("ipad", "add")[0].presented!.presentation
         let effects = harness.rotate("ipad", .landscape)
-        #expect(types(effects) == [.hidden, .deviceLayout, .presented, .inputLayout])
+        #expect(types(effects) == [.hidden, .deviceLayout, .presented])
         #expect(try #require(effects[0].hidden).presentation == before)
         let after = try #require(effects[2].presented)
         #expect(after.reason == "rotation")
         #expect(after.presentation.anchor?.rect == Rect(x: 972, y: 20, width: 44, height: 44))
         #expect(after.presentation.arrowDirection == .up)
         #expect(after.presentation.frame.maxX <= 1024 - PopoverGeometry.margin)
-        #expect(effects[3].body == .inputLayout(InputLayout(
-            keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768), reason: "rotation")))
-        #expect(effects[3].forwardTo == MonsterBus.Service.inputHandling)
+        guard case .deviceLayout(let layout) = effects[1].body else { Issue.record("no layout.changed"); return }
+        #expect(layout.keyboard == KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768))
+        #expect(layout.reason == "rotation")
+        #expect(effects[1].forwardTo == nil)
     }
 
     @Test func theMonsterListPopoverIsDismissedWhenItsButtonVanishesInLandscape() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "monster-list")
         let effects = harness.rotate("ipad", .landscape)
-        #expect(types(effects) == [.hidden, .deviceLayout, .dismissed, .inputLayout])
+        #expect(types(effects) == [.hidden, .deviceLayout, .dismissed])
         #expect(try #require(effects[2].dismissed).reason == "anchor-gone")
         #expect(harness.presentation("ipad") == nil)
         let refused = harness.tap("ipad", "monster-list")
@@ -35,7 +36,7 @@ import Testing
         var harness = Harness()
         _ = harness.tap("ipad", "icon")
         let effects = harness.rotate("ipad", .landscape)
-        #expect(types(effects) == [.hidden, .deviceLayout, .dismissed, .inputLayout])
+        #expect(types(effects) == [.hidden, .deviceLayout, .dismissed])
         #expect(try #require(effects[2].dismissed).reason == "rect-anchor")
     }
 
@@ -43,7 +44,7 @@ import Testing
         var harness = Harness()
         _ = harness.tap("iphone", "add")
         let effects = harness.rotate("iphone", .landscape)
-        #expect(types(effects) == [.deviceLayout, .moved, .inputLayout])
+        #expect(types(effects) == [.deviceLayout, .moved])
         let alert = try #require(effects[1].moved)
         #expect(alert.reason == "rotation")
         #expect(alert.presentation.frame.midX == 667.0 / 2)
@@ -79,12 +80,12 @@ import Testing
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.resize("ipad", .compact)
-        #expect(types(effects) == [.dismissed, .deviceLayout, .inputLayout])
+        #expect(types(effects) == [.dismissed, .deviceLayout])
         #expect(try #require(effects[0].dismissed).reason == "size-class")
-        guard case .inputLayout(let layout) = effects[2].body else { Issue.record("no input.layout"); return }
+        guard case .deviceLayout(let layout) = effects[1].body, let keyboard = layout.keyboard else { Issue.record("no keyboard"); return }
         // The keyboard spans the screen, not the 320 pt window at its right edge.
-        #expect(layout.keyboard.width == 768)
-        #expect(layout.keyboard.left == -448)
+        #expect(keyboard.width == 768)
+        #expect(keyboard.left == -448)
     }
 
     @Test func backToRegularGivesThePopoverAgain() throws {

@@ -5,7 +5,7 @@ import MonsterKit
 struct Harness {
     var core = PresentationCore()
 
-    mutating func send(_ device: String, _ action: Body) -> [Effect] {
+    mutating func send(_ device: String, _ action: PresentationAction) -> [Effect] {
         core.handle(device: device, action: action)
     }
 

@@ -26,7 +26,7 @@ import Testing
     @Test func aSnapshotRequestIsAnsweredWithTheDevicesSelection() {
         var core = RosterCore()
         core.apply(.selection(device: "ipad", monster: "Ice-Bot"))
-        let decision = core.decide(device: "ipad", body: .snapshotRequest(SnapshotRequest()))
+        let decision = core.decide(device: "ipad", action: .snapshotRequest(SnapshotRequest()))
         #expect(decision.change == nil)
         guard case .snapshot(let snapshot) = decision.effects.first?.body else { Issue.record("no snapshot"); return }
         #expect(snapshot.selected == "Ice-Bot")
@@ -34,13 +34,18 @@ import Testing
 
     @Test func selectingShowsTheMonstersDetailAndIsStoredPerDevice() {
         let core = RosterCore()
-        let decision = core.decide(device: "ipad", body: .rosterSelect(RosterSelect(monster: "Dog-Bot")))
+        let decision = core.decide(device: "ipad", action: .rosterSelect(RosterSelect(monster: "Dog-Bot")))
         #expect(decision.change == .selection(device: "ipad", monster: "Dog-Bot"))
         #expect(decision.effects == [.publish(.selection(RosterSelection(monster: Catalogue.monster(named: "Dog-Bot")!)))])
     }
 
+    @Test func aNameInAnyCaseSelectsTheMonsterAsTheRosterSpellsIt() {
+        let decision = RosterCore().decide(device: "ipad", action: .rosterSelect(RosterSelect(monster: "dog-bot")))
+        #expect(decision.change == .selection(device: "ipad", monster: "Dog-Bot"))
+    }
+
     @Test func anUnknownMonsterIsAnErrorAndNoChange() {
-        let decision = RosterCore().decide(device: "ipad", body: .rosterSelect(RosterSelect(monster: "Robo-Cop")))
+        let decision = RosterCore().decide(device: "ipad", action: .rosterSelect(RosterSelect(monster: "Robo-Cop")))
         #expect(decision.change == nil)
         #expect(decision.effects.first?.isError == true)
     }
@@ -48,7 +53,7 @@ import Testing
     @Test func aNewWeaponUpdatesTheSelectedMonsterAtTheNextRevision() {
         var core = RosterCore()
         core.apply(.selection(device: "ipad", monster: "Dog-Bot"))
-        let decision = core.decide(device: "ipad", body: .weaponSelected(WeaponSelected(weapon: .fire)))
+        let decision = core.decide(device: "ipad", action: .weaponSelected(WeaponSelected(weapon: .fire)))
         let fiery = Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire)
         #expect(decision.change == .monster(fiery, revision: 1))
         #expect(decision.effects == [.publish(.monsterUpdated(MonsterUpdated(revision: 1, monster: fiery, change: "weapon")))])
@@ -61,14 +66,14 @@ import Testing
     @Test func theSameWeaponChangesNothing() {
         var core = RosterCore()
         core.apply(.selection(device: "ipad", monster: "Dog-Bot"))
-        let decision = core.decide(device: "ipad", body: .weaponSelected(WeaponSelected(weapon: .blowgun)))
+        let decision = core.decide(device: "ipad", action: .weaponSelected(WeaponSelected(weapon: .blowgun)))
         #expect(decision == RosterDecision([]))
     }
 
     @Test func aColourChangeUpdatesTheNameColour() {
         var core = RosterCore()
         core.apply(.selection(device: "ipad", monster: "Ice-Bot"))
-        let decision = core.decide(device: "ipad", body: .colorSelected(ColorSelected(color: .red)))
+        let decision = core.decide(device: "ipad", action: .colorSelected(ColorSelected(color: .red)))
         guard case .monsterUpdated(let update) = decision.effects.first?.body else { Issue.record("no update"); return }
         #expect(update.monster.name == "Ice-Bot")
         #expect(update.monster.color == .red)
@@ -76,28 +81,28 @@ import Testing
     }
 
     @Test func changesWithoutADeviceAreRefused() {
-        let decision = RosterCore().decide(device: nil, body: .weaponSelected(WeaponSelected(weapon: .fire)))
+        let decision = RosterCore().decide(device: nil, action: .weaponSelected(WeaponSelected(weapon: .fire)))
         #expect(decision.effects.first?.isError == true)
         #expect(decision.change == nil)
     }
 
     @Test func forgettingADeviceDropsItsSelectionAndSaysWhetherItHadOne() {
         var core = RosterCore(selections: ["left": "Dog-Bot"], databaseId: "db-1")
-        let decision = core.decide(device: "left", body: .forget(Forget()))
+        let decision = core.decide(device: "left", action: .forget(Forget()))
         #expect(decision.change == .forget(device: "left"))
         #expect(decision.effects == [.publish(.forgotten(Forgotten(service: "roster", held: true)))])
         core.apply(decision.change!)
         #expect(core.selections.isEmpty)
-        #expect(core.decide(device: "left", body: .forget(Forget())).effects == [.publish(.forgotten(Forgotten(service: "roster", held: false)))])
+        #expect(core.decide(device: "left", action: .forget(Forget())).effects == [.publish(.forgotten(Forgotten(service: "roster", held: false)))])
     }
 
     @Test func everyRosterBodyCarriesTheDatabaseId() {
         let core = RosterCore(databaseId: "db-1")
         #expect(core.snapshot(for: "ipad").databaseId == "db-1")
-        guard case .selection(let selection)? = core.decide(device: "ipad", body: .rosterSelect(RosterSelect(monster: "Dog-Bot"))).effects.first?.body
+        guard case .selection(let selection)? = core.decide(device: "ipad", action: .rosterSelect(RosterSelect(monster: "Dog-Bot"))).effects.first?.body
         else { Issue.record("no selection"); return }
         #expect(selection.databaseId == "db-1")
-        guard case .monsterUpdated(let update)? = core.decide(device: "ipad", body: .weaponSelected(WeaponSelected(weapon: .fire))).effects.first?.body
+        guard case .monsterUpdated(let update)? = core.decide(device: "ipad", action: .weaponSelected(WeaponSelected(weapon: .fire))).effects.first?.body
         else { Issue.record("no update"); return }
         #expect(update.databaseId == "db-1")
     }

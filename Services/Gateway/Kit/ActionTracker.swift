@@ -2,11 +2,14 @@ import MonsterKit
 
 /// Knows, without sleeping, when everything an action caused has arrived. Every service
 /// acknowledges each message it handles, listing what it published and what it passed on to
-/// another service; the action is complete when every expected acknowledgement and every
-/// message they list has been received.
+/// another service; a message another service also reads (`Routing.readers`: input-handling
+/// reads `layout.changed`) awaits that service's acknowledgement too. The action is complete
+/// when every expected acknowledgement and every message they list has been received.
 public struct ActionTracker: Sendable {
     /// The action's id: everything it causes carries it as `correlationId`.
     public let actionId: String
+    /// The services that handle the action directly, in the order their answers print.
+    private let firstHop: [String]
     /// Messages the action caused, acknowledgements included, in arrival order.
     public private(set) var received: [Envelope] = []
     private var receivedIds: Set<String> = []
@@ -18,6 +21,7 @@ public struct ActionTracker: Sendable {
     /// handle it directly).
     public init(actionId: String, firstHop: [String]) {
         self.actionId = actionId
+        self.firstHop = firstHop
         pendingAcks = Set(firstHop.map { Forward(id: actionId, service: $0) })
     }
 
@@ -38,21 +42,30 @@ public struct ActionTracker: Sendable {
                 earlyAcks[key] = ack
             }
         }
+        for reader in Routing.readers[envelope.type] ?? [] {
+            expect(Forward(id: envelope.id, service: reader))
+        }
         return true
+    }
+
+    /// Awaits `forward`'s acknowledgement, unless it came already.
+    private mutating func expect(_ forward: Forward) {
+        if let early = earlyAcks.removeValue(forKey: forward) {
+            take(early)
+        } else {
+            pendingAcks.insert(forward)
+        }
     }
 
     private mutating func take(_ ack: Ack) {
         // A repeat's acknowledgement lists what the first delivery caused, which is not sent again.
         guard !ack.duplicate else { return }
         for id in ack.emitted where !receivedIds.contains(id) { missingEmitted.insert(id) }
-        for forward in ack.forwarded {
-            if let early = earlyAcks.removeValue(forKey: forward) {
-                take(early)
-            } else {
-                pendingAcks.insert(forward)
-            }
-        }
+        for forward in ack.forwarded { expect(forward) }
     }
+
+    /// True once every service the action was sent to has acknowledged it.
+    public var firstHopAnswered: Bool { !pendingAcks.contains { $0.id == actionId } }
 
     /// True once every acknowledgement and every message they list has arrived.
     public var isComplete: Bool { pendingAcks.isEmpty && missingEmitted.isEmpty }
@@ -82,6 +95,7 @@ public struct ActionTracker: Sendable {
         for envelope in received {
             if case .ack(let ack) = envelope.body { acks[envelope.id] = (envelope.service, ack) }
         }
+        let read = Set(received.filter { Routing.readers[$0.type] != nil }.map(\.id))
         var stage: [String: Int] = [actionId: 0]
         var keys: [String: (Int, String, String, Int)] = [:]
         var settled: Set<String> = []
@@ -94,6 +108,7 @@ public struct ActionTracker: Sendable {
                 progress = true
                 for (index, emitted) in entry.ack.emitted.enumerated() {
                     keys[emitted] = (step, entry.service, entry.ack.handledId, index)
+                    if read.contains(emitted), stage[emitted] == nil { stage[emitted] = step + 1 }
                 }
                 keys[id] = (step, entry.service, entry.ack.handledId, entry.ack.emitted.count)
                 for forward in entry.ack.forwarded where stage[forward.id] == nil {
@@ -106,7 +121,7 @@ public struct ActionTracker: Sendable {
             switch (keys[left.id], keys[right.id]) {
             case let (l?, r?):
                 if l.0 != r.0 { return l.0 < r.0 }
-                if l.1 != r.1 { return l.1 < r.1 }
+                if l.1 != r.1 { return (rank(l.1), l.1) < (rank(r.1), r.1) }
                 if l.2 != r.2 { return l.2 < r.2 }
                 if l.3 != r.3 { return l.3 < r.3 }
                 return arrival[left.id]! < arrival[right.id]!
@@ -116,6 +131,9 @@ public struct ActionTracker: Sendable {
             }
         }
     }
+
+    /// Where `service`'s answers print among a step's: the first hop in its order, then the others.
+    private func rank(_ service: String) -> Int { firstHop.firstIndex(of: service) ?? firstHop.count }
 
     /// The verdict on the action of type `action`, from what it caused: `refused` when a service
     /// refused it, `reported` for a question (`describe`, a roster snapshot), `changed` when a
@@ -135,7 +153,7 @@ public struct ActionTracker: Sendable {
             switch envelope.body {
             case .ack: continue
             case .unchanged(let unchanged): reasons.append(unchanged.reason)
-            case .inputTap, .inputPassed, .inputLayout: continue
+            case .inputTap, .inputPassed: continue
             default: changed = true
             }
         }

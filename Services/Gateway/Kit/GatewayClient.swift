@@ -18,9 +18,9 @@ public final class GatewayClient {
     private let config: BusConfig
     /// Every service heard answering a ping so far.
     public private(set) var heard: Set<String> = []
-    /// When set (`GATEWAY_RETRY_MS`), an action nothing has answered after this many seconds is
-    /// sent again with the same id, until the timeout: its device may be moving between
-    /// instances (docs/scaling.md), and idempotence makes a repeat safe.
+    /// When set (`GATEWAY_RETRY_MS`), an action not yet answered by every service of its first hop
+    /// after this many seconds is sent again with the same id, until the timeout: its device may be
+    /// moving between instances (docs/scaling.md), and idempotence makes a repeat safe.
     public var retryInterval: Double?
     /// This client's address (`replyTo` of everything it sends; `Topic.newAddress()`), or nil
     /// for a watcher, which subscribes to everything and so hears every client's answers.
@@ -96,9 +96,10 @@ public final class GatewayClient {
         var tracker = ActionTracker(actionId: action.id, firstHop: firstHop)
         try send(action)
         onSent(action)
-        var answered = false
         var resendAt = retryInterval.map { Timestamp.monotonic() + $0 } ?? deadline
         while !tracker.isComplete {
+            // Sent again until every service of the first hop has answered (the others see a repeat).
+            let answered = tracker.firstHopAnswered
             guard let envelope = try next(until: answered ? deadline : min(deadline, resendAt)) else {
                 if !answered, let retryInterval, Timestamp.monotonic() < deadline {
                     try send(action)
@@ -107,10 +108,7 @@ public final class GatewayClient {
                 }
                 throw NoAnswer(description: "\(action.type.rawValue) \(action.id): still waiting for \(tracker.awaiting) after the timeout")
             }
-            if tracker.observe(envelope) {
-                answered = true
-                onMessage(envelope)
-            }
+            if tracker.observe(envelope) { onMessage(envelope) }
         }
         return tracker
     }

@@ -33,14 +33,10 @@ final class GatewaySession {
             throw UsageError("not an action")
         }
         let deadline = Timestamp.monotonic() + invocation.timeout
-        let firstHop: [String]
         var device = invocation.device
-        switch invocation.command {
-        case .roster, .rosterBackup: firstHop = [MonsterBus.Service.roster]
-        case .forget(let forgotten):
-            firstHop = MonsterBus.Service.all
-            device = forgotten
-        default: firstHop = [MonsterBus.Service.presentationPolicy]
+        if case .forget(let forgotten) = invocation.command { device = forgotten }
+        guard let firstHop = Routing.firstHop(of: body.type) else {
+            throw UsageError("\(body.type.rawValue) is not an action a client sends")
         }
         try ensureAnswering(firstHop, deadline: deadline)
         var sent: TraceTree.Hop?

@@ -27,7 +27,6 @@ public struct HumanFormatter: Sendable {
         case .interaction(let interaction): detail = "\(interaction.element) \(interaction.enabled ? "on" : "off")"
         case .inputTap(let tap): detail = tap.element ?? tap.point.map { "at \(number($0.x)),\(number($0.y))" } ?? ""
         case .inputPassed(let passed): detail = "at \(number(passed.point.x)),\(number(passed.point.y))"
-        case .inputLayout(let layout): detail = "keyboard \(number(layout.keyboard.width)) wide (\(layout.reason))"
         case .rosterSelect(let select): detail = select.monster
         case .heartbeat(let beat): detail = "\(beat.service) up \(Int(beat.uptimeSeconds))s"
         case .pong(let pong): detail = pong.service
@@ -107,7 +106,7 @@ public struct HumanFormatter: Sendable {
         case .error(let error):
             return paint("refused by \(envelope.service) [\(error.code)]", .red) + ": \(error.message)"
         case .statusReport, .heartbeat, .ack, .pong, .ping, .lossReport, .tap, .rotate, .resize, .select, .interaction, .describe,
-             .inputTap, .inputLayout, .inputDescribe, .inputPassed, .snapshotRequest, .rosterSelect, .statusRequest, .forget, .backupRequest:
+             .inputTap, .inputPassed, .snapshotRequest, .rosterSelect, .statusRequest, .forget, .backupRequest:
             return nil
         }
     }

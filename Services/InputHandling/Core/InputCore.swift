@@ -1,7 +1,8 @@
 import MonsterKit
 
 /// input-handling's decisions for any number of devices: first responders and input views.
-/// Taps reach it from presentation-policy, which owns hit-testing and modality.
+/// Taps reach it from presentation-policy, which owns hit-testing and modality; the keyboard's
+/// place comes with each tap and with presentation-policy's `layout.changed`.
 public struct InputCore: Sendable {
     /// Every device seen, by id.
     public private(set) var devices: [String: InputDevice] = [:]
@@ -21,37 +22,42 @@ public struct InputCore: Sendable {
         devices[device] = state
     }
 
-    /// Handles a message for `device` and says what to publish.
-    public mutating func handle(device deviceId: String?, body: Body) -> [Effect] {
+    /// Handles an action for `device` and says what to publish.
+    public mutating func handle(device deviceId: String?, action: InputAction) -> [Effect] {
         guard let deviceId else {
-            return [.error("missing-device", "input-handling needs a device id in the envelope")]
+            return [.error(.missingDevice, "input-handling needs a device id in the envelope")]
         }
-        let keyboard: KeyboardMetrics
-        switch body {
-        case .inputTap(let tap): keyboard = tap.keyboard
-        case .inputLayout(let layout): keyboard = layout.keyboard
-        case .inputDescribe(let describe): keyboard = describe.keyboard
-        default: return [.error("unknown-type", "input-handling does not handle \(body.type.rawValue)")]
+        switch action {
+        case .tap(let tap):
+            return update(deviceId, keyboard: tap.keyboard) { Self.tap(tap, on: &$0) }
+        case .layout(let layout):
+            guard let keyboard = layout.keyboard else {
+                return [.error(.badKeyboard, "a layout for input-handling must carry the keyboard's metrics")]
+            }
+            return update(deviceId, keyboard: keyboard) { device in
+                device.visibleInput.map {
+                    [.publish(.inputShown(InputShown(input: $0, created: false, reason: layout.reason ?? ChangeReason.rotation.rawValue)))]
+                } ?? []
+            }
+        case .describe:
+            // A device never seen here has no first responder: nothing to keep for it.
+            let device = devices[deviceId]
+            return [.publish(.inputState(InputState(
+                firstResponder: device?.firstResponder?.rawValue, input: device?.visibleInput,
+                weaponPickerCreated: device?.weaponPickerCreated ?? false)))]
         }
+    }
+
+    /// Runs `change` on `device` with the `keyboard` now; keeps the result unless it was refused.
+    private mutating func update(_ deviceId: String, keyboard: KeyboardMetrics, _ change: (inout InputDevice) -> [Effect]) -> [Effect] {
         guard keyboard.isPlausible else {
             return [.error(
-                "bad-keyboard",
+                .badKeyboard,
                 "keyboard metrics must be from 0 to \(Int(KeyboardMetrics.largest)) points (width \(keyboard.width), systemHeight \(keyboard.systemHeight), windowHeight \(keyboard.windowHeight))")]
         }
         var device = devices[deviceId] ?? InputDevice(keyboard: keyboard)
         device.keyboard = keyboard
-        let effects: [Effect]
-        switch body {
-        case .inputTap(let tap): effects = Self.tap(tap, on: &device)
-        case .inputLayout(let layout):
-            effects = device.visibleInput.map {
-                [.publish(.inputShown(InputShown(input: $0, created: false, reason: layout.reason)))]
-            } ?? []
-        default:
-            effects = [.publish(.inputState(InputState(
-                firstResponder: device.firstResponder?.rawValue, input: device.visibleInput,
-                weaponPickerCreated: device.weaponPickerCreated)))]
-        }
+        let effects = change(&device)
         if !effects.contains(where: \.isError) { devices[deviceId] = device }
         return effects
     }
@@ -68,13 +74,11 @@ public struct InputCore: Sendable {
             }
             guard let index = view.button(at: point) else {
                 let keys = view.buttons.isEmpty ? " (its keys are not simulated)" : ", between its keys"
-                return [.publish(.unchanged(Unchanged(
-                    reason: "no-key",
-                    message: "the tap at \(describe(point)) landed on the \(view.view)\(keys): no key is there, nothing changed")))]
+                return [.unchanged(.noKey, "the tap at \(describe(point)) landed on the \(view.view)\(keys): no key is there, nothing changed")]
             }
             return self.tap(view.buttons[index], disabled: disabled, on: &device)
         default:
-            return [.error("bad-tap", "an input tap names either an element or a point")]
+            return [.error(.badTap, "an input tap names either an element or a point")]
         }
     }
 
@@ -82,38 +86,36 @@ public struct InputCore: Sendable {
         if let responder = Responder(rawValue: element) {
             return becomeFirstResponder(responder, on: &device)
         }
-        guard InputViews.weaponPickerButtons.contains(element) else {
+        guard InputElement.weaponPickerButtons.contains(element) else {
             return [.error(
-                "unknown-element",
-                "'\(element)' is neither an element of the screen nor a button of the weapon picker (\(InputViews.weaponPickerButtons.joined(separator: ", ")))")]
+                .unknownElement,
+                "'\(element)' is neither an element of the screen nor a button of the weapon picker (\(InputElement.weaponPickerButtons.joined(separator: ", ")))")]
         }
         guard device.firstResponder == .weapon, let picker = device.visibleInput else {
-            return [.error("no-such-element", "'\(element)' is a button of the weapon picker, which is not on screen: tap weapon first")]
+            return [.error(.noSuchElement, "'\(element)' is a button of the weapon picker, which is not on screen: tap weapon first")]
         }
         if disabled.contains(element) {
-            return [.error("interaction-disabled", "'\(element)' has user interaction disabled: it never receives the tap")]
+            return [.error(.interactionDisabled, "'\(element)' has user interaction disabled: it never receives the tap")]
         }
         device.firstResponder = nil
-        if element == "close" {
-            return [.publish(.inputHidden(InputHidden(input: picker, reason: "closed")))]
+        if element == InputElement.close {
+            return [.publish(.inputHidden(InputHidden(input: picker, reason: ChangeReason.closed.rawValue)))]
         }
         let weapon = Weapon(named: element)!
         return [
             .forward(.weaponSelected(WeaponSelected(weapon: weapon)), to: MonsterBus.Service.roster),
-            .publish(.inputHidden(InputHidden(input: picker, reason: "weapon-selected"))),
+            .publish(.inputHidden(InputHidden(input: picker, reason: ChangeReason.weaponSelected.rawValue))),
         ]
     }
 
     /// Makes `responder` first responder unless it already is; the old one resigns.
     private static func becomeFirstResponder(_ responder: Responder, on device: inout InputDevice) -> [Effect] {
         if device.firstResponder == responder, let view = device.visibleInput {
-            return [.publish(.unchanged(Unchanged(
-                reason: "already-first-responder",
-                message: "\(responder.rawValue) is already first responder: its \(view.view) stays up")))]
+            return [.unchanged(.alreadyFirstResponder, "\(responder.rawValue) is already first responder: its \(view.view) stays up")]
         }
         var effects: [Effect] = []
         if let old = device.visibleInput {
-            effects.append(.publish(.inputHidden(InputHidden(input: old, reason: "taken-over"))))
+            effects.append(.publish(.inputHidden(InputHidden(input: old, reason: ChangeReason.takenOver.rawValue))))
         }
         device.firstResponder = responder
         var created = false
@@ -121,7 +123,7 @@ public struct InputCore: Sendable {
             device.weaponPickerCreated = true
             created = true
         }
-        effects.append(.publish(.inputShown(InputShown(input: device.visibleInput!, created: created, reason: "first-responder"))))
+        effects.append(.publish(.inputShown(InputShown(input: device.visibleInput!, created: created, reason: ChangeReason.firstResponder.rawValue))))
         return effects
     }
 

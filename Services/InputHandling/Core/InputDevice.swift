@@ -30,15 +30,13 @@ public struct InputDevice: Sendable, Equatable, Codable {
 public enum InputViews {
     /// The weapon picker's height (the tutorial's xib: 768 × 110).
     public static let weaponPickerHeight = 110.0
-    /// The weapon picker's buttons, as taps name them, in the tutorial's order.
-    public static let weaponPickerButtons = [Weapon.blowgun, .fire, .ninjaStar, .smoke, .sword].map(\.buttonElement) + ["close"]
 
     /// The input view of `responder`: as wide as the keyboard (the whole screen), at the bottom of
     /// the window, with its buttons' frames (the system keyboard's keys are not simulated).
     public static func view(for responder: Responder, keyboard: KeyboardMetrics) -> InputView {
         let height = responder == .weapon ? weaponPickerHeight : keyboard.systemHeight
         let frame = Rect(x: keyboard.left, y: keyboard.windowHeight - height, width: keyboard.width, height: height)
-        let buttons = responder == .weapon ? weaponPickerButtons : []
+        let buttons = responder == .weapon ? InputElement.weaponPickerButtons : []
         return InputView(
             view: responder == .weapon ? "weapon-picker" : "keyboard",
             responder: responder.rawValue, width: keyboard.width, height: height,
@@ -50,9 +48,9 @@ public enum InputViews {
     /// the middle, clear of `close` on both sides; in a narrow view it fills the width below
     /// `close` instead. In the order of `buttons`.
     public static func buttonFrames(frame box: Rect, buttons: [String]) -> [Rect] {
-        let hasClose = buttons.contains("close")
+        let hasClose = buttons.contains(InputElement.close)
         let close = Rect(x: box.maxX - 8 - 64, y: box.minY + 6, width: 64, height: 28)
-        let squares = buttons.filter { $0 != "close" }
+        let squares = buttons.filter { $0 != InputElement.close }
         let count = Double(squares.count)
         /// Squares in `area`, as large as fit (up to 70 pt), spread evenly across it.
         func row(in area: Rect) -> [Rect] {
@@ -70,7 +68,7 @@ public enum InputViews {
             frames = row(in: Rect(x: box.minX, y: top, width: box.width, height: max(0, box.maxY - 8 - top)))
         }
         var byName = Dictionary(uniqueKeysWithValues: zip(squares, frames))
-        if hasClose { byName["close"] = close }
+        if hasClose { byName[InputElement.close] = close }
         return buttons.map { byName[$0] ?? Rect(x: box.minX, y: box.minY, width: 0, height: 0) }
     }
 }

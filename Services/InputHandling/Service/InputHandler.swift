@@ -11,7 +11,9 @@ public struct InputHandler: ServiceHandler {
     /// A handler with no device yet, forgetting devices as `activity` says.
     public init(activity: DeviceActivity) { self.activity = activity }
 
-    public let handledTypes: [MessageType] = [.inputTap, .inputLayout, .inputDescribe, .forget]
+    /// The core's actions, and `device.forget`.
+    public let handledTypes: [MessageType] = InputAction.types + [.forget]
+
 
     public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
@@ -20,7 +22,10 @@ public struct InputHandler: ServiceHandler {
                 return core.forget(device)
             }
         }
-        let effects = core.handle(device: envelope.device, body: envelope.body)
+        guard let action = InputAction(envelope.body) else {
+            return Reply([.error(MessageError.Code.unknownType, "input-handling does not handle \(envelope.type.rawValue)")])
+        }
+        let effects = core.handle(device: envelope.device, action: action)
         if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
         return Reply(effects)
     }

@@ -37,11 +37,10 @@ public struct ActionTimeline: Sendable {
     /// An empty timeline.
     public init() {}
 
-    /// The services that handle `type` directly, if it is an action the timeline follows.
+    /// The services that handle `type` directly, if it is an action the timeline follows (device
+    /// actions and roster snapshot requests, not `device.forget` nor backups).
     static func firstHop(_ type: MessageType) -> [String]? {
-        if type.isDeviceAction { return [MonsterBus.Service.presentationPolicy] }
-        if type == .snapshotRequest { return [MonsterBus.Service.roster] }
-        return nil
+        type.isDeviceAction || type == .snapshotRequest ? Routing.firstHop(of: type) : nil
     }
 
     /// Takes one message seen at `now`; returns the action it completed, if it did.

@@ -130,7 +130,7 @@ public struct MonitorModel: Sendable {
         case .error(let error):
             if case .describe(let device) = own {
                 finishDescribe(device)
-                if error.code == "unknown-device" { forget(device, message: error.message) }
+                if error.code == RefusalCode.unknownDevice.rawValue { forget(device, message: error.message) }
             }
         case .inputState(let input):
             update(envelope.device) { $0.input = input }

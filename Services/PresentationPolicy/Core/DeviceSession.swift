@@ -52,7 +52,7 @@ public struct DeviceSession: Sendable, Equatable, Codable {
     /// The state as a message body.
     public var message: DeviceState {
         DeviceState(
-            profile: profile, layout: layout.message, presentation: presentation,
+            profile: profile, layout: layout.message(), presentation: presentation,
             popoverArrowDirection: presentation?.style == .popover ? presentation!.arrowDirection : .unknown,
             interactionDisabled: interactionDisabled.sorted())
     }

@@ -22,22 +22,11 @@ public struct PresentationCore: Sendable {
     }
 
     /// Handles a device action for `device` and says what to publish.
-    public mutating func handle(device deviceId: String?, action: Body) -> [Effect] {
+    public mutating func handle(device deviceId: String?, action: PresentationAction) -> [Effect] {
         guard let deviceId else {
-            return [.error("missing-device", "a device action needs a device id in its envelope")]
+            return [.error(.missingDevice, "a device action needs a device id in its envelope")]
         }
-        let profile: DeviceProfile?
-        switch action {
-        case .tap(let tap): profile = tap.profile
-        case .rotate(let rotate): profile = rotate.profile
-        case .resize(let resize): profile = resize.profile
-        case .select(let select): profile = select.profile
-        case .interaction(let interaction): profile = interaction.profile
-        case .describe(let describe): profile = describe.profile
-        case .inputPassed: profile = nil
-        default:
-            return [.error("unknown-type", "presentation-policy does not handle \(action.type.rawValue)")]
-        }
+        let profile = action.profile
         var session: DeviceSession
         switch resolve(deviceId, profile: profile) {
         case .success(let found): session = found
@@ -52,7 +41,7 @@ public struct PresentationCore: Sendable {
         case .select(let select): effects = Selection.select(select.monster, in: &session)
         case .interaction(let interaction): effects = Self.setInteraction(interaction, in: &session)
         case .inputPassed(let passed): effects = Taps.passed(passed, in: &session)
-        default: effects = Self.describe(session)
+        case .describe: effects = Self.describe(session)
         }
         if !effects.contains(where: \.isError) {
             devices[deviceId] = session
@@ -71,38 +60,37 @@ public struct PresentationCore: Sendable {
         if let session = devices[id] {
             if let profile, !session.sameHardware(as: profile) {
                 return .failure(Refusal(effect: .error(
-                    "device-conflict",
+                    .deviceConflict,
                     "device '\(id)' is already a \(session.profile.idiom.rawValue) of \(Int(session.profile.screen.width))×\(Int(session.profile.screen.height)) pt on OS \(session.profile.os); use another device id for other hardware")))
             }
             return .success(session)
         }
         guard let profile else {
             return .failure(Refusal(effect: .error(
-                "unknown-device",
+                .unknownDevice,
                 "device '\(id)' is unknown: describe it the first time it is used (a profile such as ipad or iphone)")))
         }
         let problems = profile.problems
         guard problems.isEmpty else {
-            return .failure(Refusal(effect: .error("bad-profile", "device '\(id)': " + problems.joined(separator: "; "))))
+            return .failure(Refusal(effect: .error(.badProfile, "device '\(id)': " + problems.joined(separator: "; "))))
         }
         return .success(DeviceSession(profile: profile))
     }
 
     /// Every view whose user interaction can be set: the window's, and the weapon picker's buttons.
-    static let interactiveNames: Set<String> = ScreenLayout.allElementNames
-        .union(Weapon.allCases.map(\.buttonElement)).union(["close"])
+    static let interactiveNames: Set<String> = ScreenLayout.allElementNames.union(InputElement.weaponPickerButtons)
 
     private static func setInteraction(_ interaction: Interaction, in session: inout DeviceSession) -> [Effect] {
         var element = interaction.element
         if !interactiveNames.contains(element), let monster = Catalogue.monsters.first(where: { $0.name.lowercased() == element.lowercased() }) {
-            element = "row:" + monster.name
+            element = ElementName.rowPrefix + monster.name
         }
         guard interactiveNames.contains(element) else {
-            return [.error("unknown-element", "'\(interaction.element)' is not a view of this app (nor a button of the weapon picker)")]
+            return [.error(.unknownElement, "'\(interaction.element)' is not a view of this app (nor a button of the weapon picker)")]
         }
         let wasEnabled = !session.interactionDisabled.contains(element)
         guard wasEnabled != interaction.enabled else {
-            return [Taps.unchanged("interaction-unchanged", "'\(element)' already has user interaction \(interaction.enabled ? "on" : "off")")]
+            return [.unchanged(.interactionUnchanged, "'\(element)' already has user interaction \(interaction.enabled ? "on" : "off")")]
         }
         if interaction.enabled {
             session.interactionDisabled.remove(element)
@@ -113,11 +101,9 @@ public struct PresentationCore: Sendable {
             element: element, enabled: interaction.enabled, interactionDisabled: session.interactionDisabled.sorted())))]
     }
 
+    /// The device's window and presentation; input-handling and roster answer the same
+    /// `device.describe` with their own parts.
     private static func describe(_ session: DeviceSession) -> [Effect] {
-        [
-            .publish(.deviceState(session.message)),
-            .forward(.inputDescribe(InputDescribe(keyboard: session.layout.keyboard)), to: MonsterBus.Service.inputHandling),
-            .forward(.snapshotRequest(SnapshotRequest()), to: MonsterBus.Service.roster),
-        ]
+        [.publish(.deviceState(session.message))]
     }
 }

@@ -4,22 +4,20 @@ import MonsterKit
 enum Rotation {
     /// Turns the device. A visible popover is hidden when rotation starts and, when it ends,
     /// presented again at its anchor — or dismissed when the anchor is gone or was a rectangle.
-    /// An alert never leaves the screen: it is re-centred (`presentation.moved`). The input view
-    /// takes the new keyboard width. Turning to the orientation the device has changes nothing.
+    /// An alert never leaves the screen: it is re-centred (`presentation.moved`). The layout
+    /// published carries the keyboard, from which input-handling gives the input view its new width. Turning to the orientation the device has changes nothing.
     static func rotate(to orientation: Orientation, in session: inout DeviceSession) -> [Effect] {
         guard orientation != session.orientation else {
-            return [Taps.unchanged("same-orientation", "the device is already in \(orientation.rawValue): nothing turned")]
+            return [.unchanged(.sameOrientation, "the device is already in \(orientation.rawValue): nothing turned")]
         }
         var effects: [Effect] = []
         if let presentation = session.presentation, presentation.style == .popover {
-            effects.append(.publish(.hidden(Hidden(presentation: presentation, reason: "rotation"))))
+            effects.append(.publish(.hidden(Hidden(presentation: presentation, reason: DismissalReason.rotation.rawValue))))
         }
         session.orientation = orientation
         let layout = session.layout
-        effects.append(.publish(.deviceLayout(layout.message)))
-        if let replaced = placeAgain(in: &session, layout: layout, reason: "rotation") { effects.append(replaced) }
-        effects.append(.forward(
-            .inputLayout(InputLayout(keyboard: layout.keyboard, reason: "rotation")), to: MonsterBus.Service.inputHandling))
+        effects.append(.publish(.deviceLayout(layout.message(reason: .rotation))))
+        if let replaced = placeAgain(in: &session, layout: layout, reason: .rotation) { effects.append(replaced) }
         return effects
     }
 
@@ -27,40 +25,38 @@ enum Rotation {
     /// A popover cannot stay in a compact window and is dismissed; an alert stays up, re-centred.
     static func resize(_ resize: Resize, in session: inout DeviceSession) -> [Effect] {
         if session.profile.idiom == .phone {
-            return [.error("unsupported", "an iPhone's window always fills its screen: its width class comes with the model and orientation (describe a Plus or Max in landscape with --width regular)")]
+            return [.error(.unsupported, "an iPhone's window always fills its screen: its width class comes with the model and orientation (describe a Plus or Max in landscape with --width regular)")]
         }
         let mode = resize.mode ?? (resize.width == .compact ? .slideOver : .fullScreen)
         guard mode.widthClass == resize.width else {
-            return [.error("bad-resize", "\(mode.rawValue) is \(mode.widthClass.rawValue) width, not \(resize.width.rawValue)")]
+            return [.error(.badResize, "\(mode.rawValue) is \(mode.widthClass.rawValue) width, not \(resize.width.rawValue)")]
         }
         guard mode != session.mode || resize.width != session.widthClass else {
-            return [Taps.unchanged("same-width", "the window is already \(mode.rawValue) (\(resize.width.rawValue) width): nothing moved")]
+            return [.unchanged(.sameWidth, "the window is already \(mode.rawValue) (\(resize.width.rawValue) width): nothing moved")]
         }
         var effects: [Effect] = []
         if resize.width == .compact, session.presentation?.style == .popover {
-            effects.append(Taps.dismiss(&session, reason: "size-class"))
+            effects.append(Taps.dismiss(&session, reason: .sizeClass))
         }
         session.widthClass = resize.width
         session.mode = mode
         let layout = session.layout
-        effects.append(.publish(.deviceLayout(layout.message)))
-        if let replaced = placeAgain(in: &session, layout: layout, reason: "resize") { effects.append(replaced) }
-        effects.append(.forward(
-            .inputLayout(InputLayout(keyboard: layout.keyboard, reason: "resize")), to: MonsterBus.Service.inputHandling))
+        effects.append(.publish(.deviceLayout(layout.message(reason: .resize))))
+        if let replaced = placeAgain(in: &session, layout: layout, reason: .resize) { effects.append(replaced) }
         return effects
     }
 
     /// Places the presentation on screen again in `layout`, or dismisses it if it cannot be.
     /// An alert that stayed where it was says nothing.
-    private static func placeAgain(in session: inout DeviceSession, layout: ScreenLayout, reason: String) -> Effect? {
+    private static func placeAgain(in session: inout DeviceSession, layout: ScreenLayout, reason: ChangeReason) -> Effect? {
         guard let presentation = session.presentation else { return nil }
         guard let again = PresentationFactory.replace(presentation, in: layout) else {
-            return Taps.dismiss(&session, reason: presentation.anchor?.kind == .rect ? "rect-anchor" : "anchor-gone")
+            return Taps.dismiss(&session, reason: presentation.anchor?.kind == .rect ? .rectAnchor : .anchorGone)
         }
         session.presentation = again
         if presentation.style == .alert {
-            return again == presentation ? nil : .publish(.moved(Moved(presentation: again, reason: reason)))
+            return again == presentation ? nil : .publish(.moved(Moved(presentation: again, reason: reason.rawValue)))
         }
-        return .publish(.presented(Presented(presentation: again, reason: reason)))
+        return .publish(.presented(Presented(presentation: again, reason: reason.rawValue)))
     }
 }

@@ -37,10 +37,8 @@ public struct ScreenLayout: Sendable, Equatable {
     public let screen: Size
 
     /// Every element name any layout can have, for telling "not here now" from "never exists".
-    public static let allElementNames: Set<String> = Set([
-        "status-bar", "master", "master-navigation-bar", "navigation-bar", "detail",
-        "add", "color", "monster-list", "name", "description", "icon", "weapon-label", "weapon", "notes",
-    ] + Catalogue.names.map { "row:" + $0 })
+    public static let allElementNames: Set<String> = Set(
+        ElementName.allCases.filter { $0 != .outside }.map(\.rawValue) + Catalogue.names.map { ElementName.rowPrefix + $0 })
 
     /// The layout of a device with `profile`, turned to `orientation`, with a window of `widthClass`
     /// placed by `mode` (by default: Slide Over for a compact iPad window, else full screen).
@@ -67,52 +65,52 @@ public struct ScreenLayout: Sendable, Equatable {
         let split = profile.idiom == .pad && widthClass == .regular && profile.os >= OSVersion.firstWithPopovers
         let showsMaster = split && orientation == .landscape
         var elements = [LayoutElement(
-            name: "status-bar", kind: "bar", frame: Rect(x: 0, y: 0, width: window.width, height: Self.statusBarHeight))]
+            name: "status-bar", kind: .bar, frame: Rect(x: 0, y: 0, width: window.width, height: Self.statusBarHeight))]
         let top = Self.statusBarHeight + Self.navigationBarHeight
         if showsMaster {
             elements.append(LayoutElement(
-                name: "master", kind: "pane", frame: Rect(x: 0, y: Self.statusBarHeight, width: Self.masterWidth, height: window.height - Self.statusBarHeight)))
+                name: "master", kind: .pane, frame: Rect(x: 0, y: Self.statusBarHeight, width: Self.masterWidth, height: window.height - Self.statusBarHeight)))
             elements.append(LayoutElement(
-                name: "master-navigation-bar", kind: "bar", title: "Monsters",
+                name: "master-navigation-bar", kind: .bar, title: "Monsters",
                 frame: Rect(x: 0, y: Self.statusBarHeight, width: Self.masterWidth, height: Self.navigationBarHeight)))
             for (index, name) in Catalogue.names.enumerated() {
                 elements.append(LayoutElement(
-                    name: "row:" + name, kind: "row", title: name,
+                    name: "row:" + name, kind: .row, title: name,
                     frame: Rect(x: 0, y: top + Double(index) * 44, width: Self.masterWidth, height: 44)))
             }
         }
         let detailX = showsMaster ? Self.masterWidth + 1 : 0
         let detailWidth = window.width - detailX
         elements.append(LayoutElement(
-            name: "detail", kind: "pane", frame: Rect(x: detailX, y: Self.statusBarHeight, width: detailWidth, height: window.height - Self.statusBarHeight)))
+            name: "detail", kind: .pane, frame: Rect(x: detailX, y: Self.statusBarHeight, width: detailWidth, height: window.height - Self.statusBarHeight)))
         elements.append(LayoutElement(
-            name: "navigation-bar", kind: "bar",
+            name: "navigation-bar", kind: .bar,
             frame: Rect(x: detailX, y: Self.statusBarHeight, width: detailWidth, height: Self.navigationBarHeight)))
         let add = Rect(x: window.width - Self.barButtonSpacing - 44, y: Self.statusBarHeight, width: 44, height: Self.navigationBarHeight)
         let color = Rect(x: add.minX - Self.barButtonSpacing - 110, y: Self.statusBarHeight, width: 110, height: Self.navigationBarHeight)
         if split && orientation == .portrait {
             elements.append(LayoutElement(
-                name: "monster-list", kind: "barButton", title: "Monster List",
+                name: "monster-list", kind: .barButton, title: "Monster List",
                 frame: Rect(x: detailX + Self.barButtonSpacing, y: Self.statusBarHeight, width: 110, height: Self.navigationBarHeight)))
         }
-        elements.append(LayoutElement(name: "color", kind: "barButton", title: "Choose Color", frame: color))
-        elements.append(LayoutElement(name: "add", kind: "barButton", title: "+", frame: add))
+        elements.append(LayoutElement(name: "color", kind: .barButton, title: "Choose Color", frame: color))
+        elements.append(LayoutElement(name: "add", kind: .barButton, title: "+", frame: add))
         // The detail pane: name, description and icon in a column; the weapon and the notes
         // field under them, or beside them in a second column when the window is too short.
         let left = detailX + 20
         let short = window.height < 500
         let textWidth = min(detailWidth - 40, short ? 280 : 400)
-        elements.append(LayoutElement(name: "name", kind: "label", frame: Rect(x: left, y: top + 20, width: textWidth, height: 40)))
-        elements.append(LayoutElement(name: "description", kind: "label", frame: Rect(x: left, y: top + 66, width: textWidth, height: 30)))
-        elements.append(LayoutElement(name: "icon", kind: "image", frame: Rect(x: left, y: top + 106, width: 95, height: 95)))
+        elements.append(LayoutElement(name: "name", kind: .label, frame: Rect(x: left, y: top + 20, width: textWidth, height: 40)))
+        elements.append(LayoutElement(name: "description", kind: .label, frame: Rect(x: left, y: top + 66, width: textWidth, height: 30)))
+        elements.append(LayoutElement(name: "icon", kind: .image, frame: Rect(x: left, y: top + 106, width: 95, height: 95)))
         let weaponX = short ? left + 300 : left
         let weaponTop = short ? top + 20 : top + 221
         elements.append(LayoutElement(
-            name: "weapon-label", kind: "label", title: "Preferred way to kill",
+            name: "weapon-label", kind: .label, title: "Preferred way to kill",
             frame: Rect(x: weaponX, y: weaponTop, width: 200, height: 21)))
-        elements.append(LayoutElement(name: "weapon", kind: "image", frame: Rect(x: weaponX, y: weaponTop + 30, width: 70, height: 70)))
+        elements.append(LayoutElement(name: "weapon", kind: .image, frame: Rect(x: weaponX, y: weaponTop + 30, width: 70, height: 70)))
         elements.append(LayoutElement(
-            name: "notes", kind: "textField", title: "Notes",
+            name: "notes", kind: .textField, title: "Notes",
             frame: Rect(x: weaponX, y: weaponTop + 120, width: min(window.width - weaponX - 20, 300), height: 31)))
         self.elements = elements
     }
@@ -130,7 +128,7 @@ public struct ScreenLayout: Sendable, Equatable {
 
     /// The row of the roster list showing `monster` (by name, any case), if the list is on screen.
     public func row(named monster: String) -> LayoutElement? {
-        elements.first { $0.kind == "row" && $0.title?.lowercased() == monster.lowercased() }
+        elements.first { $0.kind == .row && $0.title?.lowercased() == monster.lowercased() }
     }
 
     /// The topmost element at `point`, if any.
@@ -140,14 +138,14 @@ public struct ScreenLayout: Sendable, Equatable {
 
     /// The names of the navigation bar and its buttons: a bar-button popover's passthrough views.
     public var navigationBarNames: [String] {
-        elements.filter { $0.name == "navigation-bar" || $0.kind == "barButton" }.map(\.name)
+        elements.filter { $0.name == "navigation-bar" || $0.kind == .barButton }.map(\.name)
     }
 
-    /// The layout as a message body.
-    public var message: DeviceLayout {
+    /// The layout as a message body, with its keyboard, changed because of `reason` if given.
+    public func message(reason: ChangeReason? = nil) -> DeviceLayout {
         DeviceLayout(
             orientation: orientation, widthClass: widthClass, window: window, elements: elements,
-            mode: mode, windowOrigin: windowOrigin)
+            mode: mode, windowOrigin: windowOrigin, keyboard: keyboard, reason: reason?.rawValue)
     }
 
     /// The system keyboard's height (UIKit's, for the idiom and orientation).

@@ -8,21 +8,20 @@ import MonsterKit
 /// `selection`). Where the list is not on screen (an iPad in portrait without the Monster List
 /// popover, compact windows, iPhones), `select` is the app selecting programmatically: the
 /// detail pane shows the monster and any popover stays; it is refused while an alert is up.
+/// The roster, which owns the monsters, checks the name.
 enum Selection {
     static func select(_ name: String, in session: inout DeviceSession) -> [Effect] {
-        guard let monster = Catalogue.monster(named: name) ?? Catalogue.monsters.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-            return [.error("unknown-monster", "no monster is named '\(name)'; the roster has \(Catalogue.names.joined(separator: ", "))")]
-        }
         if let presentation = session.presentation, presentation.content == .monsterList,
-           let index = presentation.buttons.firstIndex(of: monster.name) {
+           let index = presentation.buttons.firstIndex(where: { $0.lowercased() == name.lowercased() }) {
             return Taps.deliver(.presentationButton(index), in: &session)
         }
-        if let row = session.layout.row(named: monster.name) {
+        if let row = session.layout.row(named: name) {
             return Taps.deliver(.element(row), in: &session)
         }
         if let presentation = session.presentation, presentation.style == .alert {
-            return [.error("modal-alert", "an alert (\(presentation.message ?? "")) is up: the roster cannot be reached until it is dismissed")]
+            return [.error(.modalAlert, "an alert (\(presentation.message ?? "")) is up: the roster cannot be reached until it is dismissed")]
         }
-        return [.forward(.rosterSelect(RosterSelect(monster: monster.name)), to: MonsterBus.Service.roster)]
+        // Whether a monster has this name is the roster's to say (it refuses `unknown-monster`).
+        return [.forward(.rosterSelect(RosterSelect(monster: name)), to: MonsterBus.Service.roster)]
     }
 }

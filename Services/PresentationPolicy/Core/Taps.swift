@@ -18,8 +18,10 @@ enum Taps {
         case background
         /// A point on the screen but outside the app's window (another app's part of the screen).
         case offWindow(Point)
-        /// A name this service does not know: input-handling's (the input view's buttons).
+        /// A button of an input view: input-handling's (the keyboard's window).
         case inputWindow(String)
+        /// A name neither this service nor input-handling knows: refused here, after modality.
+        case unknown(String)
         /// A name this service knows, that is not on screen now.
         case notOnScreen(String)
     }
@@ -33,15 +35,15 @@ enum Taps {
         switch (tap.element, tap.point) {
         case (let name?, nil):
             let target = resolve(name, in: session)
-            if case .notOnScreen(let why) = target { return [.error("no-such-element", why)] }
+            if case .notOnScreen(let why) = target { return [.error(.noSuchElement, why)] }
             return deliver(target, in: &session)
         case (nil, let point?):
             guard point.x.isFinite, point.y.isFinite else {
-                return [.error("bad-tap", "a tap's point must be finite numbers")]
+                return [.error(.badTap, "a tap's point must be finite numbers")]
             }
             let layout = session.layout
             guard layout.screenBounds.contains(point) else {
-                return [unchanged("off-screen", "\(describe(point)) is off the screen (\(describe(layout.screenBounds)) in window coordinates): nothing is there to tap")]
+                return [.unchanged(.offScreen, "\(describe(point)) is off the screen (\(describe(layout.screenBounds)) in window coordinates): nothing is there to tap")]
             }
             // An alert is above everything, the keyboard's window included.
             if session.presentation?.style == .alert {
@@ -51,7 +53,7 @@ enum Taps {
                 .inputTap(InputTap(point: point, keyboard: layout.keyboard, interactionDisabled: disabledList(session))),
                 to: MonsterBus.Service.inputHandling)]
         default:
-            return [.error("bad-tap", "a tap names either an element or a point")]
+            return [.error(.badTap, "a tap names either an element or a point")]
         }
     }
 
@@ -63,7 +65,7 @@ enum Taps {
     /// Delivers `target` given what is presented: the alert's modality, the popover's outside taps.
     static func deliver(_ target: Target, in session: inout DeviceSession) -> [Effect] {
         if case .offWindow(let point) = target {
-            return [unchanged("outside-window", "\(describe(point)) is outside the app's window (\(describe(session.layout.bounds))), on another app's part of the screen: nothing changed here")]
+            return [.unchanged(.outsideWindow, "\(describe(point)) is outside the app's window (\(describe(session.layout.bounds))), on another app's part of the screen: nothing changed here")]
         }
         guard let presentation = session.presentation else {
             return deliverUncovered(target, in: &session)
@@ -73,12 +75,12 @@ enum Taps {
             return alertButton(index, of: presentation, in: &session)
         case (.alert, _):
             let buttons = presentation.buttons.joined(separator: ", ")
-            return [.error("modal-alert", "an alert (\(presentation.message ?? "")) is up: only its buttons \(buttons) can be tapped")]
+            return [.error(.modalAlert, "an alert (\(presentation.message ?? "")) is up: only its buttons \(buttons) can be tapped")]
         case (.popover, .presentationButton(let index)):
             return popoverButton(index, of: presentation, in: &session)
         case (.popover, .insidePresentation):
-            return [unchanged("inside-popover", "the tap landed inside the \(presentation.content.rawValue) popover, on none of its buttons")]
-        case (.popover, .inputWindow):
+            return [.unchanged(.insidePopover, "the tap landed inside the \(presentation.content.rawValue) popover, on none of its buttons")]
+        case (.popover, .inputWindow), (.popover, .unknown):
             return deliverUncovered(target, in: &session)
         case (.popover, .element(let element)) where presentation.passthrough.contains(element.name):
             guard !session.interactionDisabled.contains(element.name) else {
@@ -86,19 +88,19 @@ enum Taps {
                 return deliverUncovered(target, in: &session)
             }
             if element.name == presentation.anchor?.element {
-                return [dismiss(&session, reason: "toggle")]
+                return [dismiss(&session, reason: .toggle)]
             }
-            if element.kind == "barButton" {
-                return [dismiss(&session, reason: "replaced")] + deliverUncovered(target, in: &session)
+            if element.kind == .barButton {
+                return [dismiss(&session, reason: .replaced)] + deliverUncovered(target, in: &session)
             }
-            return [unchanged("passthrough", "'\(element.name)' passes the tap through the popover and does nothing with it")]
+            return [.unchanged(.passthrough, "'\(element.name)' passes the tap through the popover and does nothing with it")]
         case (.popover, _):
-            return [dismiss(&session, reason: "outside-tap")]
+            return [dismiss(&session, reason: .outsideTap)]
         }
     }
 
     private static func resolve(_ name: String, in session: DeviceSession) -> Target {
-        if name == "outside" { return .background }
+        if name == ElementName.outside.rawValue { return .background }
         if let presentation = session.presentation,
            let index = presentation.buttons.firstIndex(where: { $0.lowercased() == name.lowercased() }) {
             return .presentationButton(index)
@@ -115,7 +117,7 @@ enum Taps {
         if ScreenLayout.allElementNames.contains(name) {
             return .notOnScreen("'\(name)' is not on screen in \(session.orientation.rawValue) (\(session.widthClass.rawValue) width)")
         }
-        return .inputWindow(name)
+        return InputElement.weaponPickerButtons.contains(name) ? .inputWindow(name) : .unknown(name)
     }
 
     /// What is under `point` in the app's window (the presentation first).
@@ -136,9 +138,13 @@ enum Taps {
         switch target {
         case .inputWindow(let name):
             return [forwardTap(name, session)]
+        case .unknown(let name):
+            return [.error(
+                .unknownElement,
+                "'\(name)' is neither an element of the screen nor a button of the weapon picker (\(InputElement.weaponPickerButtons.joined(separator: ", ")))")]
         case .element(let element):
             if session.interactionDisabled.contains(element.name) {
-                return [.error("interaction-disabled", "'\(element.name)' has user interaction disabled: it never receives the tap")]
+                return [.error(.interactionDisabled, "'\(element.name)' has user interaction disabled: it never receives the tap")]
             }
             switch element.name {
             case "add":
@@ -152,17 +158,17 @@ enum Taps {
             case "weapon", "notes":
                 return [forwardTap(element.name, session)]
             default:
-                if element.kind == "row", let title = element.title {
+                if element.kind == .row, let title = element.title {
                     return [.forward(.rosterSelect(RosterSelect(monster: title)), to: MonsterBus.Service.roster)]
                 }
                 let what = element.title.map { " “\($0)”" } ?? ""
-                if element.kind == "pane" || element.kind == "bar" {
-                    return [unchanged("empty-space", "the tap landed on the \(element.name) \(element.kind)\(what), on no control: nothing there responds to it")]
+                if element.kind == .pane || element.kind == .bar {
+                    return [.unchanged(.emptySpace, "the tap landed on the \(element.name) \(element.kind)\(what), on no control: nothing there responds to it")]
                 }
-                return [unchanged("no-action", "'\(element.name)' (\(element.kind)\(what)) does nothing when tapped")]
+                return [.unchanged(.noAction, "'\(element.name)' (\(element.kind)\(what)) does nothing when tapped")]
             }
         case .background:
-            return [unchanged("empty-space", "the tap landed on the window's background, with nothing presented: nothing there responds to it")]
+            return [.unchanged(.emptySpace, "the tap landed on the window's background, with nothing presented: nothing there responds to it")]
         case .offWindow, .presentationButton, .insidePresentation, .notOnScreen:
             // Only reachable with a presentation up, or handled before delivery.
             return []
@@ -176,28 +182,28 @@ enum Taps {
             ? PresentationFactory.popover(content, anchor: anchor, in: layout)
             : PresentationFactory.alert(content, in: layout)
         session.presentation = presentation
-        return .publish(.presented(Presented(presentation: presentation, reason: "tap")))
+        return .publish(.presented(Presented(presentation: presentation, reason: ChangeReason.tap.rawValue)))
     }
 
     /// Takes the presentation off screen and says so.
-    static func dismiss(_ session: inout DeviceSession, reason: String, button: String? = nil, buttonIndex: Int? = nil) -> Effect {
+    static func dismiss(_ session: inout DeviceSession, reason: DismissalReason, button: String? = nil, buttonIndex: Int? = nil) -> Effect {
         let presentation = session.presentation!
         session.presentation = nil
-        return .publish(.dismissed(Dismissed(presentation: presentation, reason: reason, button: button, buttonIndex: buttonIndex)))
+        return .publish(.dismissed(Dismissed(presentation: presentation, reason: reason.rawValue, button: button, buttonIndex: buttonIndex)))
     }
 
     private static func popoverButton(_ index: Int, of presentation: Presentation, in session: inout DeviceSession) -> [Effect] {
         let title = presentation.buttons[index]
         if presentation.content == .monsterList {
             // A row of the Monster List: picked, and the popover is dismissed because of it.
-            return [dismiss(&session, reason: "selection", button: title, buttonIndex: index)] + choice(title, of: presentation.content)
+            return [dismiss(&session, reason: .selection, button: title, buttonIndex: index)] + choice(title, of: presentation.content)
         }
-        return [dismiss(&session, reason: "button", button: title, buttonIndex: index)] + choice(title, of: presentation.content)
+        return [dismiss(&session, reason: .button, button: title, buttonIndex: index)] + choice(title, of: presentation.content)
     }
 
     private static func alertButton(_ index: Int, of presentation: Presentation, in session: inout DeviceSession) -> [Effect] {
         let title = presentation.buttons[index]
-        let dismissal = dismiss(&session, reason: "button", button: title, buttonIndex: index)
+        let dismissal = dismiss(&session, reason: .button, button: title, buttonIndex: index)
         return index == presentation.cancelButtonIndex ? [dismissal] : [dismissal] + choice(title, of: presentation.content)
     }
 
@@ -222,11 +228,6 @@ enum Taps {
 
     private static func disabledList(_ session: DeviceSession) -> [String]? {
         session.interactionDisabled.isEmpty ? nil : session.interactionDisabled.sorted()
-    }
-
-    /// "Nothing changed", with why.
-    static func unchanged(_ reason: String, _ message: String) -> Effect {
-        .publish(.unchanged(Unchanged(reason: reason, message: message)))
     }
 
     static func describe(_ point: Point) -> String { "(\(number(point.x)), \(number(point.y)))" }

@@ -11,8 +11,9 @@ public struct PresentationHandler: ServiceHandler {
     /// A handler with no device yet, forgetting devices as `activity` says.
     public init(activity: DeviceActivity) { self.activity = activity }
 
-    /// Device actions, `device.forget`, and taps the keyboard's window passed back to the app's.
-    public let handledTypes: [MessageType] = MessageType.allCases.filter(\.isDeviceAction) + [.forget, .inputPassed]
+    /// The core's actions (device actions, taps the keyboard's window passed back to the app's),
+    /// and `device.forget`.
+    public let handledTypes: [MessageType] = PresentationAction.types + [.forget]
 
     public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
@@ -21,7 +22,10 @@ public struct PresentationHandler: ServiceHandler {
                 return core.forget(device)
             }
         }
-        let effects = core.handle(device: envelope.device, action: envelope.body)
+        guard let action = PresentationAction(envelope.body) else {
+            return Reply([.error(MessageError.Code.unknownType, "presentation-policy does not handle \(envelope.type.rawValue)")])
+        }
+        let effects = core.handle(device: envelope.device, action: action)
         if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
         return Reply(effects)
     }

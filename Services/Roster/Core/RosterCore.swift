@@ -30,36 +30,35 @@ public struct RosterCore: Sendable {
         RosterSnapshot(revision: revision, monsters: monsters, selected: device.map { selected(on: $0).name }, databaseId: databaseId)
     }
 
-    /// What to do about a message for `device`.
-    public func decide(device: String?, body: Body) -> RosterDecision {
-        switch body {
-        case .snapshotRequest:
+    /// What to do about an action for `device`.
+    public func decide(device: String?, action: RosterAction) -> RosterDecision {
+        switch action {
+        case .snapshotRequest, .describe:
             return RosterDecision([.publish(.snapshot(snapshot(for: device)))])
         case .rosterSelect(let select):
-            guard let device else { return RosterDecision([.error("missing-device", "a selection needs a device")]) }
-            guard let monster = monsters.first(where: { $0.name == select.monster }) else {
-                return RosterDecision([.error("unknown-monster", "no monster is named '\(select.monster)'")])
+            guard let device else { return RosterDecision([.error(.missingDevice, "a selection needs a device")]) }
+            guard let monster = monsters.first(where: { $0.name.lowercased() == select.monster.lowercased() }) else {
+                return RosterDecision([.error(
+                    .unknownMonster, "no monster is named '\(select.monster)'; the roster has \(monsters.map(\.name).joined(separator: ", "))")])
             }
             return RosterDecision(
                 [.publish(.selection(RosterSelection(monster: monster, databaseId: databaseId)))],
                 change: .selection(device: device, monster: monster.name))
         case .weaponSelected(let picked):
-            guard let device else { return RosterDecision([.error("missing-device", "a weapon change needs a device")]) }
+            guard let device else { return RosterDecision([.error(.missingDevice, "a weapon change needs a device")]) }
             let monster = selected(on: device)
             guard monster.weapon != picked.weapon else { return RosterDecision([]) }
             return update(monster.with(weapon: picked.weapon), change: "weapon")
         case .colorSelected(let picked):
-            guard let device else { return RosterDecision([.error("missing-device", "a colour change needs a device")]) }
+            guard let device else { return RosterDecision([.error(.missingDevice, "a colour change needs a device")]) }
             let monster = selected(on: device)
             guard monster.color != picked.color else { return RosterDecision([]) }
             return update(monster.with(color: picked.color), change: "color")
         case .forget:
-            guard let device else { return RosterDecision([.error("missing-device", "forgetting needs a device")]) }
+            guard let device else { return RosterDecision([.error(.missingDevice, "forgetting needs a device")]) }
             return RosterDecision(
                 [.publish(.forgotten(Forgotten(service: MonsterBus.Service.roster, held: selections[device] != nil)))],
                 change: .forget(device: device))
-        default:
-            return RosterDecision([.error("unknown-type", "roster does not handle \(body.type.rawValue)")])
         }
     }
 

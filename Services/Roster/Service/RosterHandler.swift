@@ -24,6 +24,9 @@ public struct RosterHandler: ServiceHandler {
         self.activity = activity; self.log = log
     }
 
+    /// The core's actions, and `roster.backup.request`.
+    public let handledTypes: [MessageType] = RosterAction.types + [.backupRequest]
+
     /// Opens the database at `path` as `mode` says, loads it and makes the handler (the roster's
     /// start, shared by the `roster` process and `gateway --embedded`).
     public static func open(path: String, mode: StartMode, expiry: Double, log: Log) throws -> RosterHandler {
@@ -39,19 +42,21 @@ public struct RosterHandler: ServiceHandler {
             activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), log: log)
     }
 
-    public let handledTypes: [MessageType] = [.snapshotRequest, .rosterSelect, .weaponSelected, .colorSelected, .forget, .backupRequest]
 
     public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .backupRequest(let request) = envelope.body { return Reply([backup(to: request.path)]) }
         if let device = envelope.device, core.selections[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
-        let decision = core.decide(device: envelope.device, body: envelope.body)
+        guard let action = RosterAction(envelope.body) else {
+            return Reply([.error(MessageError.Code.unknownType, "roster does not handle \(envelope.type.rawValue)")])
+        }
+        let decision = core.decide(device: envelope.device, action: action)
         guard let change = decision.change else { return Reply(decision.effects) }
         do {
             if try database.hasApplied(envelope.id) { return Reply([], duplicate: true) }
             position.commits = try database.store(change, messageId: envelope.id, now: Timestamp.wallClock())
         } catch {
             log.error("could not store a change: \(error)")
-            return Reply([.error("storage", "the change could not be stored: \(error)")])
+            return Reply([.error(.storage, "the change could not be stored: \(error)")])
         }
         core.apply(change)
         position.revision = core.revision
@@ -72,15 +77,15 @@ public struct RosterHandler: ServiceHandler {
     /// Writes a consistent copy of the database to `path` (absolute, not an existing file).
     private func backup(to path: String) -> Effect {
         guard path.hasPrefix("/") else {
-            return .error("backup-path", "the backup path must be absolute (roster writes it, in its own file system): '\(path)'")
+            return .error(.backupPath, "the backup path must be absolute (roster writes it, in its own file system): '\(path)'")
         }
         guard RosterStartup.fileSize(path) == nil else {
-            return .error("backup-path", "\(path) exists: choose a new file (a backup never overwrites)")
+            return .error(.backupPath, "\(path) exists: choose a new file (a backup never overwrites)")
         }
         do {
             try database.backup(to: path)
         } catch {
-            return .error("backup-failed", "cannot write a backup to \(path): \(error.message)")
+            return .error(.backupFailed, "cannot write a backup to \(path): \(error.message)")
         }
         log.info("backup written to \(path) at \(position)")
         return .publish(.backup(BackupDone(path: path, revision: core.revision, databaseId: core.databaseId)))

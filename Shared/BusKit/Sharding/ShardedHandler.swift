@@ -101,7 +101,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
 
     public mutating func handle(_ envelope: Envelope) -> Reply {
         let view = membership.view
-        guard let epoch = view.epoch else { return Reply([.error("fenced", "this instance lost its membership; nothing was decided")]) }
+        guard let epoch = view.epoch else { return Reply([.error(.fenced, "this instance lost its membership; nothing was decided")]) }
         if view.generation != generation { dropMoved(view) }
         guard let device = envelope.device else { return inner.handle(envelope) }
         do {
@@ -121,7 +121,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             held.removeValue(forKey: device)
             recent.removeValue(forKey: device)
             log.warn("\(device): \(error)")
-            return Reply([.error("not-owner", "\(error); nothing was decided, send it again", offendingId: envelope.id)])
+            return Reply([.error(.notOwner, "\(error); nothing was decided, send it again", offendingId: envelope.id)])
         }
     }
 

@@ -3,23 +3,22 @@ import MonsterKit
 /// The window's layout elements: status bar, navigation bars and their buttons, panes and rows.
 extension ScreenDrawing {
     /// The CSS class a layout element's `kind` is drawn under.
-    static func cssClass(kind: String) -> String {
+    static func cssClass(kind: ElementKind) -> String {
         switch kind {
-        case "barButton": "bar-button"
-        case "bar": "bar"
-        case "pane": "pane"
-        case "row": "row"
-        case "label": "label"
-        case "image": "image"
-        case "textField": "text-field"
-        default: "element"
+        case .barButton: "bar-button"
+        case .bar: "bar"
+        case .pane: "pane"
+        case .row: "row"
+        case .label: "label"
+        case .image: "image"
+        case .textField: "text-field"
         }
     }
 
     /// One element of the layout, in a group that names it; greyed when its interaction is off.
     mutating func drawElement(_ element: LayoutElement) {
         let isDisabled = disabled.contains(element.name)
-        let isSelectedRow = element.kind == "row" && monster != nil && element.title == monster?.name
+        let isSelectedRow = element.kind == .row && monster != nil && element.title == monster?.name
         var classes = [Self.cssClass(kind: element.kind)]
         if isDisabled { classes.append("disabled") }
         if isSelectedRow { classes.append("selected") }
@@ -28,23 +27,22 @@ extension ScreenDrawing {
             ("id", uniqueID(for: element.name)),
             ("class", classes.joined(separator: " ")),
             ("data-name", element.name),
-            ("data-kind", element.kind),
+            ("data-kind", element.kind.rawValue),
             ("data-title", element.title),
             // Bar buttons grey their title instead; anything else fades.
-            ("opacity", isDisabled && element.kind != "barButton" ? "0.4" : nil),
+            ("opacity", isDisabled && element.kind != .barButton ? "0.4" : nil),
         ])
         switch (element.kind, element.name) {
-        case ("bar", "status-bar"): drawStatusBar(element.frame)
-        case ("bar", _): drawNavigationBar(element)
-        case ("pane", _): fill(element.frame, ScreenTheme.background)
-        case ("row", _): drawRow(element, selected: isSelectedRow)
-        case ("barButton", _): drawBarButton(element, disabled: isDisabled)
-        case ("label", _): drawLabel(element)
-        case ("image", "icon"): drawIcon(element.frame)
-        case ("image", "weapon"): drawWeaponImage(element.frame)
-        case ("image", _): drawImagePlaceholder(element.frame, title: element.title ?? element.name, file: nil)
-        case ("textField", _): drawTextField(element)
-        default: drawUnknown(element)
+        case (.bar, ElementName.statusBar.rawValue): drawStatusBar(element.frame)
+        case (.bar, _): drawNavigationBar(element)
+        case (.pane, _): fill(element.frame, ScreenTheme.background)
+        case (.row, _): drawRow(element, selected: isSelectedRow)
+        case (.barButton, _): drawBarButton(element, disabled: isDisabled)
+        case (.label, _): drawLabel(element)
+        case (.image, ElementName.icon.rawValue): drawIcon(element.frame)
+        case (.image, ElementName.weapon.rawValue): drawWeaponImage(element.frame)
+        case (.image, _): drawImagePlaceholder(element.frame, title: element.title ?? element.name, file: nil)
+        case (.textField, _): drawTextField(element)
         }
         svg.close()
     }
@@ -106,13 +104,5 @@ extension ScreenDrawing {
         let title = TextMetrics.truncated(element.title ?? element.name, size: 17, width: max(0, row.width - 2 * inset))
         text(title, x: row.minX + inset, y: TextMetrics.baseline(centredOn: row.midY, size: 17), size: 17,
              color: selected ? "#FFFFFF" : ScreenTheme.label, [("class", "title")])
-    }
-
-    /// An element of a kind this drawing does not know: an outline with its name.
-    mutating func drawUnknown(_ element: LayoutElement) {
-        svg.empty("rect", frame(element.frame) + [
-            ("fill", "none"), ("stroke", ScreenTheme.imageStroke), ("stroke-dasharray", "3 3"),
-        ])
-        centredText(element.title ?? element.name, in: element.frame, size: 12, minimum: 8, color: ScreenTheme.tertiaryLabel)
     }
 }

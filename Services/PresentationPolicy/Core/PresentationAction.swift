@@ -1,0 +1,50 @@
+import MonsterKit
+
+/// What presentation-policy is asked to do, built from an envelope's body by its handler; the
+/// core switches over it exhaustively.
+public enum PresentationAction: Sendable, Equatable {
+    /// `device.tap`: an element of the app's window, a presentation's button, or a point.
+    case tap(Tap)
+    /// `device.rotate`.
+    case rotate(Rotate)
+    /// `device.resize`: an iPad's window.
+    case resize(Resize)
+    /// `device.select`: a monster of the roster list.
+    case select(Select)
+    /// `device.interaction`: a view's user interaction on or off.
+    case interaction(Interaction)
+    /// `device.describe`: the device's window and presentation.
+    case describe(Describe)
+    /// `input.passed`: a tap at a point the keyboard's window passed back to the app's.
+    case inputPassed(InputPassed)
+
+    /// The message types these actions come as: what the service subscribes to and dispatches.
+    public static let types: [MessageType] = [.tap, .rotate, .resize, .select, .interaction, .describe, .inputPassed]
+
+    /// The action `body` carries; `nil` for a message presentation-policy does not handle.
+    public init?(_ body: Body) {
+        switch body {
+        case .tap(let tap): self = .tap(tap)
+        case .rotate(let rotate): self = .rotate(rotate)
+        case .resize(let resize): self = .resize(resize)
+        case .select(let select): self = .select(select)
+        case .interaction(let interaction): self = .interaction(interaction)
+        case .describe(let describe): self = .describe(describe)
+        case .inputPassed(let passed): self = .inputPassed(passed)
+        default: return nil
+        }
+    }
+
+    /// The device's profile, where the action carries one (a device is created from it).
+    var profile: DeviceProfile? {
+        switch self {
+        case .tap(let tap): tap.profile
+        case .rotate(let rotate): rotate.profile
+        case .resize(let resize): resize.profile
+        case .select(let select): select.profile
+        case .interaction(let interaction): interaction.profile
+        case .describe(let describe): describe.profile
+        case .inputPassed: nil
+        }
+    }
+}
