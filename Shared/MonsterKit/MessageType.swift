@@ -53,7 +53,7 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     public var addressing: Addressing {
         switch self {
         case .tap, .rotate, .resize, .select, .interaction, .describe, .forget,
-             .inputTap, .inputLayout, .inputDescribe:
+             .inputTap:
             .byDevice
         case .forgotten, .presented, .hidden, .dismissed, .moved, .interactionChanged, .unchanged, .outcome,
              .inputPassed, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState, .inputShown,

@@ -228,21 +228,21 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             } else {
                 "it waited \(waited) ms on the bus, more than ACTION_TTL_MS (\(settings.timeToLiveMilliseconds) ms)"
             }
-            reply = Reply([.error("overloaded", "refused: \(why); the service is overloaded", offendingId: envelope.id)])
+            reply = Reply([.error(RefusalCode.overloaded, "refused: \(why); the service is overloaded", offendingId: envelope.id)])
         case .fromTheFuture(let ahead):
             reply = Reply([.error(
-                MessageError.Code.badTime.rawValue,
+                MessageError.Code.badTime,
                 "refused: its time \(envelope.time) is \(ahead) ms ahead of this service's clock, more than CLOCK_SKEW_MS (\(settings.clockSkewMilliseconds) ms)",
                 offendingId: envelope.id)])
         case .unreadableTime:
-            reply = Reply([.error(MessageError.Code.badTime.rawValue, "refused: its time is not a timestamp", offendingId: envelope.id)])
+            reply = Reply([.error(MessageError.Code.badTime, "refused: its time is not a timestamp", offendingId: envelope.id)])
         }
         counters.handled += 1
         var encoded = encode(reply.effects, causedBy: envelope)
         if encoded == nil {
             // A decision held a number JSON cannot carry: refuse rather than send what no peer decodes.
             encoded = encode(
-                [.error(MessageError.Code.nonFinite.rawValue, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
+                [.error(MessageError.Code.nonFinite, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
                 causedBy: envelope)
         }
         var (outgoing, emitted, forwarded, forwards) = encoded ?? ([], [], [], [])
