@@ -83,7 +83,7 @@ public struct BusPolicy: Sendable {
             if entry.topic.withUnsafeBytes({ $0.elementsEqual(topic) }) { return entry.roles & bit != 0 }
         }
         // Not in this build's vocabulary (a newer peer's type, or junk): nobody publishes it.
-        return false
+        return Permissions.publishers(of: String(decoding: topic, as: UTF8.self)).contains(role)
     }
 
     /// The refusal of a message from `sender` with topic frame `topic`, `frames` frames and,

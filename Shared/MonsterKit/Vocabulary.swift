@@ -74,7 +74,7 @@ extension MessageType {
         return switch self {
         // Device actions, from a client to the service that owns what they touch.
         case .tap: declare(Body.tap, .byDevice, by: [.gateway],
-            "A tap on a named element or at a point of the device's screen: client → its owner (presentation-policy, or input-handling for an input view's buttons).")
+            "A tap on a named element or at a point of the device's screen: client → the service that owns what it touches (Routing.firstHop).")
         case .rotate: declare(Body.rotate, .byDevice, by: [.gateway],
             "The device turned to an orientation: client → presentation-policy.")
         case .resize: declare(Body.resize, .byDevice, by: [.gateway],

@@ -39,6 +39,9 @@ import Testing
             #expect(Role.services.isSubset(of: answer.spec.publishers), "\(answer.rawValue)")
         }
         #expect(MessageType.allCases.filter { $0.spec.publishers.isEmpty } == [.outcome])
+        // Apart from the answers every component gives and sys.ping, a type is its one owner's.
+        let shared = MessageType.allCases.filter { $0.spec.publishers.filter(\.isComponent).count > 1 }
+        #expect(Set(shared) == [.ack, .error, .heartbeat, .pong, .unchanged, .forgotten, .ping])
     }
 
     @Test func aServiceMustSendAsItself() {
