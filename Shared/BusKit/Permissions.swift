@@ -52,7 +52,7 @@ public enum Permissions {
         ("media.", [.presentationPolicy]),
         ("layout.", [.presentationPolicy]),
         ("color.", [.presentationPolicy]),
-        ("interaction.", [.presentationPolicy]),
+        ("interaction.", [.presentationPolicy, .inputHandling]),
         ("input.tap", [.presentationPolicy]),
         ("roster.select.request", [.presentationPolicy]),
         // input-handling's and roster's own topics.

@@ -23,7 +23,7 @@ import Testing
         }
         let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .ping, .unchanged, .forgotten]
         #expect(allowed(.roster) == answers.union([.snapshot, .selection, .monsterUpdated, .backup]))
-        #expect(allowed(.inputHandling) == answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]))
+        #expect(allowed(.inputHandling) == answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState, .interactionChanged]))
         #expect(allowed(.presentationPolicy) == answers.union([
             .presented, .hidden, .dismissed, .moved, .interactionChanged, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
             .inputTap, .rosterSelect,

@@ -99,7 +99,7 @@ final class Witness {
                 .inputTap, .rosterSelect,
             ]),
             .roster: answers.union([.snapshot, .selection, .monsterUpdated, .backup]),
-            .inputHandling: answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]),
+            .inputHandling: answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState, .interactionChanged]),
             .bus: [.heartbeat, .pong, .ping, .statusReport, .error],
         ]
     }()
