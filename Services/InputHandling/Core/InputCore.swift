@@ -35,8 +35,11 @@ public struct InputCore: Sendable {
             return update(deviceId) { Self.tap(tap, on: &$0) }
         case .inputTap(let tap):
             return update(deviceId, keyboard: tap.keyboard) { device in
-                guard let element = tap.element, let responder = Responder(rawValue: element) else {
-                    return [.error(.badTap, "presentation-policy passes on taps on first responders only (\(tap.element ?? "a point"))")]
+                guard let element = tap.element, tap.point == nil else {
+                    return [.error(.badTap, "an input.tap names a first responder (taps at points come as device.tap)")]
+                }
+                guard let responder = Responder(rawValue: element) else {
+                    return [.error(.unknownElement, "'\(element)' is not a first responder (weapon, notes)")]
                 }
                 return Self.becomeFirstResponder(responder, on: &device)
             }
@@ -140,7 +143,7 @@ public struct InputCore: Sendable {
     /// Turns an input view button's user interaction on or off.
     private static func setInteraction(_ interaction: Interaction, on device: inout InputDevice) -> [Effect] {
         let element = interaction.element
-        guard InputElement.weaponPickerButtons.contains(element) else {
+        guard InputElement.weaponPickerButtons.contains(interaction.element) else {
             return [.error(.unknownElement, "'\(element)' is not a button of the weapon picker (\(InputElement.weaponPickerButtons.joined(separator: ", ")))")]
         }
         guard device.isEnabled(element) != interaction.enabled else {
