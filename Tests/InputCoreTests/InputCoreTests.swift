@@ -1,3 +1,4 @@
+import Foundation
 import InputCore
 import MonsterKit
 import Testing
@@ -236,6 +237,19 @@ import Testing
         _ = tap(&core, "weapon")
         #expect(tap(&core, "close").first?.errorBody?.code == "interaction-disabled")
         #expect(interaction(&core, "add", false).first?.errorBody?.code == "unknown-element")
+    }
+
+    /// A device's state is a few bytes besides the keyboard's metrics, and its snapshot (what a
+    /// sharded instance stores) keeps every part of it.
+    @Test func theStateIsCompactAndItsSnapshotComplete() throws {
+        var core = InputCore()
+        _ = tap(&core, "weapon")
+        _ = interaction(&core, "smoke", false)
+        _ = core.handle(device: "ipad", action: .presented(Presented(presentation: presentation(.alert), reason: "tap")))
+        let device = try #require(core.devices["ipad"])
+        #expect(device.modalAlert && device.firstResponder == .weapon && device.weaponPickerCreated && device.disabledButtons == ["smoke"])
+        #expect(try JSONDecoder().decode(InputDevice.self, from: JSONEncoder().encode(device)) == device)
+        #expect(MemoryLayout<InputDevice>.size <= MemoryLayout<KeyboardMetrics>.size + 16)
     }
 
     // MARK: An alert is modal over the keyboard's window too (read from presentation.*)
