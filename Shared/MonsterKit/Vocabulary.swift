@@ -98,8 +98,8 @@ extension MessageType {
             "A popover or alert was dismissed, and why: presentation-policy.")
         case .moved: declare(Body.moved, .toClient, by: [.presentationPolicy],
             "An alert that stayed up was re-centred (it is not presented again): presentation-policy.")
-        case .interactionChanged: declare(Body.interactionChanged, .toClient, by: [.presentationPolicy],
-            "A view's user interaction was turned on or off: presentation-policy.")
+        case .interactionChanged: declare(Body.interactionChanged, .toClient, by: [.presentationPolicy, .inputHandling],
+            "A view's user interaction was turned on or off: presentation-policy for the app's views, input-handling for the weapon picker's buttons.")
         // Outcomes.
         case .unchanged: declare(Body.unchanged, .toClient, by: services,
             "The action a service handled changed nothing, and why: any service.")

@@ -39,9 +39,11 @@ import Testing
             #expect(Role.services.isSubset(of: answer.spec.publishers), "\(answer.rawValue)")
         }
         #expect(MessageType.allCases.filter { $0.spec.publishers.isEmpty } == [.outcome])
-        // Apart from the answers every component gives and sys.ping, a type is its one owner's.
+        // Apart from the answers every component gives, sys.ping, and interaction.changed (each
+        // service for its own views: the app's, the weapon picker's), a type is its one owner's.
         let shared = MessageType.allCases.filter { $0.spec.publishers.filter(\.isComponent).count > 1 }
-        #expect(Set(shared) == [.ack, .error, .heartbeat, .pong, .unchanged, .forgotten, .ping])
+        #expect(Set(shared) == [.ack, .error, .heartbeat, .pong, .unchanged, .forgotten, .ping, .interactionChanged])
+        #expect(MessageType.interactionChanged.spec.publishers == [.presentationPolicy, .inputHandling])
     }
 
     @Test func aServiceMustSendAsItself() {

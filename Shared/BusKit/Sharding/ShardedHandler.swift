@@ -102,7 +102,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// Only what this instance owns: a device's messages go to the owner of its bucket; a
     /// message without a device to the owner of the empty id's bucket, so that one instance answers it.
     public func accepts(_ envelope: Envelope) -> Bool {
-        guard inner.accepts(envelope.type) else { return false }
+        guard inner.accepts(envelope) else { return false }
         let view = membership.view
         guard view.epoch != nil else { return false }
         return Rendezvous.owner(ofDevice: envelope.device ?? "", among: view.members) == membership.instance
