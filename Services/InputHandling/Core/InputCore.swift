@@ -7,23 +7,11 @@ import MonsterKit
 /// Taps on first responders come from presentation-policy with the keyboard's place, which
 /// `layout.changed` updates.
 public struct InputCore: Sendable {
-    /// Every device seen, by id.
-    public private(set) var devices: [String: InputDevice] = [:]
+    /// Every device seen, by id (`forget` and `restore` come with `DeviceStateCore`).
+    public var devices: [String: InputDevice] = [:]
 
     /// A core that knows no device yet.
     public init() {}
-
-    /// Drops everything held for `device` (`device.forget`, or idle for too long); returns
-    /// whether there was anything.
-    @discardableResult
-    public mutating func forget(_ device: String) -> Bool {
-        devices.removeValue(forKey: device) != nil
-    }
-
-    /// Holds `state` for `device`: rebuilt from its snapshot on another instance.
-    public mutating func restore(_ state: InputDevice, for device: String) {
-        devices[device] = state
-    }
 
     /// Handles an action for `device` and says what to publish.
     public mutating func handle(device deviceId: String?, action: InputAction) -> [Effect] {

@@ -2,43 +2,18 @@ import BusKit
 import InputCore
 import MonsterKit
 
-/// Connects `InputCore` to the bus; `device.forget` and devices idle for longer than
-/// `DEVICE_IDLE_EXPIRY_SECONDS` drop a device's state.
-public struct InputHandler: ServiceHandler {
+/// Connects `InputCore` to the bus (`DeviceCoreHandler`: its actions in, its effects out);
+/// `device.forget` and devices idle for longer than `DEVICE_IDLE_EXPIRY_SECONDS` drop a
+/// device's state; sharded, each device's first responder and input views move with it.
+public struct InputHandler: DeviceCoreHandler {
     public var core = InputCore()
     public var activity: DeviceActivity
+    /// input-handling.
+    public let service = MonsterBus.Service.inputHandling
 
     /// A handler with no device yet, forgetting devices as `activity` says.
     public init(activity: DeviceActivity) { self.activity = activity }
 
     /// The core's actions, and `device.forget`.
     public let handledTypes: [MessageType] = InputAction.types + [.forget]
-
-
-    /// Its handled types, a client's tap or interaction change only where it owns the element
-    /// (`Routing.firstHop(of:)`: both services subscribe to `device.tap` and `device.interaction`).
-    public func accepts(_ envelope: Envelope) -> Bool {
-        accepts(envelope.type) && Routing.handles(MonsterBus.Service.inputHandling, envelope.body)
-    }
-
-    public mutating func handle(_ envelope: Envelope) -> Reply {
-        if case .forget = envelope.body {
-            return .forgetting(envelope, service: MonsterBus.Service.inputHandling) { device in
-                activity.remove(device)
-                return core.forget(device)
-            }
-        }
-        guard let action = InputAction(envelope.body) else {
-            return Reply([.error(MessageError.Code.unknownType, "input-handling does not handle \(envelope.type.rawValue)")])
-        }
-        let effects = core.handle(device: envelope.device, action: action)
-        if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
-        return Reply(effects)
-    }
-
-    public mutating func forgetIdleDevices(now: Double) -> [String] {
-        let idle = activity.expire(at: now)
-        for device in idle { core.forget(device) }
-        return idle
-    }
 }

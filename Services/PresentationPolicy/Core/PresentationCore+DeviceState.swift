@@ -1,4 +1,7 @@
 import MonsterKit
 
 /// A device's whole session is what a sharded instance saves and rebuilds.
-extension PresentationCore: DeviceStateCore {}
+extension PresentationCore: DeviceStateCore {
+    /// `PresentationAction(body)`.
+    public static func action(of body: Body) -> PresentationAction? { PresentationAction(body) }
+}

@@ -3,23 +3,11 @@ import MonsterKit
 /// presentation-policy's decisions, for any number of devices: device actions in, effects out.
 /// No sockets, no clocks; the bus adapter publishes the effects.
 public struct PresentationCore: Sendable {
-    /// Every device seen, by id.
-    public private(set) var devices: [String: DeviceSession] = [:]
+    /// Every device seen, by id (`forget` and `restore` come with `DeviceStateCore`).
+    public var devices: [String: DeviceSession] = [:]
 
     /// A core that knows no device yet.
     public init() {}
-
-    /// Drops everything held for `device` (`device.forget`, or idle for too long); returns
-    /// whether there was anything.
-    @discardableResult
-    public mutating func forget(_ device: String) -> Bool {
-        devices.removeValue(forKey: device) != nil
-    }
-
-    /// Holds `session` for `device`: rebuilt from its snapshot on another instance.
-    public mutating func restore(_ session: DeviceSession, for device: String) {
-        devices[device] = session
-    }
 
     /// Handles a device action for `device` and says what to publish.
     public mutating func handle(device deviceId: String?, action: PresentationAction) -> [Effect] {

@@ -24,9 +24,41 @@ public protocol DeviceCoreHandler: DeviceStateHandler where DeviceState == Core.
     var core: Core { get set }
     /// When each device was last used, to forget the idle ones.
     var activity: DeviceActivity { get set }
+    /// The service's name (`Routing` says which taps and interaction changes are its own).
+    var service: String { get }
 }
 
 extension DeviceCoreHandler {
+    /// Its handled types, and of a client's tap or interaction change only the elements it owns
+    /// (`Routing.handles`: both services subscribe to `device.tap` and `device.interaction`).
+    public func accepts(_ envelope: Envelope) -> Bool {
+        accepts(envelope.type) && Routing.handles(service, envelope.body)
+    }
+
+    /// `device.forget` drops the device (answered `device.forgotten`); anything else is the
+    /// core's action, and the device counts as used now.
+    public mutating func handle(_ envelope: Envelope) -> Reply {
+        if case .forget = envelope.body {
+            return .forgetting(envelope, service: service) { device in
+                activity.remove(device)
+                return core.forget(device)
+            }
+        }
+        guard let action = Core.action(of: envelope.body) else {
+            return Reply([.error(MessageError.Code.unknownType, "\(service) does not handle \(envelope.type.rawValue)")])
+        }
+        let effects = core.handle(device: envelope.device, action: action)
+        if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
+        return Reply(effects)
+    }
+
+    /// Forgets, in `activity` and in the core, the devices idle at `now`.
+    public mutating func forgetIdleDevices(now: Double) -> [String] {
+        let idle = activity.expire(at: now)
+        for device in idle { core.forget(device) }
+        return idle
+    }
+
     /// The core's state for `device`.
     public func state(of device: String) -> DeviceState? { core.devices[device] }
 
