@@ -131,17 +131,10 @@ private struct Parser {
                 escaped = true
                 position += 1
                 guard position < bytes.count else { throw syntaxError("unterminated string") }
-                switch bytes[position] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    break
-                case UInt8(ascii: "u"):
-                    guard position + 4 < bytes.count, (1...4).allSatisfy({ JSONDocument.hexValue(bytes[position + $0]) != nil }) else {
-                        throw syntaxError("bad \\u escape")
-                    }
-                    position += 4
-                default:
-                    throw syntaxError("bad escape")
+                switch JSONDocument.escape(in: bytes, at: position) {
+                case .valid(let extra): position += extra
+                case .badUnicode: throw syntaxError("bad \\u escape")
+                case .bad: throw syntaxError("bad escape")
                 }
             }
             position += 1
@@ -349,5 +342,32 @@ extension JSONDocument {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { return nil }
         return value
+    }
+}
+
+/// What follows a backslash in a JSON string.
+enum JSONEscape: Equatable {
+    /// A valid escape taking `extra` more bytes after its letter (4 for `\uXXXX`, else 0).
+    case valid(extra: Int)
+    /// `\u` without four hex digits.
+    case badUnicode
+    /// A letter JSON does not define.
+    case bad
+}
+
+extension JSONDocument {
+    /// The escape whose letter is at `position` of `bytes` (the byte after a backslash, which
+    /// must exist); shared by the tree parser and the direct reader (`JSONReader`).
+    static func escape<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, at position: Int) -> JSONEscape where Bytes.Index == Int {
+        switch bytes[position] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return .valid(extra: 0)
+        case UInt8(ascii: "u"):
+            guard position + 4 < bytes.count, (1...4).allSatisfy({ hexValue(bytes[position + $0]) != nil }) else { return .badUnicode }
+            return .valid(extra: 4)
+        default:
+            return .bad
+        }
     }
 }

@@ -298,18 +298,8 @@ struct JSONReader {
             if byte == UInt8(ascii: "\\") {
                 position += 1
                 guard position < bytes.count else { throw NotDirect() }
-                switch bytes[position] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    break
-                case UInt8(ascii: "u"):
-                    guard position + 4 < bytes.count, (1...4).allSatisfy({ JSONDocument.hexValue(bytes[position + $0]) != nil }) else {
-                        throw NotDirect()
-                    }
-                    position += 4
-                default:
-                    throw NotDirect()
-                }
+                guard case .valid(let extra) = JSONDocument.escape(in: bytes, at: position) else { throw NotDirect() }
+                position += extra
             }
             position += 1
         }
