@@ -6,20 +6,8 @@ import ZeroMQ
 // bus: the XSUB/XPUB proxy every other process connects to. Publishers connect to
 // BUS_FRONTEND (XSUB), subscribers to BUS_BACKEND (XPUB).
 
-ParentWatch.start()
-let options: [ParsedOption]
-do {
-    options = try OptionParser.parse(Array(CommandLine.arguments.dropFirst()), [.help, .version])
-} catch {
-    Log.standardError("bus: \(error)\n")
-    exit(2)
-}
-if options.contains(where: { $0.name == ProgramOption.version.names[0] }) {
-    print("bus \(MonsterBus.version) (libzmq \(zmqVersion))")
-    exit(0)
-}
-if options.contains(where: { $0.name == ProgramOption.help.names[0] }) {
-    print(ProgramHelp(
+if case .exit(let status) = ProgramStart.begin(name: "bus", versionDetail: " (libzmq \(zmqVersion))", help: {
+    ProgramHelp(
         usage: "bus",
         summary: """
             Runs the message bus: an XSUB/XPUB proxy that enforces each client's role (the `role` in its
@@ -27,8 +15,9 @@ if options.contains(where: { $0.name == ProgramOption.help.names[0] }) {
             bus.key_secret and admits only authorized/*.key.
             """,
         options: [.help, .version], environment: EnvironmentVariable.bus
-    ).text)
-    exit(0)
+    )
+}) {
+    exit(status)
 }
 
 let config: BusConfig

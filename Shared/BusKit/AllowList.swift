@@ -1,3 +1,4 @@
+import MonsterKit
 import ZeroMQ
 
 /// The CURVE public keys the bus admits, each with a name (its certificate's file name).

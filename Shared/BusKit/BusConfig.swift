@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Settings read from the environment (12-factor), with defaults for a laptop.
 public struct BusConfig: Sendable {

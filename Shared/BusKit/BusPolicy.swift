@@ -82,7 +82,7 @@ public struct BusPolicy: Sendable {
         for entry in known where entry.topic.count == topic.count {
             if entry.topic.withUnsafeBytes({ $0.elementsEqual(topic) }) { return entry.roles & bit != 0 }
         }
-        // Not in this build's vocabulary (a newer peer's type, or junk): by the table's prefixes.
+        // Not in this build's vocabulary (a newer peer's type, or junk): nobody publishes it.
         return Permissions.publishers(of: String(decoding: topic, as: UTF8.self)).contains(role)
     }
 

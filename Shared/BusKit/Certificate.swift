@@ -14,7 +14,7 @@ import ZeroMQ
 ///
 /// Reading is tolerant: comments, blank lines, any indentation, double, single or no quotes.
 public struct Certificate: Sendable, Equatable, CustomStringConvertible {
-    /// The public key.
+    /// The `public-key` line: what `authorized/` holds of a client, or the bus's key a client trusts.
     public let publicKey: CurveKey
     /// Both keys, when the certificate holds the secret one.
     public let keyPair: CurveKeyPair?

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `DEVICE_IDLE_EXPIRY_SECONDS`: how long a device may go unused before every service forgets it.
 public enum DeviceIdleExpiry {

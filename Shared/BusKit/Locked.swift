@@ -1,15 +1,11 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A value shared between threads, guarded by a mutex.
 public final class Locked<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    /// Guards `value`.
+    /// Starts guarding `value`; from now on it is reached only through `withLock`.
     public init(_ value: Value) {
         self.value = value
         pthread_mutex_init(mutex, nil)
@@ -27,6 +23,6 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
         return try body(&value)
     }
 
-    /// A copy of the value.
+    /// A copy of the value, taken under the lock.
     public var current: Value { withLock { $0 } }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A plain OS thread (pthread), for loops that block on sockets: they must never run on the
 /// Swift concurrency pool. `join` waits for it to finish.

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
 import CLinux
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Glibc
 
 /// Ties a process's life to the process that started it, so that a test run or a benchmark
 /// that dies (a trap, SIGKILL) leaves no bus or service running behind it.
@@ -27,7 +23,6 @@ public enum ParentWatch {
             Log.standardError("\(environmentVariable)=\(text) is not a pid: ignored\n")
             return
         }
-        #if canImport(Glibc)
         // The named process is the parent, or an ancestor further up when a script stands
         // between (a test's Python checker starting the gateway): watch it either way. Gone
         // already (ESRCH): leave at once.
@@ -47,6 +42,5 @@ public enum ParentWatch {
             Log.standardError("pid \(getpid()): parent \(parent) exited, leaving\n")
             _exit(1)
         }
-        #endif
     }
 }

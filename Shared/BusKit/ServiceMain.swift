@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import MonsterKit
 
 /// The common `main` of the three services.
@@ -17,25 +13,16 @@ public enum ServiceMain {
         notes: String = "", arguments: ArraySlice<String> = CommandLine.arguments.dropFirst(),
         makeHandler: (BusConfig, Log, [ParsedOption]) throws -> Handler
     ) -> Int32 {
-        ParentWatch.start()
         let parsed: [ParsedOption]
-        do {
-            parsed = try OptionParser.parse(Array(arguments), [.help, .version] + options)
-        } catch {
-            Log.standardError("\(name): \(error)\n")
-            return 2
-        }
-        if parsed.contains(where: { $0.name == ProgramOption.version.names[0] }) {
-            print("\(name) \(MonsterBus.version)")
-            return 0
-        }
-        if parsed.contains(where: { $0.name == ProgramOption.help.names[0] }) {
-            let usage = ([name] + options.map { "[\($0.synopsis)]" }).joined(separator: " ")
-            print(ProgramHelp(
-                usage: usage, summary: "Runs the \(name) service on the bus.", options: [.help, .version] + options,
+        switch ProgramStart.begin(name: name, options: options, arguments: arguments, help: {
+            ProgramHelp(
+                usage: ([name] + options.map { "[\($0.synopsis)]" }).joined(separator: " "),
+                summary: "Runs the \(name) service on the bus.", options: [.help, .version] + options,
                 environment: environment, notes: notes
-            ).text)
-            return 0
+            )
+        }) {
+        case .run(let read): parsed = read
+        case .exit(let status): return status
         }
         let config: BusConfig
         do {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Pipes the signal handler writes to, one slot per waker, with the signals each waker wants
 /// (a bit mask): filled before the handler is installed, read by the handler, which may only

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Small files read and written with POSIX calls, so that errors name the file and the
 /// system's reason, and a file is created with its final permissions (a secret is never

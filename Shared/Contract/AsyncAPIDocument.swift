@@ -1,7 +1,8 @@
 import MonsterKit
 
 /// The AsyncAPI 3.0 document of the whole bus (`docs/asyncapi.yaml`), generated from the one
-/// declaration of the vocabulary: `MessageType` lists the channels, and each body's JSON Schema
+/// declaration of the vocabulary: `MessageType` lists the channels, its declarations
+/// (`MessageType.spec`) give each its address and summary, and each body's JSON Schema
 /// is recorded from `Envelope`'s and the body types' own `Decodable` code (`SchemaRecorder`).
 /// What the decoders check beyond JSON types (non-empty ids, the trace formats) is stated in
 /// `envelopeRefinements` beside it. `gateway contract` prints it; `Scripts/contract` writes it.
@@ -136,6 +137,7 @@ public enum AsyncAPIDocument {
             messages.append(JSONMember(key: id, value: [
                 "name": .string(type.rawValue),
                 "title": .string(type.rawValue),
+                "summary": .string(type.spec.summary),
                 "contentType": "application/json",
                 "correlationId": ["$ref": "#/components/correlationIds/action"],
                 "payload": ["allOf": [

@@ -47,7 +47,9 @@ public enum Body: Sendable, Equatable {
     case ack(Ack)
     case error(ErrorBody)
 
-    /// The message type, which is also the topic frame.
+    /// The message type, which is also the topic frame. A switch rather than a look-up of the
+    /// payload's type in the declarations: every message reads it several times (topic, dispatch,
+    /// ack), and a switch costs no existential box; `EnvelopeCodecTests` checks it agrees with them.
     public var type: MessageType {
         switch self {
         case .tap: .tap
@@ -93,97 +95,64 @@ public enum Body: Sendable, Equatable {
         }
     }
 
-    /// Encodes the payload alone into `container` under `key`.
-    func encode<Key: CodingKey>(into container: inout KeyedEncodingContainer<Key>, forKey key: Key) throws {
+    /// The payload, whatever its type: what `Envelope` encodes (its decoding is the type's
+    /// declaration's, `MessageSpec`). Swift reaches an enum case's payload only through a switch;
+    /// this one, exhaustive, is the only one besides `type`.
+    public var payload: any Codable & Sendable {
         switch self {
-        case .tap(let body): try container.encode(body, forKey: key)
-        case .rotate(let body): try container.encode(body, forKey: key)
-        case .resize(let body): try container.encode(body, forKey: key)
-        case .select(let body): try container.encode(body, forKey: key)
-        case .interaction(let body): try container.encode(body, forKey: key)
-        case .describe(let body): try container.encode(body, forKey: key)
-        case .forget(let body): try container.encode(body, forKey: key)
-        case .forgotten(let body): try container.encode(body, forKey: key)
-        case .presented(let body): try container.encode(body, forKey: key)
-        case .hidden(let body): try container.encode(body, forKey: key)
-        case .dismissed(let body): try container.encode(body, forKey: key)
-        case .moved(let body): try container.encode(body, forKey: key)
-        case .interactionChanged(let body): try container.encode(body, forKey: key)
-        case .unchanged(let body): try container.encode(body, forKey: key)
-        case .outcome(let body): try container.encode(body, forKey: key)
-        case .inputPassed(let body): try container.encode(body, forKey: key)
-        case .mediaAddRequested(let body): try container.encode(body, forKey: key)
-        case .colorSelected(let body): try container.encode(body, forKey: key)
-        case .deviceLayout(let body): try container.encode(body, forKey: key)
-        case .deviceState(let body): try container.encode(body, forKey: key)
-        case .inputTap(let body): try container.encode(body, forKey: key)
-        case .inputShown(let body): try container.encode(body, forKey: key)
-        case .inputHidden(let body): try container.encode(body, forKey: key)
-        case .weaponSelected(let body): try container.encode(body, forKey: key)
-        case .inputState(let body): try container.encode(body, forKey: key)
-        case .snapshotRequest(let body): try container.encode(body, forKey: key)
-        case .snapshot(let body): try container.encode(body, forKey: key)
-        case .rosterSelect(let body): try container.encode(body, forKey: key)
-        case .selection(let body): try container.encode(body, forKey: key)
-        case .monsterUpdated(let body): try container.encode(body, forKey: key)
-        case .backupRequest(let body): try container.encode(body, forKey: key)
-        case .backup(let body): try container.encode(body, forKey: key)
-        case .ping(let body): try container.encode(body, forKey: key)
-        case .pong(let body): try container.encode(body, forKey: key)
-        case .heartbeat(let body): try container.encode(body, forKey: key)
-        case .statusRequest(let body): try container.encode(body, forKey: key)
-        case .statusReport(let body): try container.encode(body, forKey: key)
-        case .lossReport(let body): try container.encode(body, forKey: key)
-        case .ack(let body): try container.encode(body, forKey: key)
-        case .error(let body): try container.encode(body, forKey: key)
+        case .tap(let body): body
+        case .rotate(let body): body
+        case .resize(let body): body
+        case .select(let body): body
+        case .interaction(let body): body
+        case .describe(let body): body
+        case .forget(let body): body
+        case .forgotten(let body): body
+        case .presented(let body): body
+        case .hidden(let body): body
+        case .dismissed(let body): body
+        case .moved(let body): body
+        case .interactionChanged(let body): body
+        case .unchanged(let body): body
+        case .outcome(let body): body
+        case .inputPassed(let body): body
+        case .mediaAddRequested(let body): body
+        case .colorSelected(let body): body
+        case .deviceLayout(let body): body
+        case .deviceState(let body): body
+        case .inputTap(let body): body
+        case .inputShown(let body): body
+        case .inputHidden(let body): body
+        case .weaponSelected(let body): body
+        case .inputState(let body): body
+        case .snapshotRequest(let body): body
+        case .snapshot(let body): body
+        case .rosterSelect(let body): body
+        case .selection(let body): body
+        case .monsterUpdated(let body): body
+        case .backupRequest(let body): body
+        case .backup(let body): body
+        case .ping(let body): body
+        case .pong(let body): body
+        case .heartbeat(let body): body
+        case .statusRequest(let body): body
+        case .statusReport(let body): body
+        case .lossReport(let body): body
+        case .ack(let body): body
+        case .error(let body): body
         }
     }
 
-    /// Decodes the payload of a message of `type` from `container` under `key`.
+    /// Encodes the payload alone into `container` under `key`.
+    func encode<Key: CodingKey>(into container: inout KeyedEncodingContainer<Key>, forKey key: Key) throws {
+        try container.encode(payload, forKey: key)
+    }
+
+    /// Decodes the payload of a message of `type` from `container` under `key`, as its
+    /// declaration says.
     static func decode<Key: CodingKey>(
         _ type: MessageType, from container: KeyedDecodingContainer<Key>, forKey key: Key
     ) throws -> Body {
-        switch type {
-        case .tap: .tap(try container.decode(Tap.self, forKey: key))
-        case .rotate: .rotate(try container.decode(Rotate.self, forKey: key))
-        case .resize: .resize(try container.decode(Resize.self, forKey: key))
-        case .select: .select(try container.decode(Select.self, forKey: key))
-        case .interaction: .interaction(try container.decode(Interaction.self, forKey: key))
-        case .describe: .describe(try container.decode(Describe.self, forKey: key))
-        case .forget: .forget(try container.decode(Forget.self, forKey: key))
-        case .forgotten: .forgotten(try container.decode(Forgotten.self, forKey: key))
-        case .presented: .presented(try container.decode(Presented.self, forKey: key))
-        case .hidden: .hidden(try container.decode(Hidden.self, forKey: key))
-        case .dismissed: .dismissed(try container.decode(Dismissed.self, forKey: key))
-        case .moved: .moved(try container.decode(Moved.self, forKey: key))
-        case .interactionChanged: .interactionChanged(try container.decode(InteractionChanged.self, forKey: key))
-        case .unchanged: .unchanged(try container.decode(Unchanged.self, forKey: key))
-        case .outcome: .outcome(try container.decode(Outcome.self, forKey: key))
-        case .inputPassed: .inputPassed(try container.decode(InputPassed.self, forKey: key))
-        case .mediaAddRequested: .mediaAddRequested(try container.decode(MediaAddRequested.self, forKey: key))
-        case .colorSelected: .colorSelected(try container.decode(ColorSelected.self, forKey: key))
-        case .deviceLayout: .deviceLayout(try container.decode(DeviceLayout.self, forKey: key))
-        case .deviceState: .deviceState(try container.decode(DeviceState.self, forKey: key))
-        case .inputTap: .inputTap(try container.decode(InputTap.self, forKey: key))
-        case .inputShown: .inputShown(try container.decode(InputShown.self, forKey: key))
-        case .inputHidden: .inputHidden(try container.decode(InputHidden.self, forKey: key))
-        case .weaponSelected: .weaponSelected(try container.decode(WeaponSelected.self, forKey: key))
-        case .inputState: .inputState(try container.decode(InputState.self, forKey: key))
-        case .snapshotRequest: .snapshotRequest(try container.decode(SnapshotRequest.self, forKey: key))
-        case .snapshot: .snapshot(try container.decode(RosterSnapshot.self, forKey: key))
-        case .rosterSelect: .rosterSelect(try container.decode(RosterSelect.self, forKey: key))
-        case .selection: .selection(try container.decode(RosterSelection.self, forKey: key))
-        case .monsterUpdated: .monsterUpdated(try container.decode(MonsterUpdated.self, forKey: key))
-        case .backupRequest: .backupRequest(try container.decode(BackupRequest.self, forKey: key))
-        case .backup: .backup(try container.decode(BackupDone.self, forKey: key))
-        case .ping: .ping(try container.decode(Ping.self, forKey: key))
-        case .pong: .pong(try container.decode(Pong.self, forKey: key))
-        case .heartbeat: .heartbeat(try container.decode(Heartbeat.self, forKey: key))
-        case .statusRequest: .statusRequest(try container.decode(StatusRequest.self, forKey: key))
-        case .statusReport: .statusReport(try container.decode(StatusReport.self, forKey: key))
-        case .lossReport: .lossReport(try container.decode(LossReport.self, forKey: key))
-        case .ack: .ack(try container.decode(Ack.self, forKey: key))
-        case .error: .error(try container.decode(ErrorBody.self, forKey: key))
-        }
+        try type.spec.decoder.decode(from: container, forKey: key)
     }
 }

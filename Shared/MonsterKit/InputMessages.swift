@@ -26,9 +26,10 @@ public struct KeyboardMetrics: Codable, Sendable, Equatable {
     }
 }
 
-/// `input.tap`: presentation-policy passes a tap it does not own to input-handling: a named
-/// first responder or input view button, or a point, which the keyboard's window (above the
-/// app's) hit-tests first and passes back (`input.passed`) when no input view is there.
+/// `input.tap`: presentation-policy passes a tap on a first responder of the app's window
+/// (`weapon`, `notes`) to input-handling, with the keyboard's metrics for the input view it
+/// brings up. (Taps on input views' buttons and at points come to input-handling first, as
+/// `device.tap`; `point` and `interactionDisabled` are no longer sent.)
 public struct InputTap: Codable, Sendable, Equatable {
     /// The element tapped: a first responder (`weapon`, `notes`) or an input view button (`fire`, `close`, …);
     /// `nil` when `point` is given.
@@ -54,8 +55,10 @@ public struct InputTap: Codable, Sendable, Equatable {
 public struct InputPassed: Codable, Sendable, Equatable {
     /// The point tapped, in window coordinates.
     public var point: Point
+    /// The tap's device profile, when it carried one (the app's window creates a device from it).
+    public var profile: DeviceProfile?
     /// A tap at `point` passed on to the app's window.
-    public init(point: Point) { self.point = point }
+    public init(point: Point, profile: DeviceProfile? = nil) { self.point = point; self.profile = profile }
 }
 
 /// An input view as it is on screen.

@@ -46,22 +46,4 @@ public enum MessageType: String, Sendable, CaseIterable, Codable {
     /// `device.forget` goes to every service and `device.forgotten` is their answer).
     public var isDeviceAction: Bool { rawValue.hasPrefix("device.") && self != .forget && self != .forgotten }
 
-    /// How this type's topic is keyed (docs/asyncapi.yaml's channel addresses): requests to the
-    /// services that own devices by the device's bucket; the rest of an action's chain (answers,
-    /// and requests passed to unsharded services such as roster, which subscribe by type) by the
-    /// `replyTo` address of the client that asked; state everyone reads by its type alone.
-    public var addressing: Addressing {
-        switch self {
-        case .tap, .rotate, .resize, .select, .interaction, .describe, .forget,
-             .inputTap:
-            .byDevice
-        case .forgotten, .presented, .hidden, .dismissed, .moved, .interactionChanged, .unchanged, .outcome,
-             .inputPassed, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState, .inputShown,
-             .inputHidden, .weaponSelected, .inputState, .rosterSelect, .snapshotRequest, .backup, .pong, .ack, .error:
-            .toClient
-        case .snapshot, .selection, .monsterUpdated, .backupRequest, .ping, .heartbeat,
-             .statusRequest, .statusReport, .lossReport:
-            .broadcast
-        }
-    }
 }

@@ -1,10 +1,6 @@
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Wall-clock timestamps for envelopes, formatted without Foundation's date formatters.
 public enum Timestamp {

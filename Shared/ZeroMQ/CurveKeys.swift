@@ -26,9 +26,9 @@ public struct CurveKey: Sendable, Hashable {
 /// A CURVE key pair: the public key, which may be shown and shared, and the secret key,
 /// which is never printed (`description` leaves it out).
 public struct CurveKeyPair: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
-    /// The public key.
+    /// What others hold to admit or reach this party.
     public let publicKey: CurveKey
-    /// The secret key.
+    /// What proves this party's identity: never printed nor logged.
     public let secretKey: CurveKey
 
     /// A new random key pair (`zmq_curve_keypair`).

@@ -85,7 +85,7 @@ public struct ZAPReply: Sendable, Equatable {
         case internalError = "500"
     }
 
-    /// The request's id.
+    /// The id of the request answered, echoed so that libzmq matches the reply to it.
     public let requestId: [UInt8]
     /// Admitted or not.
     public let status: Status

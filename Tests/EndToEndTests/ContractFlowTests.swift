@@ -150,12 +150,13 @@ final class ContractFlowTests {
                    record["TraceId"] as? String == String(traceId) {
                     spanLines += 1
                     #expect(spanId.count == 16)
-                    #expect((record["Body"] as? String)?.hasPrefix("span: handled device.tap") == true)
+                    // presentation-policy's for the tap, input-handling's for the alert it read.
+                    #expect(["span: handled device.tap", "span: handled presentation.presented"].contains { (record["Body"] as? String)?.hasPrefix($0) == true })
                     #expect((record["Attributes"] as? [String: Any])?["messaging.message.conversation_id"] as? String != nil)
                 }
             }
         }
-        #expect(spanLines == 1, "presentation-policy logs one span for the tap")
+        #expect(spanLines == 2, "presentation-policy logs one span for the tap, input-handling one for the presentation it read")
     }
 
     @Test func watchPrintsCloudEventsThatTheCloudEventsPackageReads() throws {

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationXML)
 import FoundationXML
-#endif
 
 /// The gateway as a tool, through the real processes: scenarios, watch, shell, screen.
 @Suite(.serialized) final class GatewayToolTests {

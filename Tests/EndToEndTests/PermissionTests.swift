@@ -88,21 +88,11 @@ final class Witness {
         context = try ZMQContext()
     }
 
-    /// What each role may publish (the README's table).
-    static let expected: [Role: Set<MessageType>] = {
-        let answers: Set<MessageType> = [.ack, .error, .heartbeat, .pong, .ping, .unchanged, .forgotten]
-        return [
-            .gateway: [.tap, .rotate, .resize, .select, .interaction, .describe, .forget, .backupRequest, .snapshotRequest, .ping, .statusRequest, .lossReport],
-            .observer: [.describe, .snapshotRequest, .ping, .statusRequest, .lossReport],
-            .presentationPolicy: answers.union([
-                .presented, .hidden, .dismissed, .moved, .interactionChanged, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
-                .inputTap, .rosterSelect,
-            ]),
-            .roster: answers.union([.snapshot, .selection, .monsterUpdated, .backup]),
-            .inputHandling: answers.union([.inputShown, .inputHidden, .inputPassed, .weaponSelected, .inputState]),
-            .bus: [.heartbeat, .pong, .ping, .statusReport, .error],
-        ]
-    }()
+    /// What each role may publish: the publishers declared for each type (`MessageType.spec`),
+    /// which the bus process must enforce over CURVE.
+    static let expected: [Role: Set<MessageType>] = Dictionary(uniqueKeysWithValues: Role.allCases.map { role in
+        (role, Set(MessageType.allCases.filter { $0.spec.publishers.contains(role) }))
+    })
 
     /// Sends `frames` from `client` until the witness sees what became of message `id` (the
     /// first sends may go before the client's connection is up).

@@ -74,7 +74,7 @@ import Testing
         let keyboard = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
         _ = try deliver(client.bus.envelope(.inputTap(InputTap(element: "weapon", keyboard: keyboard)), device: "replay-input"), to: MonsterBus.Service.inputHandling)
         // Applied again, `fire` would be refused: the picker is gone after the first.
-        let fire = client.bus.envelope(.inputTap(InputTap(element: "fire", keyboard: keyboard)), device: "replay-input")
+        let fire = client.bus.envelope(.tap(Tap(element: "fire")), device: "replay-input")
         let first = try expectReplayChangesNothing(fire, at: MonsterBus.Service.inputHandling)
         #expect(first.forwarded.map(\.service) == [MonsterBus.Service.roster])
     }
@@ -159,6 +159,7 @@ import Testing
             if case .error(let error) = message.body { return error.code == "bad-frames" && error.excerpt == "device.tap one frame" }
             return false
         }
-        #expect(answer?.service == MonsterBus.Service.presentationPolicy)
+        // Both services that take device.tap (each its own elements) read the frame, and refuse it.
+        #expect([MonsterBus.Service.presentationPolicy, MonsterBus.Service.inputHandling].contains(answer?.service ?? ""))
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationXML)
 import FoundationXML
-#endif
 import Testing
 @testable import GatewayKit
 import MonsterKit

@@ -1,3 +1,4 @@
+import Foundation
 import InputCore
 import MonsterKit
 import Testing
@@ -7,8 +8,13 @@ import Testing
     let portrait = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
     let landscape = KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768)
 
+    /// A tap on `element`: a first responder as presentation-policy passes it on (with the
+    /// keyboard), an input view's button as the client sends it.
     func tap(_ core: inout InputCore, _ element: String, keyboard: KeyboardMetrics? = nil) -> [Effect] {
-        core.handle(device: "ipad", action: .tap(InputTap(element: element, keyboard: keyboard ?? portrait)))
+        let action: InputAction = Responder(rawValue: element) != nil
+            ? .inputTap(InputTap(element: element, keyboard: keyboard ?? portrait))
+            : .tap(Tap(element: element))
+        return core.handle(device: "ipad", action: action)
     }
 
     var picker: InputView {
@@ -19,8 +25,12 @@ import Testing
             buttons: buttons, buttonFrames: InputViews.buttonFrames(frame: frame, buttons: buttons))
     }
 
-    func tap(_ core: inout InputCore, at point: Point, keyboard: KeyboardMetrics? = nil, disabled: [String]? = nil) -> [Effect] {
-        core.handle(device: "ipad", action: .tap(InputTap(point: point, keyboard: keyboard ?? portrait, interactionDisabled: disabled)))
+    func tap(_ core: inout InputCore, at point: Point) -> [Effect] {
+        core.handle(device: "ipad", action: .tap(Tap(point: point)))
+    }
+
+    func interaction(_ core: inout InputCore, _ element: String, _ enabled: Bool) -> [Effect] {
+        core.handle(device: "ipad", action: .interaction(Interaction(element: element, enabled: enabled)))
     }
 
     /// presentation-policy's `layout.changed` after turning to `keyboard`'s orientation.
@@ -164,7 +174,7 @@ import Testing
     @Test func devicesHaveTheirOwnFirstResponder() {
         var core = InputCore()
         _ = tap(&core, "weapon")
-        let other = core.handle(device: "other", action: .tap(InputTap(element: "fire", keyboard: portrait)))
+        let other = core.handle(device: "other", action: .tap(Tap(element: "fire")))
         #expect(other.first?.isError == true)
         #expect(core.devices["ipad"]?.firstResponder == .weapon)
     }
@@ -208,12 +218,69 @@ import Testing
         var core = InputCore()
         _ = tap(&core, "weapon")
         let blowgun = picker.buttonFrames[0]
-        let byPoint = tap(&core, at: Point(x: blowgun.midX, y: blowgun.midY), disabled: ["blowgun"])
+        #expect(interaction(&core, "blowgun", false) == [.publish(.interactionChanged(
+            InteractionChanged(element: "blowgun", enabled: false, interactionDisabled: ["blowgun"])))])
+        let byPoint = tap(&core, at: Point(x: blowgun.midX, y: blowgun.midY))
         guard case .error(let error) = byPoint.first?.body else { Issue.record("expected an error"); return }
         #expect(error.code == "interaction-disabled")
-        let byName = core.handle(device: "ipad", action: .tap(InputTap(element: "blowgun", keyboard: portrait, interactionDisabled: ["blowgun"])))
-        #expect(byName.first?.errorBody?.code == "interaction-disabled")
+        #expect(tap(&core, "blowgun").first?.errorBody?.code == "interaction-disabled")
         #expect(core.devices["ipad"]?.firstResponder == .weapon)
+        #expect(interaction(&core, "blowgun", false).first?.body.type == .unchanged)
+        #expect(interaction(&core, "blowgun", true).count == 1)
+        #expect(core.devices["ipad"]?.interactionOff == 0)
+    }
+
+    @Test func interactionOfAnInputViewButtonIsKeptBeforeThePickerIsShown() {
+        var core = InputCore()
+        _ = interaction(&core, "close", false)
+        #expect(core.devices["ipad"]?.disabledButtons == ["close"])
+        _ = tap(&core, "weapon")
+        #expect(tap(&core, "close").first?.errorBody?.code == "interaction-disabled")
+        #expect(interaction(&core, "add", false).first?.errorBody?.code == "unknown-element")
+    }
+
+    /// A device's state is a few bytes besides the keyboard's metrics, and its snapshot (what a
+    /// sharded instance stores) keeps every part of it.
+    @Test func theStateIsCompactAndItsSnapshotComplete() throws {
+        var core = InputCore()
+        _ = tap(&core, "weapon")
+        _ = interaction(&core, "smoke", false)
+        _ = core.handle(device: "ipad", action: .presented(Presented(presentation: presentation(.alert), reason: "tap")))
+        let device = try #require(core.devices["ipad"])
+        #expect(device.modalAlert && device.firstResponder == .weapon && device.weaponPickerCreated && device.disabledButtons == ["smoke"])
+        #expect(try JSONDecoder().decode(InputDevice.self, from: JSONEncoder().encode(device)) == device)
+        #expect(MemoryLayout<InputDevice>.size <= MemoryLayout<KeyboardMetrics>.size + 16)
+    }
+
+    // MARK: An alert is modal over the keyboard's window too (read from presentation.*)
+
+    func presentation(_ style: PresentationStyle) -> Presentation {
+        Presentation(
+            style: style, content: .add, message: nil, buttons: ["Photo", "Audio", "Cancel"], buttonFrames: [],
+            cancelButtonIndex: 2, anchor: nil, permittedArrowDirections: nil, arrowDirection: .unknown, arrowTip: nil,
+            frame: Rect(x: 249, y: 437, width: 270, height: 150), contentSize: Size(width: 270, height: 150), passthrough: [])
+    }
+
+    @Test func anAlertUpRefusesInputViewButtonsAndPassesPointsBack() {
+        var core = InputCore()
+        _ = tap(&core, "weapon")
+        let alert = presentation(.alert)
+        #expect(core.handle(device: "ipad", action: .presented(Presented(presentation: alert, reason: "tap"))) == [])
+        #expect(tap(&core, "fire").first?.errorBody?.code == "modal-alert")
+        let fire = picker.buttonFrames[1]
+        #expect(types(tap(&core, at: Point(x: fire.midX, y: fire.midY))) == [.inputPassed])
+        #expect(core.handle(device: "ipad", action: .dismissed(Dismissed(presentation: alert, reason: "button"))) == [])
+        #expect(tap(&core, "fire").first?.body == .weaponSelected(WeaponSelected(weapon: .fire)))
+    }
+
+    @Test func anAlertOnADeviceNeverSeenIsKept_andAPopoverIsNot() {
+        var core = InputCore()
+        _ = core.handle(device: "ipad", action: .presented(Presented(presentation: presentation(.popover), reason: "tap")))
+        #expect(core.devices.isEmpty)
+        let alert = presentation(.alert)
+        _ = core.handle(device: "ipad", action: .presented(Presented(presentation: alert, reason: "tap")))
+        #expect(core.devices["ipad"]?.modalAlert == true)
+        #expect(tap(&core, "fire").first?.errorBody?.code == "modal-alert")
     }
 
     @Test func inSlideOverThePickerSpansTheScreenNotTheWindow() {
@@ -228,7 +295,7 @@ import Testing
         // A key left of the window (negative x) is still the keyboard's to take.
         let fire = input.input.buttonFrames[1]
         #expect(fire.minX < 0)
-        #expect(tap(&core, at: Point(x: fire.midX, y: fire.midY), keyboard: slideOver).first?.body == .weaponSelected(WeaponSelected(weapon: .fire)))
+        #expect(tap(&core, at: Point(x: fire.midX, y: fire.midY)).first?.body == .weaponSelected(WeaponSelected(weapon: .fire)))
     }
 
     @Test func describeReportsTheFirstResponderAndView() {

@@ -9,10 +9,10 @@ import Testing
 
     @Test func aWeaponButtonWhileTheKeyboardIsTheInputViewIsRefusedAndChangesNothing() {
         var core = InputCore()
-        _ = core.handle(device: "ipad", action: .tap(InputTap(element: "notes", keyboard: keyboard)))
+        _ = core.handle(device: "ipad", action: .inputTap(InputTap(element: "notes", keyboard: keyboard)))
         let before = core.devices["ipad"]
         #expect(before?.firstResponder == .notes)
-        let effects = core.handle(device: "ipad", action: .tap(InputTap(element: "fire", keyboard: keyboard)))
+        let effects = core.handle(device: "ipad", action: .tap(Tap(element: "fire")))
         guard case .error(let error)? = effects.first?.body else {
             Issue.record("expected a refusal, got \(effects)")
             return

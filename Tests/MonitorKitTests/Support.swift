@@ -43,6 +43,11 @@ struct Wire {
             let message = envelope(effect.body, from: "presentation-policy", device: device, correlationId: sent.id)
             emitted.append(message.id)
             deliver(message)
+            // What input-handling reads (`Routing.readers`) it acknowledges too.
+            for reader in Routing.readers[message.type] ?? [] {
+                deliver(envelope(.ack(Ack(handled: message.type.rawValue, handledId: message.id, emitted: [], forwarded: [])),
+                                 from: reader, device: device, correlationId: sent.id))
+            }
         }
         deliver(envelope(.ack(Ack(handled: sent.type.rawValue, handledId: sent.id, emitted: emitted, forwarded: [])),
                          from: "presentation-policy", device: device, correlationId: sent.id))

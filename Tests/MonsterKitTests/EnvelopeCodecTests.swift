@@ -10,6 +10,13 @@ import Testing
         #expect(Set(Samples.bodies.map(\.type)) == Set(MessageType.allCases))
     }
 
+    /// `Body.type`'s switch names, for each case, the type whose declaration carries that payload.
+    @Test(arguments: Samples.bodies)
+    func eachBodysTypeIsTheOneDeclaredForItsPayload(_ body: Body) {
+        #expect(ObjectIdentifier(Swift.type(of: body.payload)) == ObjectIdentifier(body.type.spec.bodyType), "\(body.type.rawValue)")
+        #expect(body.type.spec.type == body.type)
+    }
+
     @Test(arguments: Samples.bodies)
     func everyBodyRoundTrips(_ body: Body) throws {
         let envelope = Samples.envelope(body)

@@ -43,12 +43,12 @@ import Testing
 }
 
 @Suite struct PointTapTests {
-    @Test func withoutAnAlertAPointGoesToTheKeyboardsWindowFirst() {
+    @Test func aPointGoesToTheKeyboardsWindowFirst_andWhatItPassesBackIsHitTestedHere() {
+        #expect(Routing.firstHop(of: .tap(Tap(point: Point(x: 400, y: 1000)))) == [MonsterBus.Service.inputHandling])
         var harness = Harness()
-        let effects = harness.send("ipad", .tap(Tap(point: Point(x: 400, y: 1000), profile: .ipad)))
-        #expect(effects == [.forward(
-            .inputTap(InputTap(point: Point(x: 400, y: 1000), keyboard: KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024))),
-            to: MonsterBus.Service.inputHandling)])
+        let passed = harness.send("ipad", .inputPassed(InputPassed(point: Point(x: 400, y: 1000), profile: .ipad)))
+        #expect(passed.first?.unchanged?.reason == "empty-space")
+        #expect(harness.send("ipad", .inputPassed(InputPassed(point: Point(x: 400, y: 2000)))).first?.unchanged?.reason == "off-screen")
     }
 
     @Test func withAnAlertUpAPointNeverReachesTheKeyboard() {
@@ -166,14 +166,13 @@ import Testing
 }
 
 @Suite struct InteractionTests {
-    @Test func thePickersButtonsAcceptInteractionAndEachChangeSaysWhatChanged() {
+    @Test func thePickersButtonsInteractionIsInputHandlings_andEachChangeHereSaysWhatChanged() {
+        #expect(Routing.firstHop(of: .interaction(Interaction(element: "blowgun", enabled: false))) == [MonsterBus.Service.inputHandling])
+        #expect(Routing.firstHop(of: .interaction(Interaction(element: "weapon", enabled: false))) == [MonsterBus.Service.presentationPolicy])
         var harness = Harness()
-        let off = harness.send("ipad", .interaction(Interaction(element: "blowgun", enabled: false, profile: .ipad)))
-        #expect(off == [.publish(.interactionChanged(InteractionChanged(element: "blowgun", enabled: false, interactionDisabled: ["blowgun"])))])
-        #expect(harness.send("ipad", .interaction(Interaction(element: "blowgun", enabled: false))).first?.unchanged?.reason == "interaction-unchanged")
-        // The picker's buttons are input-handling's: told with every tap it is passed.
-        guard case .inputTap(let tap) = harness.tap("ipad", "weapon").first?.body else { Issue.record("no input.tap"); return }
-        #expect(tap.interactionDisabled == ["blowgun"])
+        let off = harness.send("ipad", .interaction(Interaction(element: "weapon", enabled: false, profile: .ipad)))
+        #expect(off == [.publish(.interactionChanged(InteractionChanged(element: "weapon", enabled: false, interactionDisabled: ["weapon"])))])
+        #expect(harness.send("ipad", .interaction(Interaction(element: "weapon", enabled: false))).first?.unchanged?.reason == "interaction-unchanged")
         #expect(harness.send("ipad", .interaction(Interaction(element: "laser", enabled: false))).first?.errorBody?.code == "unknown-element")
     }
 

@@ -85,11 +85,12 @@ import Testing
             to: MonsterBus.Service.inputHandling)])
     }
 
-    @Test func aPickerButtonGoesToInputHandlingToJudge() {
-        var harness = Harness()
-        let effects = harness.tap("ipad", "fire")
-        #expect(types(effects) == [.inputTap])
-        #expect(effects.first?.forwardTo == MonsterBus.Service.inputHandling)
+    @Test func aPickerButtonGoesStraightToInputHandlingToJudge() {
+        for name in InputElement.weaponPickerButtons {
+            #expect(Routing.firstHop(of: .tap(Tap(element: name))) == [MonsterBus.Service.inputHandling])
+        }
+        #expect(Routing.firstHop(of: .tap(Tap(element: "weapon"))) == [MonsterBus.Service.presentationPolicy])
+        #expect(Routing.firstHop(of: .tap(Tap(element: "laser"))) == [MonsterBus.Service.presentationPolicy])
     }
 
     @Test func aNameNobodyKnowsIsRefusedHereNamingThePickersButtons() {

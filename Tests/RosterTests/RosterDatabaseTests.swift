@@ -6,16 +6,11 @@ import Testing
 
 /// The SQLite store: what is stored is what is loaded after reopening.
 @Suite final class RosterDatabaseTests {
-    let folder: URL
+    let folder: DataFolder
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
+    init() throws { folder = try DataFolder("roster-tests") }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    var path: String { folder.appendingPathComponent("roster.db").path }
+    var path: String { folder.path("roster.db") }
 
     /// The database at `path`, its tables created.
     func prepared() throws -> RosterDatabase {
@@ -79,7 +74,7 @@ import Testing
     @Test func aBackupIsAConsistentCopyWithTheSameIdentity() throws {
         let database = try prepared()
         try database.store(.monster(Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire), revision: 1), messageId: "m-1", now: 0)
-        let copy = folder.appendingPathComponent("copy.db").path
+        let copy = folder.path("copy.db")
         try database.backup(to: copy)
         let original = try database.position()
         #expect(try RosterDatabase(path: copy).position() == original)

@@ -7,16 +7,11 @@ import Testing
 /// Starting on a data folder: a first run starts fresh; evidence of loss is refused with the
 /// files named; a reset or a restore is asked for explicitly.
 @Suite final class RosterStartupTests {
-    let folder: URL
+    let folder: DataFolder
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-startup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
+    init() throws { folder = try DataFolder("roster-startup") }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    var path: String { folder.appendingPathComponent("roster.db").path }
+    var path: String { folder.path("roster.db") }
     var marker: AcknowledgedMarker { AcknowledgedMarker(databasePath: path) }
 
     /// Opens for a start and makes `changes` weapon changes, recording each in the marker as the handler does.
@@ -145,7 +140,7 @@ import Testing
     /// A restore needs a roster backup: a database without the roster's identity is refused.
     @Test func aRestoreFromADatabaseWithoutARosterIdentityIsRefused() throws {
         try start(changes: 1)
-        let backup = folder.appendingPathComponent("no-identity.db").path
+        let backup = folder.path("no-identity.db")
         try RosterDatabase(path: path).backup(to: backup)
         do { try SQLiteConnection(path: backup).execute("DROP TABLE identity") }
         #expect(refusal(.restore(backup))?.contains("is not a roster backup") == true)
@@ -163,7 +158,7 @@ import Testing
 
     @Test func aRestoreStartsOnTheCopyWithItsIdentityKept() throws {
         try start(changes: 2)
-        let backup = folder.appendingPathComponent("backup.db").path
+        let backup = folder.path("backup.db")
         let database = try RosterDatabase(path: path)
         try database.backup(to: backup)
         let saved = try #require(try database.position())

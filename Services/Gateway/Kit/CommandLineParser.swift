@@ -1,3 +1,4 @@
+import BusKit
 import MonsterKit
 
 /// Parses the gateway's command line, `gateway [OPTIONS] COMMAND [ARGS]`, by the declarations
@@ -14,12 +15,7 @@ public enum CommandLineParser {
 
         var index = 0
         while index < arguments.count {
-            var word = arguments[index]
-            var inline: String?
-            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
-                inline = String(word[word.index(after: equals)...])
-                word = String(word[..<equals])
-            }
+            let (word, inline) = OptionWord.split(arguments[index])
             guard let (option, owner) = option(named: word) else {
                 if word.hasPrefix("-") && word.count > 1 && Double(word) == nil {
                     throw UsageError("unknown option '\(word)'", command: positional.first)
@@ -28,18 +24,12 @@ public enum CommandLineParser {
                 index += 1
                 continue
             }
-            var value = ""
-            if let placeholder = option.value {
-                if let inline {
-                    value = inline
-                } else {
-                    index += 1
-                    guard index < arguments.count else { throw UsageError("option \(word) needs a value (\(placeholder))") }
-                    value = arguments[index]
+            let value = try OptionWord.value(placeholder: option.value, inline: inline, in: arguments, at: &index) { problem in
+                switch problem {
+                case .missing(let placeholder): UsageError("option \(word) needs a value (\(placeholder))")
+                case .unexpected: UsageError("option \(word) takes no value", command: owner)
                 }
-            } else if inline != nil {
-                throw UsageError("option \(word) takes no value", command: owner)
-            }
+            } ?? ""
             try option.apply(&draft, value)
             if let owner { commandOptions.append((word, owner)) }
             index += 1

@@ -2,9 +2,7 @@ import BusKit
 import Foundation
 import MonsterKit
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The gateway CLI: parses the command line, runs one command and returns the exit status.
 public enum Gateway {

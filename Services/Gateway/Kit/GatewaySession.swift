@@ -35,7 +35,7 @@ final class GatewaySession {
         let deadline = Timestamp.monotonic() + invocation.timeout
         var device = invocation.device
         if case .forget(let forgotten) = invocation.command { device = forgotten }
-        guard let firstHop = Routing.firstHop(of: body.type) else {
+        guard let firstHop = Routing.firstHop(of: body) else {
             throw UsageError("\(body.type.rawValue) is not an action a client sends")
         }
         try ensureAnswering(firstHop, deadline: deadline)

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Any JSON value, for reading message fields by path in scenario expectations.
 enum JSONValue: Decodable, Equatable {

@@ -1,10 +1,6 @@
 import MonsterKit
 
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `expect TYPE [FIELD=VALUE…]` (some message of TYPE has every field equal) or
 /// `expect-no TYPE [FIELD=VALUE…]` (no message of TYPE has them all).

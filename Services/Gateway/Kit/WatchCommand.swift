@@ -2,9 +2,7 @@ import BusKit
 import Contract
 import MonsterKit
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `gateway watch`: tails the bus, filtered by device and type prefix, printed as readable
 /// lines, JSON envelopes or CloudEvents; with `--validate`, checks every message against the

@@ -3,11 +3,7 @@ import Embedded
 import GatewayKit
 import Glibc
 
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 // gateway: the CLI that acts as a simulated device; with --embedded, with the services inside.
 ParentWatch.start()

@@ -1,8 +1,11 @@
 import MonsterKit
 
 /// input-handling's decisions for any number of devices: first responders and input views.
-/// Taps reach it from presentation-policy, which owns hit-testing and modality; the keyboard's
-/// place comes with each tap and with presentation-policy's `layout.changed`.
+/// The keyboard's window is above the app's: taps on input views' buttons and at points come
+/// here first (`Routing.firstHop(of:)`), and a point no input view is under goes back to the
+/// app's window (`input.passed`); an alert is modal over both (read from `presentation.*`).
+/// Taps on first responders come from presentation-policy with the keyboard's place, which
+/// `layout.changed` updates.
 public struct InputCore: Sendable {
     /// Every device seen, by id.
     public private(set) var devices: [String: InputDevice] = [:]
@@ -29,7 +32,29 @@ public struct InputCore: Sendable {
         }
         switch action {
         case .tap(let tap):
-            return update(deviceId, keyboard: tap.keyboard) { Self.tap(tap, on: &$0) }
+            return update(deviceId) { Self.tap(tap, on: &$0) }
+        case .inputTap(let tap):
+            return update(deviceId, keyboard: tap.keyboard) { device in
+                guard let element = tap.element, tap.point == nil else {
+                    return [.error(.badTap, "an input.tap names a first responder (taps at points come as device.tap)")]
+                }
+                guard let responder = Responder(rawValue: element) else {
+                    return [.error(.unknownElement, "'\(element)' is not a first responder (weapon, notes)")]
+                }
+                return Self.becomeFirstResponder(responder, on: &device)
+            }
+        case .interaction(let interaction):
+            return update(deviceId) { Self.setInteraction(interaction, on: &$0) }
+        case .presented(let presented):
+            guard presented.presentation.style == .alert else { return [] }
+            return update(deviceId) { device in
+                device.modalAlert = true
+                return []
+            }
+        case .dismissed:
+            guard devices[deviceId]?.modalAlert == true else { return [] }
+            devices[deviceId]?.modalAlert = false
+            return []
         case .layout(let layout):
             guard let keyboard = layout.keyboard else {
                 return [.error(.badKeyboard, "a layout for input-handling must carry the keyboard's metrics")]
@@ -48,53 +73,60 @@ public struct InputCore: Sendable {
         }
     }
 
-    /// Runs `change` on `device` with the `keyboard` now; keeps the result unless it was refused.
-    private mutating func update(_ deviceId: String, keyboard: KeyboardMetrics, _ change: (inout InputDevice) -> [Effect]) -> [Effect] {
-        guard keyboard.isPlausible else {
+    /// Runs `change` on `device` (with the `keyboard` now, when given); keeps the result unless
+    /// it was refused.
+    private mutating func update(_ deviceId: String, keyboard: KeyboardMetrics? = nil, _ change: (inout InputDevice) -> [Effect]) -> [Effect] {
+        if let keyboard, !keyboard.isPlausible {
             return [.error(
                 .badKeyboard,
                 "keyboard metrics must be from 0 to \(Int(KeyboardMetrics.largest)) points (width \(keyboard.width), systemHeight \(keyboard.systemHeight), windowHeight \(keyboard.windowHeight))")]
         }
-        var device = devices[deviceId] ?? InputDevice(keyboard: keyboard)
-        device.keyboard = keyboard
+        var device = devices[deviceId] ?? InputDevice()
+        if let keyboard { device.keyboard = keyboard }
         let effects = change(&device)
-        if !effects.contains(where: \.isError) { devices[deviceId] = device }
+        if !effects.contains(where: \.isError) && (devices[deviceId] != nil || device != InputDevice()) {
+            devices[deviceId] = device
+        }
         return effects
     }
 
-    private static func tap(_ tap: InputTap, on device: inout InputDevice) -> [Effect] {
-        let disabled = Set(tap.interactionDisabled ?? [])
+    /// A client's tap: a button of an input view by name, or a point in the keyboard's window.
+    private static func tap(_ tap: Tap, on device: inout InputDevice) -> [Effect] {
         switch (tap.element, tap.point) {
         case (let element?, nil):
-            return self.tap(element, disabled: disabled, on: &device)
+            // An alert is above everything, the keyboard's window included.
+            if device.modalAlert {
+                return [.error(.modalAlert, "an alert is up: only its buttons can be tapped, not '\(element)'")]
+            }
+            return button(element, on: &device)
         case (nil, let point?):
-            // The keyboard's window is above the app's: its input view is hit-tested first.
-            guard let view = device.visibleInput, view.frame.contains(point) else {
-                return [.forward(.inputPassed(InputPassed(point: point)), to: MonsterBus.Service.presentationPolicy)]
+            guard point.x.isFinite, point.y.isFinite else {
+                return [.error(.badTap, "a tap's point must be finite numbers")]
+            }
+            // The alert (above) or the app's window (below) when no input view is under the point.
+            guard !device.modalAlert, let view = device.visibleInput, view.frame.contains(point) else {
+                return [.forward(.inputPassed(InputPassed(point: point, profile: tap.profile)), to: MonsterBus.Service.presentationPolicy)]
             }
             guard let index = view.button(at: point) else {
                 let keys = view.buttons.isEmpty ? " (its keys are not simulated)" : ", between its keys"
                 return [.unchanged(.noKey, "the tap at \(describe(point)) landed on the \(view.view)\(keys): no key is there, nothing changed")]
             }
-            return self.tap(view.buttons[index], disabled: disabled, on: &device)
+            return button(view.buttons[index], on: &device)
         default:
-            return [.error(.badTap, "an input tap names either an element or a point")]
+            return [.error(.badTap, "a tap names either an element or a point")]
         }
     }
 
-    private static func tap(_ element: String, disabled: Set<String>, on device: inout InputDevice) -> [Effect] {
-        if let responder = Responder(rawValue: element) {
-            return becomeFirstResponder(responder, on: &device)
-        }
+    private static func button(_ element: String, on device: inout InputDevice) -> [Effect] {
         guard InputElement.weaponPickerButtons.contains(element) else {
             return [.error(
                 .unknownElement,
-                "'\(element)' is neither an element of the screen nor a button of the weapon picker (\(InputElement.weaponPickerButtons.joined(separator: ", ")))")]
+                "'\(element)' is not a button of the weapon picker (\(InputElement.weaponPickerButtons.joined(separator: ", ")))")]
         }
         guard device.firstResponder == .weapon, let picker = device.visibleInput else {
             return [.error(.noSuchElement, "'\(element)' is a button of the weapon picker, which is not on screen: tap weapon first")]
         }
-        if disabled.contains(element) {
+        guard device.isEnabled(element) else {
             return [.error(.interactionDisabled, "'\(element)' has user interaction disabled: it never receives the tap")]
         }
         device.firstResponder = nil
@@ -106,6 +138,20 @@ public struct InputCore: Sendable {
             .forward(.weaponSelected(WeaponSelected(weapon: weapon)), to: MonsterBus.Service.roster),
             .publish(.inputHidden(InputHidden(input: picker, reason: ChangeReason.weaponSelected.rawValue))),
         ]
+    }
+
+    /// Turns an input view button's user interaction on or off.
+    private static func setInteraction(_ interaction: Interaction, on device: inout InputDevice) -> [Effect] {
+        let element = interaction.element
+        guard InputElement.weaponPickerButtons.contains(interaction.element) else {
+            return [.error(.unknownElement, "'\(element)' is not a button of the weapon picker (\(InputElement.weaponPickerButtons.joined(separator: ", ")))")]
+        }
+        guard device.isEnabled(element) != interaction.enabled else {
+            return [.unchanged(.interactionUnchanged, "'\(element)' already has user interaction \(interaction.enabled ? "on" : "off")")]
+        }
+        device.set(element, enabled: interaction.enabled)
+        return [.publish(.interactionChanged(InteractionChanged(
+            element: element, enabled: interaction.enabled, interactionDisabled: device.disabledButtons)))]
     }
 
     /// Makes `responder` first responder unless it already is; the old one resigns.

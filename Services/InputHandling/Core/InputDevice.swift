@@ -8,21 +8,44 @@ public enum Responder: String, Sendable, Codable {
     case notes
 }
 
-/// What input-handling keeps for one device.
+/// What input-handling keeps for one device: a few bytes besides the keyboard's metrics.
 public struct InputDevice: Sendable, Equatable, Codable {
     /// The one first responder, if any.
     public var firstResponder: Responder?
     /// Whether the weapon picker exists yet (created once, lazily, on first use).
     public var weaponPickerCreated = false
-    /// The keyboard's metrics as last reported by presentation-policy.
-    public var keyboard: KeyboardMetrics
+    /// Whether an alert is up (read from `presentation.*`): it is modal over the keyboard too.
+    public var modalAlert = false
+    /// The input views' buttons with user interaction off: bit `i` is
+    /// `InputElement.weaponPickerButtons[i]`.
+    public var interactionOff: UInt8 = 0
+    /// The keyboard's metrics as last reported by presentation-policy (`input.tap`,
+    /// `layout.changed`); `nil` until then.
+    public var keyboard: KeyboardMetrics?
 
     /// A device with no first responder and the given keyboard metrics.
-    public init(keyboard: KeyboardMetrics) { self.keyboard = keyboard }
+    public init(keyboard: KeyboardMetrics? = nil) { self.keyboard = keyboard }
 
     /// The input view on screen, if any.
     public var visibleInput: InputView? {
-        firstResponder.map { InputViews.view(for: $0, keyboard: keyboard) }
+        guard let firstResponder, let keyboard else { return nil }
+        return InputViews.view(for: firstResponder, keyboard: keyboard)
+    }
+
+    /// Whether `button` (an input view's) has user interaction on.
+    public func isEnabled(_ button: String) -> Bool {
+        InputElement.weaponPickerButtons.firstIndex(of: button).map { interactionOff & (1 << $0) == 0 } ?? true
+    }
+
+    /// Turns `button`'s user interaction on or off.
+    public mutating func set(_ button: String, enabled: Bool) {
+        guard let index = InputElement.weaponPickerButtons.firstIndex(of: button) else { return }
+        if enabled { interactionOff &= ~(1 << index) } else { interactionOff |= 1 << index }
+    }
+
+    /// The buttons with user interaction off, in the picker's order.
+    public var disabledButtons: [String] {
+        InputElement.weaponPickerButtons.filter { !isEnabled($0) }
     }
 }
 

@@ -15,6 +15,12 @@ public struct InputHandler: ServiceHandler {
     public let handledTypes: [MessageType] = InputAction.types + [.forget]
 
 
+    /// Its handled types, a client's tap or interaction change only where it owns the element
+    /// (`Routing.firstHop(of:)`: both services subscribe to `device.tap` and `device.interaction`).
+    public func accepts(_ envelope: Envelope) -> Bool {
+        accepts(envelope.type) && Routing.handles(MonsterBus.Service.inputHandling, envelope.body)
+    }
+
     public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
             return .forgetting(envelope, service: MonsterBus.Service.inputHandling) { device in

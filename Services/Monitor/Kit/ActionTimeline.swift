@@ -37,16 +37,16 @@ public struct ActionTimeline: Sendable {
     /// An empty timeline.
     public init() {}
 
-    /// The services that handle `type` directly, if it is an action the timeline follows (device
+    /// The services that handle `body` directly, if it is an action the timeline follows (device
     /// actions and roster snapshot requests, not `device.forget` nor backups).
-    static func firstHop(_ type: MessageType) -> [String]? {
-        type.isDeviceAction || type == .snapshotRequest ? Routing.firstHop(of: type) : nil
+    static func firstHop(_ body: Body) -> [String]? {
+        body.type.isDeviceAction || body.type == .snapshotRequest ? Routing.firstHop(of: body) : nil
     }
 
     /// Takes one message seen at `now`; returns the action it completed, if it did.
     public mutating func observe(_ envelope: Envelope, at now: Double) -> ActionRecord? {
         if envelope.id == envelope.correlationId {
-            if let firstHop = Self.firstHop(envelope.type), pending.count < Self.maxPending {
+            if let firstHop = Self.firstHop(envelope.body), pending.count < Self.maxPending {
                 pending[envelope.id] = ActionRecord(
                     action: envelope, seenAt: now, tracker: ActionTracker(actionId: envelope.id, firstHop: firstHop))
             }

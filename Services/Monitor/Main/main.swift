@@ -7,20 +7,8 @@ import ZeroMQ
 // monitor: subscribes to the bus as a read-only observer and serves a live web page of every
 // device's screen, the actions and what they caused, the services' health, and /metrics.
 
-ParentWatch.start()
-let options: [ParsedOption]
-do {
-    options = try OptionParser.parse(Array(CommandLine.arguments.dropFirst()), [.help, .version])
-} catch {
-    Log.standardError("monitor: \(error)\n")
-    exit(2)
-}
-if options.contains(where: { $0.name == ProgramOption.version.names[0] }) {
-    print("monitor \(MonsterBus.version)")
-    exit(0)
-}
-if options.contains(where: { $0.name == ProgramOption.help.names[0] }) {
-    print(ProgramHelp(
+if case .exit(let status) = ProgramStart.begin(name: "monitor", help: {
+    ProgramHelp(
         usage: "monitor",
         summary: """
             Serves a live web page of Monster Bus: every device's screen (as gateway screen draws it),
@@ -28,8 +16,9 @@ if options.contains(where: { $0.name == ProgramOption.help.names[0] }) {
             health and counters, and /metrics for Prometheus.
             """,
         options: [.help, .version], environment: EnvironmentVariable.monitor
-    ).text)
-    exit(0)
+    )
+}) {
+    exit(status)
 }
 
 let environment = ProcessInfo.processInfo.environment

@@ -44,7 +44,7 @@ public enum PresentationAction: Sendable, Equatable {
         case .select(let select): select.profile
         case .interaction(let interaction): interaction.profile
         case .describe(let describe): describe.profile
-        case .inputPassed: nil
+        case .inputPassed(let passed): passed.profile
         }
     }
 }

@@ -77,8 +77,9 @@ public struct PresentationCore: Sendable {
         return .success(DeviceSession(profile: profile))
     }
 
-    /// Every view whose user interaction can be set: the window's, and the weapon picker's buttons.
-    static let interactiveNames: Set<String> = ScreenLayout.allElementNames.union(InputElement.weaponPickerButtons)
+    /// Every view whose user interaction can be set here: the window's (input-handling sets its
+    /// input views' buttons').
+    static let interactiveNames: Set<String> = ScreenLayout.allElementNames
 
     private static func setInteraction(_ interaction: Interaction, in session: inout DeviceSession) -> [Effect] {
         var element = interaction.element

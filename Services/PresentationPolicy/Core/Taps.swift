@@ -2,9 +2,9 @@ import MonsterKit
 
 /// How a tap is resolved and delivered, UIKit style, window by window from the top: an alert is
 /// modal; the keyboard's window (input views, owned by input-handling) is above the app's, so a
-/// tap at a point goes there first and comes back (`input.passed`) when no input view is under
-/// it; in the app's window a popover is dismissed by a tap outside it (the tap goes no further)
-/// unless the tap lands on one of its passthrough views.
+/// tap at a point goes there first (`Routing.firstHop(of:)`) and comes here (`input.passed`) when
+/// no input view is under it; in the app's window a popover is dismissed by a tap outside it (the
+/// tap goes no further) unless the tap lands on one of its passthrough views.
 enum Taps {
     /// What a tap landed on.
     enum Target {
@@ -18,8 +18,6 @@ enum Taps {
         case background
         /// A point on the screen but outside the app's window (another app's part of the screen).
         case offWindow(Point)
-        /// A button of an input view: input-handling's (the keyboard's window).
-        case inputWindow(String)
         /// A name neither this service nor input-handling knows: refused here, after modality.
         case unknown(String)
         /// A name this service knows, that is not on screen now.
@@ -38,20 +36,8 @@ enum Taps {
             if case .notOnScreen(let why) = target { return [.error(.noSuchElement, why)] }
             return deliver(target, in: &session)
         case (nil, let point?):
-            guard point.x.isFinite, point.y.isFinite else {
-                return [.error(.badTap, "a tap's point must be finite numbers")]
-            }
-            let layout = session.layout
-            guard layout.screenBounds.contains(point) else {
-                return [.unchanged(.offScreen, "\(describe(point)) is off the screen (\(describe(layout.screenBounds)) in window coordinates): nothing is there to tap")]
-            }
-            // An alert is above everything, the keyboard's window included.
-            if session.presentation?.style == .alert {
-                return deliver(hitTestWindow(point, in: session), in: &session)
-            }
-            return [.forward(
-                .inputTap(InputTap(point: point, keyboard: layout.keyboard, interactionDisabled: disabledList(session))),
-                to: MonsterBus.Service.inputHandling)]
+            // Routed to the keyboard's window first; hit-tested here as if it had passed it on.
+            return hitTest(point, in: &session)
         default:
             return [.error(.badTap, "a tap names either an element or a point")]
         }
@@ -59,7 +45,19 @@ enum Taps {
 
     /// A tap at `point` that the keyboard's window passed back: the app's window hit-tests it.
     static func passed(_ passed: InputPassed, in session: inout DeviceSession) -> [Effect] {
-        deliver(hitTestWindow(passed.point, in: session), in: &session)
+        hitTest(passed.point, in: &session)
+    }
+
+    /// A tap at `point` no input view took: off the screen, or what is under it in the app's window.
+    private static func hitTest(_ point: Point, in session: inout DeviceSession) -> [Effect] {
+        guard point.x.isFinite, point.y.isFinite else {
+            return [.error(.badTap, "a tap's point must be finite numbers")]
+        }
+        let layout = session.layout
+        guard layout.screenBounds.contains(point) else {
+            return [.unchanged(.offScreen, "\(describe(point)) is off the screen (\(describe(layout.screenBounds)) in window coordinates): nothing is there to tap")]
+        }
+        return deliver(hitTestWindow(point, in: session), in: &session)
     }
 
     /// Delivers `target` given what is presented: the alert's modality, the popover's outside taps.
@@ -80,7 +78,7 @@ enum Taps {
             return popoverButton(index, of: presentation, in: &session)
         case (.popover, .insidePresentation):
             return [.unchanged(.insidePopover, "the tap landed inside the \(presentation.content.rawValue) popover, on none of its buttons")]
-        case (.popover, .inputWindow), (.popover, .unknown):
+        case (.popover, .unknown):
             return deliverUncovered(target, in: &session)
         case (.popover, .element(let element)) where presentation.passthrough.contains(element.name):
             guard !session.interactionDisabled.contains(element.name) else {
@@ -117,7 +115,7 @@ enum Taps {
         if ScreenLayout.allElementNames.contains(name) {
             return .notOnScreen("'\(name)' is not on screen in \(session.orientation.rawValue) (\(session.widthClass.rawValue) width)")
         }
-        return InputElement.weaponPickerButtons.contains(name) ? .inputWindow(name) : .unknown(name)
+        return .unknown(name)
     }
 
     /// What is under `point` in the app's window (the presentation first).
@@ -136,8 +134,6 @@ enum Taps {
     /// A tap reaching its target with nothing presented in the way.
     private static func deliverUncovered(_ target: Target, in session: inout DeviceSession) -> [Effect] {
         switch target {
-        case .inputWindow(let name):
-            return [forwardTap(name, session)]
         case .unknown(let name):
             return [.error(
                 .unknownElement,
@@ -221,13 +217,7 @@ enum Taps {
     }
 
     private static func forwardTap(_ name: String, _ session: DeviceSession) -> Effect {
-        .forward(
-            .inputTap(InputTap(element: name, keyboard: session.layout.keyboard, interactionDisabled: disabledList(session))),
-            to: MonsterBus.Service.inputHandling)
-    }
-
-    private static func disabledList(_ session: DeviceSession) -> [String]? {
-        session.interactionDisabled.isEmpty ? nil : session.interactionDisabled.sorted()
+        .forward(.inputTap(InputTap(element: name, keyboard: session.layout.keyboard)), to: MonsterBus.Service.inputHandling)
     }
 
     static func describe(_ point: Point) -> String { "(\(number(point.x)), \(number(point.y)))" }

@@ -15,6 +15,12 @@ public struct PresentationHandler: ServiceHandler {
     /// and `device.forget`.
     public let handledTypes: [MessageType] = PresentationAction.types + [.forget]
 
+    /// Its handled types, a client's tap or interaction change only where it owns the element
+    /// (`Routing.firstHop(of:)`: both services subscribe to `device.tap` and `device.interaction`).
+    public func accepts(_ envelope: Envelope) -> Bool {
+        accepts(envelope.type) && Routing.handles(MonsterBus.Service.presentationPolicy, envelope.body)
+    }
+
     public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .forget = envelope.body {
             return .forgetting(envelope, service: MonsterBus.Service.presentationPolicy) { device in

@@ -4,11 +4,7 @@ import Glibc
 import RosterService
 import RosterStore
 
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 // roster: owns the monsters, selections, weapon and colour changes, in SQLite.
 let environment = ProcessInfo.processInfo.environment

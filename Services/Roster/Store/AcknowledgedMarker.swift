@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A small file beside the database (`ROSTER_DB.acknowledged`) holding the last position the
 /// roster acknowledged: the database id, the revision and the commit count. It is replaced
@@ -8,7 +6,7 @@ import Glibc
 /// tells a database that is missing, empty, older or another one from the one clients were
 /// told about.
 public struct AcknowledgedMarker: Sendable {
-    /// The marker's file.
+    /// Where the marker is kept: the database's path with `.acknowledged` after it.
     public let path: String
 
     /// The marker of the database at `databasePath`.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// How the roster was asked to start.
 public enum StartMode: Sendable, Equatable {

@@ -1,7 +1,5 @@
 import CSQLite
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A value bound to a statement parameter or read from a column.
 public enum SQLiteValue: Sendable, Equatable {

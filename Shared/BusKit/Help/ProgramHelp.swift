@@ -39,26 +39,15 @@ public enum OptionParser {
         var parsed: [ParsedOption] = []
         var index = 0
         while index < arguments.count {
-            var word = arguments[index]
-            var inline: String?
-            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
-                inline = String(word[word.index(after: equals)...])
-                word = String(word[..<equals])
-            }
+            let (word, inline) = OptionWord.split(arguments[index])
             guard let option = options.first(where: { $0.names.contains(word) }) else {
                 throw ConfigError(word.hasPrefix("-") ? "unknown option '\(word)' (try --help)" : "unknown argument '\(word)' (try --help)")
             }
-            var value: String?
-            if let placeholder = option.value {
-                if let inline {
-                    value = inline
-                } else {
-                    index += 1
-                    guard index < arguments.count else { throw ConfigError("\(word) needs \(placeholder)") }
-                    value = arguments[index]
+            let value = try OptionWord.value(placeholder: option.value, inline: inline, in: arguments, at: &index) { problem in
+                switch problem {
+                case .missing(let placeholder): ConfigError("\(word) needs \(placeholder)")
+                case .unexpected: ConfigError("\(word) takes no value")
                 }
-            } else if inline != nil {
-                throw ConfigError("\(word) takes no value")
             }
             parsed.append(ParsedOption(name: option.names[0], value: value))
             index += 1

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
 
 /// What went wrong talking to etcd.
 public struct EtcdError: Error, CustomStringConvertible, Sendable {
@@ -11,9 +9,9 @@ public struct EtcdError: Error, CustomStringConvertible, Sendable {
 
 /// One key of etcd with its value and revisions.
 public struct EtcdKeyValue: Sendable, Equatable {
-    /// The key.
+    /// The full key, prefix included (`/monsterbus/…`).
     public let key: String
-    /// The value's bytes.
+    /// The stored bytes, as written (etcd does not interpret them).
     public let value: [UInt8]
     /// The revision that created the key (its incarnation: a deleted and re-created key gets a new one).
     public let createRevision: Int64

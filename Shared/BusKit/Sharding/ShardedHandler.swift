@@ -14,6 +14,35 @@ public protocol DeviceStateHandler: ServiceHandler {
     mutating func drop(_ device: String)
 }
 
+/// A handler around a `DeviceStateCore`, with the activity that expires idle devices: its
+/// state per device is the core's, and a device restored or dropped is touched or removed in
+/// `activity` too.
+public protocol DeviceCoreHandler: DeviceStateHandler where DeviceState == Core.DeviceState {
+    /// The service's pure core (`InputCore`, `PresentationCore`).
+    associatedtype Core: DeviceStateCore
+    /// The core, holding every device's state.
+    var core: Core { get set }
+    /// When each device was last used, to forget the idle ones.
+    var activity: DeviceActivity { get set }
+}
+
+extension DeviceCoreHandler {
+    /// The core's state for `device`.
+    public func state(of device: String) -> DeviceState? { core.devices[device] }
+
+    /// Gives `state` to the core and counts `device` as used now.
+    public mutating func restore(_ state: DeviceState, of device: String) {
+        core.restore(state, for: device)
+        activity.touch(device, at: Timestamp.wallClock())
+    }
+
+    /// Drops `device` from the core and from `activity`.
+    public mutating func drop(_ device: String) {
+        core.forget(device)
+        activity.remove(device)
+    }
+}
+
 /// What is stored of one device in etcd: its state and the ids of its last actions, so that a
 /// new owner answers an action retried during a move as a duplicate rather than deciding it again.
 struct DeviceSnapshot<State: Codable>: Codable {
@@ -73,7 +102,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// Only what this instance owns: a device's messages go to the owner of its bucket; a
     /// message without a device to the owner of the empty id's bucket, so that one instance answers it.
     public func accepts(_ envelope: Envelope) -> Bool {
-        guard inner.accepts(envelope.type) else { return false }
+        guard inner.accepts(envelope) else { return false }
         let view = membership.view
         guard view.epoch != nil else { return false }
         return Rendezvous.owner(ofDevice: envelope.device ?? "", among: view.members) == membership.instance

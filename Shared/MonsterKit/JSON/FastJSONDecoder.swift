@@ -163,29 +163,25 @@ struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     // The scalars synthesized `init(from:)` asks for most, read straight from the document;
     // the slower general path runs only to build the right error.
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        if let index = valueIndex(key), decoder.document.nodes[index].kind == .string, let text = decoder.document.string(at: index) {
-            return text
-        }
-        return try decode(generic: type, forKey: key)
+        try decode(type, forKey: key, from: .string) { decoder.document.string(at: $0) }
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        if let index = valueIndex(key), decoder.document.nodes[index].kind == .number, let value = decoder.document.double(at: index) {
-            return value
-        }
-        return try decode(generic: type, forKey: key)
+        try decode(type, forKey: key, from: .number) { decoder.document.double(at: $0) }
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        if let index = valueIndex(key), decoder.document.nodes[index].kind == .number,
-           let value = decoder.document.integer(at: index), let exact = Int(exactly: value) {
-            return exact
-        }
-        return try decode(generic: type, forKey: key)
+        try decode(type, forKey: key, from: .number) { decoder.document.integer(at: $0).flatMap { Int(exactly: $0) } }
     }
 
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        if let index = valueIndex(key), decoder.document.nodes[index].kind == .number, let value = decoder.document.unsigned(at: index) {
+        try decode(type, forKey: key, from: .number) { decoder.document.unsigned(at: $0) }
+    }
+
+    /// The value at `key` read by `read` when its node is of `kind`; else the general path.
+    @inline(__always)
+    private func decode<T: Decodable>(_ type: T.Type, forKey key: Key, from kind: JSONDocument.Kind, _ read: (Int) -> T?) throws -> T {
+        if let index = valueIndex(key), decoder.document.nodes[index].kind == kind, let value = read(index) {
             return value
         }
         return try decode(generic: type, forKey: key)

@@ -1,3 +1,5 @@
+import Glibc
+
 /// JSON text parsed (strictly, per RFC 8259) into a flat array of nodes in document order.
 /// Containers record where their subtree ends, so siblings are reached without recursion and
 /// nothing is copied until a value is asked for.
@@ -349,9 +351,3 @@ extension JSONDocument {
         return value
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

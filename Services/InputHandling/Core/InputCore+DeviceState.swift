@@ -1,0 +1,4 @@
+import MonsterKit
+
+/// A device's first responder and input views are what a sharded instance saves and rebuilds.
+extension InputCore: DeviceStateCore {}

@@ -1,0 +1,4 @@
+import MonsterKit
+
+/// A device's whole session is what a sharded instance saves and rebuilds.
+extension PresentationCore: DeviceStateCore {}
