@@ -6,7 +6,8 @@
 //   (the fast coders replace Foundation's: they may be stricter, never more lenient or different);
 // - the direct decoder (DirectDecoding, for the actions and their answers) and the Decodable
 //   path give the same outcome: the same envelope, or the same error (code and reason); what the
-//   direct decoder reads, the Decodable path reads alike.
+//   direct decoder reads, the Decodable path reads alike;
+// - the direct writer (DirectEncoding) writes the bytes of the Encodable path.
 import Foundation
 
 /// The codec under test, one per process (libFuzzer runs inputs on one thread).
@@ -38,6 +39,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("a decoded envelope failed to decode after encoding: \(error)")
     }
     guard again == decoded else { fatalError("round trip changed the envelope: \(decoded) became \(again)") }
+    // The direct writer (the actions and their answers) writes exactly the `Encodable` path's bytes.
+    if let direct = DirectEncoding.encode(decoded), let encodable = try? FastJSONEncoder.encode(decoded), direct != encodable {
+        fatalError("the direct writer and the Encodable path disagree: \(String(decoding: direct, as: UTF8.self)) versus \(String(decoding: encodable, as: UTF8.self))")
+    }
     return 0
 }
 

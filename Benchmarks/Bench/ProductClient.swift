@@ -277,7 +277,7 @@ final class ProductClient {
 }
 
 /// A reply as the client first reads it: the type (the topic frame), and the correlation id and
-/// service from the header, without decoding the body (`EnvelopePeek`); the body is decoded
+/// service from the header, without decoding or scanning the body (`EnvelopePeek(headerOf:)`); the body is decoded
 /// only when needed (`bus.codec.decode(frames:)`).
 struct Reply {
     let type: MessageType
@@ -289,7 +289,7 @@ struct Reply {
     /// type part) or no header.
     init?(_ frames: [[UInt8]]) {
         guard frames.count == 2, let type = MessageType(rawValue: String(decoding: Topic.typePart(frames[0]), as: UTF8.self)),
-              let peek = EnvelopePeek(frames[1]), let correlation = peek.correlationId, let service = peek.service
+              let peek = EnvelopePeek(headerOf: frames[1]), let correlation = peek.correlationId, let service = peek.service
         else { return nil }
         self.type = type
         self.correlationId = String(decoding: frames[1][correlation], as: UTF8.self)

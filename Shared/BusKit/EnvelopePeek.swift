@@ -32,11 +32,25 @@ public struct EnvelopePeek: Sendable, Equatable {
         self = peek
     }
 
+    /// The header of `bytes` for a client reading answers: like `init?(_:)`, but it stops at
+    /// the `body` key once `service`, `id` and `correlationId` were found before it (our
+    /// services write the header first), without scanning the body; the object after that
+    /// point is not checked.
+    public init?(headerOf bytes: [UInt8]) {
+        guard let peek = bytes.withUnsafeBytes({ raw -> EnvelopePeek? in
+            var scanner = Scanner(bytes: raw, stopsAtBody: true)
+            var peek = EnvelopePeek()
+            return scanner.peekObject(into: &peek) ? peek : nil
+        }) else { return nil }
+        self = peek
+    }
+
     private init() {}
 
     /// A structural JSON scanner: finds the top-level keys and skips every value.
     private struct Scanner {
         let bytes: UnsafeRawBufferPointer
+        var stopsAtBody = false
         var position = 0
 
         mutating func skipWhitespace() {
@@ -119,6 +133,7 @@ public struct EnvelopePeek: Sendable, Equatable {
                 skipWhitespace()
                 guard let (key, keyEscaped) = string() else { return false }
                 if keyEscaped { peek.escaped = true }
+                if stopsAtBody, peek.service != nil, peek.id != nil, peek.correlationId != nil, equals(key, "body") { return true }
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
                 position += 1

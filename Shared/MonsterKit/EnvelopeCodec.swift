@@ -33,7 +33,15 @@ public struct EnvelopeCodec: Sendable {
     /// The two frames of `envelope` on the wire: its topic (`Envelope.topic`: the type, keyed
     /// as its addressing says), then its JSON; `non-finite` when it holds a number JSON cannot carry.
     public func frames(_ envelope: Envelope) throws(MessageError) -> [[UInt8]] {
-        [Array(envelope.topic.utf8), try encode(envelope)]
+        var topic: [UInt8] = []
+        let key = envelope.topicKey
+        topic.reserveCapacity(envelope.type.rawValue.utf8.count + (key.map { $0.utf8.count + 1 } ?? 0))
+        topic.append(contentsOf: envelope.type.rawValue.utf8)
+        if let key {
+            topic.append(Topic.separator)
+            topic.append(contentsOf: key.utf8)
+        }
+        return [topic, try encode(envelope)]
     }
 
     /// The envelope in `frames`, or why they are not one.

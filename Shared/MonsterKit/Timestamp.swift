@@ -11,22 +11,39 @@ public enum Timestamp {
     public static func now() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        let seconds = Int(spec.tv_sec), milliseconds = Int(spec.tv_nsec / 1_000_000)
-        let prefix = lastSecond.withLock { last in
-            if last.seconds != seconds { last = (seconds, String(format(seconds: seconds, milliseconds: 0).dropLast(5))) }
-            return last.text
-        }
-        return prefix + "." + pad(milliseconds, 3) + "Z"
+        return format(seconds: Int(spec.tv_sec), milliseconds: Int(spec.tv_nsec / 1_000_000))
     }
 
-    /// `seconds` since 1970 plus `milliseconds`, in ISO 8601 UTC.
+    /// `seconds` since 1970 plus `milliseconds`, in ISO 8601 UTC. The text of the second
+    /// (`2026-11-30T03:14:39`) is kept from one call to the next: every envelope has a time,
+    /// and most fall in the same second as the one before.
     public static func format(seconds: Int, milliseconds: Int) -> String {
+        let prefix = lastSecond.withLock { last in
+            if last.seconds != seconds { last = (seconds, secondText(seconds)) }
+            return last.text
+        }
+        var prefixBytes = prefix
+        return prefixBytes.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + 5) { buffer in
+                _ = buffer.initialize(from: head)
+                let milliseconds = max(0, min(999, milliseconds))
+                buffer[head.count] = UInt8(ascii: ".")
+                buffer[head.count + 1] = UInt8(ascii: "0") + UInt8(milliseconds / 100)
+                buffer[head.count + 2] = UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10)
+                buffer[head.count + 3] = UInt8(ascii: "0") + UInt8(milliseconds % 10)
+                buffer[head.count + 4] = UInt8(ascii: "Z")
+                return head.count + 5
+            }
+        }
+    }
+
+    /// `seconds` since 1970 as `2026-11-30T03:14:39` (UTC).
+    private static func secondText(_ seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
         return pad(Int(parts.tm_year) + 1900, 4) + "-" + pad(Int(parts.tm_mon) + 1, 2) + "-" + pad(Int(parts.tm_mday), 2)
             + "T" + pad(Int(parts.tm_hour), 2) + ":" + pad(Int(parts.tm_min), 2) + ":" + pad(Int(parts.tm_sec), 2)
-            + "." + pad(milliseconds, 3) + "Z"
     }
 
     /// Now, in seconds since 1970 (wall clock).

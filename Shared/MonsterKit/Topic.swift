@@ -32,8 +32,12 @@ public enum Topic {
 
     /// The two-hex-digit name of bucket `index` (0..<256).
     public static func bucketName(_ index: Int) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: [digits[index >> 4], digits[index & 15]], as: UTF8.self)
+        String(unsafeUninitializedCapacity: 2) { buffer in
+            func hex(_ digit: Int) -> UInt8 { digit < 10 ? UInt8(ascii: "0") + UInt8(digit) : UInt8(ascii: "a") + UInt8(digit - 10) }
+            buffer[0] = hex((index >> 4) & 15)
+            buffer[1] = hex(index & 15)
+            return 2
+        }
     }
 
     /// The topic `type` or `type/key`.

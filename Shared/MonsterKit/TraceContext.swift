@@ -18,21 +18,38 @@ public struct TraceContext: Sendable, Equatable {
     }
 
     /// The context in a `traceparent` header, or `nil` if it is not version `00` in the W3C form
-    /// (lowercase hex, trace and span ids not all zero).
+    /// (lowercase hex, trace and span ids not all zero). Read in one pass over the 55 bytes
+    /// `00-` + 32 + `-` + 16 + `-` + 2 (every message a service handles is read so).
     public init?(traceparent: String) {
-        let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "00",
-              Self.isHex(parts[1], count: 32), Self.isHex(parts[2], count: 16), Self.isHex(parts[3], count: 2)
-        else { return nil }
-        self.init(traceId: String(parts[1]), spanId: String(parts[2]), flags: String(parts[3]))
+        var text = traceparent
+        let parts: (String, String, String)? = text.withUTF8 { bytes in
+            guard bytes.count == 55, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "0"),
+                  bytes[2] == UInt8(ascii: "-"), bytes[35] == UInt8(ascii: "-"), bytes[52] == UInt8(ascii: "-"),
+                  Self.isHex(UnsafeBufferPointer(rebasing: bytes[3..<35])), Self.isHex(UnsafeBufferPointer(rebasing: bytes[36..<52])),
+                  Self.isHex(UnsafeBufferPointer(rebasing: bytes[53..<55]), zeroAllowed: true)
+            else { return nil }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[3..<35]), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[36..<52]), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[53..<55]), as: UTF8.self))
+        }
+        guard let parts else { return nil }
+        self.init(traceId: parts.0, spanId: parts.1, flags: parts.2)
     }
 
     /// The `traceparent` header of this context.
-    public var traceparent: String { "00-\(traceId)-\(spanId)-\(flags)" }
+    public var traceparent: String {
+        var text = "00-"
+        text.reserveCapacity(55)
+        text += traceId; text += "-"; text += spanId; text += "-"; text += flags
+        return text
+    }
 
-    /// A new trace: a random trace id and a first span, sampled.
+    /// A new trace: a random trace id and a first span, sampled. The ids come from the same
+    /// per-process random sequence as span ids (distinct within a process, random-looking
+    /// across processes) rather than a system random call per id: a service starts a trace
+    /// for every message it answers from a client that does not trace.
     public static func newTrace() -> TraceContext {
-        TraceContext(traceId: randomHex(16), spanId: randomHex(8))
+        TraceContext(traceId: Self.hex(nextRandom()) + Self.hex(nextRandom()), spanId: Self.hex(nextRandom()))
     }
 
     /// A new span in the same trace, for a message caused by the one this context belongs to.
@@ -45,14 +62,39 @@ public struct TraceContext: Sendable, Equatable {
     /// processes — at the cost of an atomic add rather than a system random call per message.
     private static let spanSequence = Atomic<UInt64>(UInt64.random(in: .min ... .max))
 
-    private static func nextSpanId() -> String {
+    private static func nextSpanId() -> String { hex(nextRandom()) }
+
+    /// The next value of the sequence, never 0.
+    private static func nextRandom() -> UInt64 {
         var z = spanSequence.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31
-        if z == 0 { z = 1 }
-        let hex = String(z, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return z == 0 ? 1 : z
+    }
+
+    /// `value` as 16 lowercase hex digits.
+    static func hex(_ value: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+                buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            }
+            return 16
+        }
+    }
+
+    /// Whether `bytes` are lowercase hex digits, not all zero unless `zeroAllowed`.
+    private static func isHex(_ bytes: UnsafeBufferPointer<UInt8>, zeroAllowed: Bool = false) -> Bool {
+        var allZero = true
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0"): continue
+            case UInt8(ascii: "1")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): allZero = false
+            default: return false
+            }
+        }
+        return zeroAllowed || !allZero
     }
 
     /// Whether `text` is a span id: 16 lowercase hex digits, not all zero.
@@ -70,18 +112,5 @@ public struct TraceContext: Sendable, Equatable {
         }
         // Flags may be 00; ids may not be all zero.
         return count == 2 || !allZero
-    }
-
-    /// `bytes` random bytes as lowercase hex, never all zero.
-    private static func randomHex(_ bytes: Int) -> String {
-        var text = ""
-        repeat {
-            text = ""
-            for _ in 0..<(bytes / 8) {
-                let hex = String(UInt64.random(in: .min ... .max), radix: 16)
-                text += String(repeating: "0", count: 16 - hex.count) + hex
-            }
-        } while text.utf8.allSatisfy { $0 == UInt8(ascii: "0") }
-        return text
     }
 }

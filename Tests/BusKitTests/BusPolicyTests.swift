@@ -172,6 +172,19 @@ import Testing
         #expect(EnvelopePeek(Array(#"{"a":"#.utf8)) == nil)
     }
 
+    @Test func theClientsPeekStopsAtTheBodyOnlyOnceTheHeaderIsRead() throws {
+        func text(_ json: [UInt8], _ range: Range<Int>?) -> String? { range.map { String(decoding: json[$0], as: UTF8.self) } }
+        let headerFirst = Array(#"{"id":"a","correlationId":"c","service":"s","body":{"id":"inner"},"replyTo":"later"}"#.utf8)
+        let first = try #require(EnvelopePeek(headerOf: headerFirst))
+        #expect(text(headerFirst, first.correlationId) == "c" && text(headerFirst, first.service) == "s")
+        #expect(first.replyTo == nil)  // after the body: not read
+        #expect(EnvelopePeek(headerOf: Array(#"{"id":"a","correlationId":"c","service":"s","body":{"#.utf8)) != nil)
+        // Without the whole header before the body, it reads the whole object, as the bus does.
+        let bodyFirst = Array(#"{"body":{"id":"inner"},"id":"outer","correlationId":"c","service":"s"}"#.utf8)
+        #expect(EnvelopePeek(headerOf: bodyFirst) == EnvelopePeek(bodyFirst))
+        #expect(EnvelopePeek(headerOf: Array(#"{"body":{"#.utf8)) == nil)
+    }
+
     @Test func theAllowListReadsRolesAndLeavesOutUnknownOnes() throws {
         let folder = try TemporaryFolder()
         let roster = try Certificate.generate(metadata: ["role": "roster"])

@@ -14,7 +14,31 @@ import Testing
         .dismissed(Dismissed(presentation: Samples.popover, reason: "tab\t\"quoted\" \\ é")),
         .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: [], forwarded: [])),
         .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: ["b-1", "b-2"], forwarded: [Forward(id: "b-2", service: "roster")], duplicate: true)),
+        .tap(Tap(element: "add")),
+        .tap(Tap(element: "tab\t\"quoted\" \\ é")),
+        .tap(Tap(point: Point(x: 12.5, y: -0.0))),
+        .tap(Tap(point: Point(x: 1e-7, y: 1.5e17))),
+        .rotate(Rotate(orientation: .landscape)),
+        .resize(Resize(width: .compact)),
+        .resize(Resize(mode: .splitView)),
+        .select(Select(monster: "Dog-Bot")),
+        .interaction(Interaction(element: "weapon", enabled: false)),
+        .interaction(Interaction(element: "add", enabled: true)),
+        .describe(Describe()),
     ]
+
+    /// A tap with an element and a point (not what a client sends, but a valid value) keeps
+    /// both, in declaration order.
+    @Test func aTapWithBothElementAndPoint() throws {
+        var tap = Tap(element: "add")
+        tap.point = Point(x: 1, y: 2)
+        let envelope = Samples.envelope(.tap(tap))
+        #expect(try #require(DirectEncoding.encode(envelope)) == (try FastJSONEncoder.encode(envelope)))
+    }
+
+    @Test func anActionWithAProfileTakesTheEncodablePath() {
+        #expect(DirectEncoding.encode(Samples.envelope(.tap(Tap(element: "add", profile: .ipad)))) == nil)
+    }
 
     @Test(arguments: directBodies)
     func writesTheSameBytesAsTheEncodablePath(_ body: Body) throws {

@@ -37,10 +37,14 @@ public struct DeviceSession: Sendable, Equatable, Codable {
         mode = profile.idiom == .pad && profile.widthClass == .compact ? .slideOver : .fullScreen
     }
 
-    /// The current layout.
+    /// The current layout (computed once per profile, orientation, width class and mode in
+    /// the process: every tap needs it, and devices of the same hardware share it).
     public var layout: ScreenLayout {
-        ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
+        Self.layouts.layout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
     }
+
+    /// The layouts computed so far.
+    static let layouts = LayoutCache(capacity: 1024)
 
     /// Whether the `+` button gets a popover: an iPad, with an OS that has popovers, in a
     /// regular-width window. Everywhere else it gets an alert — a regular-width iPhone (a Plus or

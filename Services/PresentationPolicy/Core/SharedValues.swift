@@ -1,3 +1,4 @@
+import MonsterKit
 import Synchronization
 
 /// A value many devices hold alike (a profile, a presentation on screen), kept once in the
@@ -31,5 +32,33 @@ final class Interner<Value: Hashable & Sendable>: Sendable {
             if table.count < capacity { table[value] = made }
             return made
         }
+    }
+}
+
+/// The layouts computed so far, by profile, orientation, width class and mode (a layout is a
+/// pure function of them). At most `capacity` are kept; past that a layout is computed each time.
+final class LayoutCache: Sendable {
+    private struct Key: Hashable {
+        let profile: DeviceProfile
+        let orientation: Orientation
+        let widthClass: SizeClass
+        let mode: WindowMode
+    }
+
+    private let table = Mutex<[Key: ScreenLayout]>([:])
+    private let capacity: Int
+
+    /// A cache of at most `capacity` layouts.
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// The layout of `profile` in `orientation`, `widthClass` and `mode`.
+    func layout(profile: DeviceProfile, orientation: Orientation, widthClass: SizeClass, mode: WindowMode) -> ScreenLayout {
+        let key = Key(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
+        if let found = table.withLock({ $0[key] }) { return found }
+        let made = ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
+        table.withLock { table in
+            if table.count < capacity { table[key] = made }
+        }
+        return made
     }
 }

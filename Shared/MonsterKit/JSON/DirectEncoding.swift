@@ -1,5 +1,7 @@
 /// The hottest envelopes written straight into JSON bytes, without `Encodable`'s containers:
-/// `presentation.presented`, `presentation.dismissed` and `ack`, the answers to every action.
+/// `presentation.presented`, `presentation.dismissed` and `ack`, the answers to every action,
+/// and the device actions clients send (`device.tap`, `rotate`, `resize`, `select`,
+/// `interaction`, `describe`) when they carry no profile.
 /// The bytes are the same as `FastJSONEncoder`'s (same keys, same order, absent optionals left
 /// out): `DirectEncodingTests` and the fuzzer compare them. A non-finite number makes it give up
 /// (nil), and the codec takes the `Encodable` path, which names the field in its error.
@@ -49,6 +51,50 @@ enum DirectEncoding {
                     writer.write(UInt8(ascii: "}"))
                 }
                 writer.write(ack.duplicate ? "],\"duplicate\":true}}" : "],\"duplicate\":false}}")
+            // The device actions a client sends, without a profile (which travels only with a
+            // device's first action, and then takes the `Encodable` path).
+            case .tap(let tap) where tap.profile == nil:
+                header(envelope, writer)
+                writer.write(UInt8(ascii: "{"))
+                if let element = tap.element {
+                    writer.write("\"element\":")
+                    writer.writeString(element)
+                }
+                if let point = tap.point {
+                    writer.write(tap.element == nil ? "\"point\":{\"x\":" : ",\"point\":{\"x\":")
+                    try number(point.x, writer)
+                    writer.write(",\"y\":")
+                    try number(point.y, writer)
+                    writer.write(UInt8(ascii: "}"))
+                }
+                writer.write("}}")
+            case .rotate(let rotate) where rotate.profile == nil:
+                header(envelope, writer)
+                writer.write("{\"orientation\":")
+                writer.writeString(rotate.orientation.rawValue)
+                writer.write("}}")
+            case .resize(let resize) where resize.profile == nil:
+                header(envelope, writer)
+                writer.write("{\"width\":")
+                writer.writeString(resize.width.rawValue)
+                if let mode = resize.mode {
+                    writer.write(",\"mode\":")
+                    writer.writeString(mode.rawValue)
+                }
+                writer.write("}}")
+            case .select(let select) where select.profile == nil:
+                header(envelope, writer)
+                writer.write("{\"monster\":")
+                writer.writeString(select.monster)
+                writer.write("}}")
+            case .interaction(let interaction) where interaction.profile == nil:
+                header(envelope, writer)
+                writer.write("{\"element\":")
+                writer.writeString(interaction.element)
+                writer.write(interaction.enabled ? ",\"enabled\":true}}" : ",\"enabled\":false}}")
+            case .describe(let describe) where describe.profile == nil:
+                header(envelope, writer)
+                writer.write("{}}")
             default:
                 return nil
             }

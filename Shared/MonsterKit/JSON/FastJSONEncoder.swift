@@ -212,7 +212,7 @@ struct SingleValueWriter: SingleValueEncodingContainer {
     mutating func encode(_ value: Double) throws { try node.writer.writeDouble(value, at: node.path) }
     mutating func encode(_ value: Float) throws {
         guard value.isFinite else { throw JSONWriter.nonFinite(Double(value), at: node.path) }
-        node.writer.bytes.append(contentsOf: value.description.utf8)
+        node.writer.writeRaw(value.description)
     }
     mutating func encode(_ value: Int) throws { node.writer.writeInteger(value) }
     mutating func encode(_ value: Int8) throws { node.writer.writeInteger(value) }
