@@ -32,6 +32,41 @@ enum DirectDecoding {
 }
 
 extension JSONReader {
+    /// Reads the object at the reader: `field` gets each key with the reader at its value, and
+    /// consumes that value (`once`, `onceOrNull`, or `skipValue()` for a key it does not take).
+    @inline(__always)
+    mutating func fields(_ field: (inout JSONReader, Range<Int>) throws(NotDirect) -> Void) throws(NotDirect) {
+        try enterObject()
+        var first = true
+        while let name = try nextKey(&first) { try field(&self, name) }
+    }
+
+    /// Reads a required member into `slot` with `read` when it is the first of its key; a repeated
+    /// key's value is skipped (the first wins, as with `Decodable`).
+    @inline(__always)
+    mutating func once<T>(_ slot: inout T?, _ read: (inout JSONReader) throws(NotDirect) -> T) throws(NotDirect) {
+        if slot == nil { slot = try read(&self) } else { try skipValue() }
+    }
+
+    /// Reads an optional member (`null` is absent) into `slot` when it is the first of its key,
+    /// `seen` recording it; a repeated key's value is skipped.
+    @inline(__always)
+    mutating func onceOrNull<T>(
+        _ seen: inout Bool, _ slot: inout T?, _ read: (inout JSONReader) throws(NotDirect) -> T
+    ) throws(NotDirect) {
+        if !seen { seen = true; slot = null() ? nil : try read(&self) } else { try skipValue() }
+    }
+
+    /// The array at the reader, each element read with `read`.
+    @inline(__always)
+    mutating func array<T>(_ read: (inout JSONReader) throws(NotDirect) -> T) throws(NotDirect) -> [T] {
+        var list: [T] = []
+        try enterArray()
+        var first = true
+        while try nextElement(&first) { list.append(try read(&self)) }
+        return list
+    }
+
     /// The envelope, checked as `Envelope.init(from:)` checks it.
     mutating func envelope() throws(NotDirect) -> Envelope {
         var version: Int?, type: MessageType?
@@ -40,47 +75,43 @@ extension JSONReader {
         var body: Body?, bodyStart: Int?
         // The optional members seen (null or not): the first of a repeated key wins.
         var seenDevice = false, seenTraceparent = false, seenParentSpan = false, seenReplyTo = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "v") {
-                if version == nil { version = try integer() } else { try skipValue() }
-            } else if key(name, is: "type") {
-                if type == nil {
-                    guard let direct = DirectDecoding.directType(self, try plainString()) else { throw NotDirect() }
-                    type = direct
-                } else {
-                    try skipValue()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "v") {
+                try r.once(&version) { r throws(NotDirect) in try r.integer() }
+            } else if r.key(name, is: "type") {
+                try r.once(&type) { r throws(NotDirect) in
+                    guard let direct = DirectDecoding.directType(r, try r.plainString()) else { throw NotDirect() }
+                    return direct
                 }
-            } else if key(name, is: "id") {
-                if id == nil { id = try plainString() } else { try skipValue() }
-            } else if key(name, is: "correlationId") {
-                if correlationId == nil { correlationId = try plainString() } else { try skipValue() }
-            } else if key(name, is: "service") {
-                if service == nil { service = try plainString() } else { try skipValue() }
-            } else if key(name, is: "device") {
-                if !seenDevice { seenDevice = true; device = null() ? nil : try plainString() } else { try skipValue() }
-            } else if key(name, is: "seq") {
-                if seq == nil { seq = try unsigned() } else { try skipValue() }
-            } else if key(name, is: "time") {
-                if time == nil { time = try plainString() } else { try skipValue() }
-            } else if key(name, is: "traceparent") {
-                if !seenTraceparent { seenTraceparent = true; traceparent = null() ? nil : try plainString() } else { try skipValue() }
-            } else if key(name, is: "parentSpan") {
-                if !seenParentSpan { seenParentSpan = true; parentSpan = null() ? nil : try plainString() } else { try skipValue() }
-            } else if key(name, is: "replyTo") {
-                if !seenReplyTo { seenReplyTo = true; replyTo = null() ? nil : try plainString() } else { try skipValue() }
-            } else if key(name, is: "body") {
+            } else if r.key(name, is: "id") {
+                try r.once(&id) { r throws(NotDirect) in try r.plainString() }
+            } else if r.key(name, is: "correlationId") {
+                try r.once(&correlationId) { r throws(NotDirect) in try r.plainString() }
+            } else if r.key(name, is: "service") {
+                try r.once(&service) { r throws(NotDirect) in try r.plainString() }
+            } else if r.key(name, is: "device") {
+                try r.onceOrNull(&seenDevice, &device) { r throws(NotDirect) in try r.plainString() }
+            } else if r.key(name, is: "seq") {
+                try r.once(&seq) { r throws(NotDirect) in try r.unsigned() }
+            } else if r.key(name, is: "time") {
+                try r.once(&time) { r throws(NotDirect) in try r.plainString() }
+            } else if r.key(name, is: "traceparent") {
+                try r.onceOrNull(&seenTraceparent, &traceparent) { r throws(NotDirect) in try r.plainString() }
+            } else if r.key(name, is: "parentSpan") {
+                try r.onceOrNull(&seenParentSpan, &parentSpan) { r throws(NotDirect) in try r.plainString() }
+            } else if r.key(name, is: "replyTo") {
+                try r.onceOrNull(&seenReplyTo, &replyTo) { r throws(NotDirect) in try r.plainString() }
+            } else if r.key(name, is: "body") {
                 if body != nil || bodyStart != nil {
-                    try skipValue()
+                    try r.skipValue()
                 } else if let type {
-                    body = try self.body(type)
+                    body = try r.body(type)
                 } else {
-                    bodyStart = position
-                    try skipValue()
+                    bodyStart = r.position
+                    try r.skipValue()
                 }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard atEnd(), version == Envelope.currentVersion, let type, let id, let correlationId, let service, let seq, let time
@@ -128,17 +159,15 @@ extension JSONReader {
     mutating func tap() throws(NotDirect) -> Tap {
         var element: String?, point: Point?, profile: DeviceProfile?
         var seenElement = false, seenPoint = false, seenProfile = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "element"), !seenElement {
-                seenElement = true; element = null() ? nil : try string()
-            } else if key(name, is: "point"), !seenPoint {
-                seenPoint = true; point = null() ? nil : try self.point()
-            } else if key(name, is: "profile"), !seenProfile {
-                seenProfile = true; profile = null() ? nil : try self.profile()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "element") {
+                try r.onceOrNull(&seenElement, &element) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "point") {
+                try r.onceOrNull(&seenPoint, &point) { r throws(NotDirect) in try r.point() }
+            } else if r.key(name, is: "profile") {
+                try r.onceOrNull(&seenProfile, &profile) { r throws(NotDirect) in try r.profile() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         var tap = Tap(element: "", profile: profile)
@@ -148,15 +177,13 @@ extension JSONReader {
 
     mutating func rotate() throws(NotDirect) -> Rotate {
         var orientation: Orientation?, profile: DeviceProfile?, seenProfile = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "orientation"), orientation == nil {
-                orientation = try enumeration(Orientation.self)
-            } else if key(name, is: "profile"), !seenProfile {
-                seenProfile = true; profile = null() ? nil : try self.profile()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "orientation") {
+                try r.once(&orientation) { r throws(NotDirect) in try r.enumeration(Orientation.self) }
+            } else if r.key(name, is: "profile") {
+                try r.onceOrNull(&seenProfile, &profile) { r throws(NotDirect) in try r.profile() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let orientation else { throw NotDirect() }
@@ -166,17 +193,15 @@ extension JSONReader {
     mutating func resize() throws(NotDirect) -> Resize {
         var width: SizeClass?, mode: WindowMode?, profile: DeviceProfile?
         var seenMode = false, seenProfile = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "width"), width == nil {
-                width = try enumeration(SizeClass.self)
-            } else if key(name, is: "mode"), !seenMode {
-                seenMode = true; mode = null() ? nil : try enumeration(WindowMode.self)
-            } else if key(name, is: "profile"), !seenProfile {
-                seenProfile = true; profile = null() ? nil : try self.profile()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "width") {
+                try r.once(&width) { r throws(NotDirect) in try r.enumeration(SizeClass.self) }
+            } else if r.key(name, is: "mode") {
+                try r.onceOrNull(&seenMode, &mode) { r throws(NotDirect) in try r.enumeration(WindowMode.self) }
+            } else if r.key(name, is: "profile") {
+                try r.onceOrNull(&seenProfile, &profile) { r throws(NotDirect) in try r.profile() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let width else { throw NotDirect() }
@@ -187,15 +212,13 @@ extension JSONReader {
 
     mutating func select() throws(NotDirect) -> Select {
         var monster: String?, profile: DeviceProfile?, seenProfile = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "monster"), monster == nil {
-                monster = try string()
-            } else if key(name, is: "profile"), !seenProfile {
-                seenProfile = true; profile = null() ? nil : try self.profile()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "monster") {
+                try r.once(&monster) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "profile") {
+                try r.onceOrNull(&seenProfile, &profile) { r throws(NotDirect) in try r.profile() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let monster else { throw NotDirect() }
@@ -204,17 +227,15 @@ extension JSONReader {
 
     mutating func interaction() throws(NotDirect) -> Interaction {
         var element: String?, enabled: Bool?, profile: DeviceProfile?, seenProfile = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "element"), element == nil {
-                element = try string()
-            } else if key(name, is: "enabled"), enabled == nil {
-                enabled = try bool()
-            } else if key(name, is: "profile"), !seenProfile {
-                seenProfile = true; profile = null() ? nil : try self.profile()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "element") {
+                try r.once(&element) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "enabled") {
+                try r.once(&enabled) { r throws(NotDirect) in try r.bool() }
+            } else if r.key(name, is: "profile") {
+                try r.onceOrNull(&seenProfile, &profile) { r throws(NotDirect) in try r.profile() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let element, let enabled else { throw NotDirect() }
@@ -223,13 +244,11 @@ extension JSONReader {
 
     mutating func describe() throws(NotDirect) -> Describe {
         var profile: DeviceProfile?, seenProfile = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "profile"), !seenProfile {
-                seenProfile = true; profile = null() ? nil : try self.profile()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "profile") {
+                try r.onceOrNull(&seenProfile, &profile) { r throws(NotDirect) in try r.profile() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         return Describe(profile: profile)
@@ -237,22 +256,22 @@ extension JSONReader {
 
     mutating func profile() throws(NotDirect) -> DeviceProfile {
         var idiom: Idiom?, screen: Size?, os: OSVersion?, orientation: Orientation?, widthClass: SizeClass?
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "idiom"), idiom == nil {
-                idiom = try enumeration(Idiom.self)
-            } else if key(name, is: "screen"), screen == nil {
-                screen = try size()
-            } else if key(name, is: "os"), os == nil {
-                guard let version = OSVersion(try string()) else { throw NotDirect() }
-                os = version
-            } else if key(name, is: "orientation"), orientation == nil {
-                orientation = try enumeration(Orientation.self)
-            } else if key(name, is: "widthClass"), widthClass == nil {
-                widthClass = try enumeration(SizeClass.self)
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "idiom") {
+                try r.once(&idiom) { r throws(NotDirect) in try r.enumeration(Idiom.self) }
+            } else if r.key(name, is: "screen") {
+                try r.once(&screen) { r throws(NotDirect) in try r.size() }
+            } else if r.key(name, is: "os") {
+                try r.once(&os) { r throws(NotDirect) in
+                    guard let version = OSVersion(try r.string()) else { throw NotDirect() }
+                    return version
+                }
+            } else if r.key(name, is: "orientation") {
+                try r.once(&orientation) { r throws(NotDirect) in try r.enumeration(Orientation.self) }
+            } else if r.key(name, is: "widthClass") {
+                try r.once(&widthClass) { r throws(NotDirect) in try r.enumeration(SizeClass.self) }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let idiom, let screen, let os, let orientation, let widthClass else { throw NotDirect() }
@@ -264,19 +283,17 @@ extension JSONReader {
     mutating func inputTap() throws(NotDirect) -> InputTap {
         var element: String?, point: Point?, keyboard: KeyboardMetrics?, interactionDisabled: [String]?
         var seenElement = false, seenPoint = false, seenDisabled = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "element"), !seenElement {
-                seenElement = true; element = null() ? nil : try string()
-            } else if key(name, is: "point"), !seenPoint {
-                seenPoint = true; point = null() ? nil : try self.point()
-            } else if key(name, is: "keyboard"), keyboard == nil {
-                keyboard = try self.keyboard()
-            } else if key(name, is: "interactionDisabled"), !seenDisabled {
-                seenDisabled = true; interactionDisabled = null() ? nil : try strings()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "element") {
+                try r.onceOrNull(&seenElement, &element) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "point") {
+                try r.onceOrNull(&seenPoint, &point) { r throws(NotDirect) in try r.point() }
+            } else if r.key(name, is: "keyboard") {
+                try r.once(&keyboard) { r throws(NotDirect) in try r.keyboard() }
+            } else if r.key(name, is: "interactionDisabled") {
+                try r.onceOrNull(&seenDisabled, &interactionDisabled) { r throws(NotDirect) in try r.strings() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let keyboard else { throw NotDirect() }
@@ -287,19 +304,17 @@ extension JSONReader {
 
     mutating func keyboard() throws(NotDirect) -> KeyboardMetrics {
         var width: Double?, systemHeight: Double?, windowHeight: Double?, left: Double?, seenLeft = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "width"), width == nil {
-                width = try double()
-            } else if key(name, is: "systemHeight"), systemHeight == nil {
-                systemHeight = try double()
-            } else if key(name, is: "windowHeight"), windowHeight == nil {
-                windowHeight = try double()
-            } else if key(name, is: "left"), !seenLeft {
-                seenLeft = true; left = null() ? nil : try double()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "width") {
+                try r.once(&width) { r throws(NotDirect) in try r.double() }
+            } else if r.key(name, is: "systemHeight") {
+                try r.once(&systemHeight) { r throws(NotDirect) in try r.double() }
+            } else if r.key(name, is: "windowHeight") {
+                try r.once(&windowHeight) { r throws(NotDirect) in try r.double() }
+            } else if r.key(name, is: "left") {
+                try r.onceOrNull(&seenLeft, &left) { r throws(NotDirect) in try r.double() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let width, let systemHeight, let windowHeight else { throw NotDirect() }
@@ -310,25 +325,19 @@ extension JSONReader {
 
     mutating func ack() throws(NotDirect) -> Ack {
         var handled: String?, handledId: String?, emitted: [String]?, forwarded: [Forward]?, duplicate: Bool?
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "handled"), handled == nil {
-                handled = try string()
-            } else if key(name, is: "handledId"), handledId == nil {
-                handledId = try string()
-            } else if key(name, is: "emitted"), emitted == nil {
-                emitted = try strings()
-            } else if key(name, is: "forwarded"), forwarded == nil {
-                var list: [Forward] = []
-                try enterArray()
-                var firstElement = true
-                while try nextElement(&firstElement) { list.append(try forward()) }
-                forwarded = list
-            } else if key(name, is: "duplicate"), duplicate == nil {
-                duplicate = try bool()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "handled") {
+                try r.once(&handled) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "handledId") {
+                try r.once(&handledId) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "emitted") {
+                try r.once(&emitted) { r throws(NotDirect) in try r.strings() }
+            } else if r.key(name, is: "forwarded") {
+                try r.once(&forwarded) { r throws(NotDirect) in try r.array { r throws(NotDirect) in try r.forward() } }
+            } else if r.key(name, is: "duplicate") {
+                try r.once(&duplicate) { r throws(NotDirect) in try r.bool() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let handled, let handledId, let emitted, let forwarded, let duplicate else { throw NotDirect() }
@@ -337,15 +346,13 @@ extension JSONReader {
 
     mutating func forward() throws(NotDirect) -> Forward {
         var id: String?, service: String?
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "id"), id == nil {
-                id = try string()
-            } else if key(name, is: "service"), service == nil {
-                service = try string()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "id") {
+                try r.once(&id) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "service") {
+                try r.once(&service) { r throws(NotDirect) in try r.string() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let id, let service else { throw NotDirect() }
@@ -356,15 +363,13 @@ extension JSONReader {
 
     mutating func presented() throws(NotDirect) -> Presented {
         var presentation: Presentation?, reason: String?
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "presentation"), presentation == nil {
-                presentation = try self.presentation()
-            } else if key(name, is: "reason"), reason == nil {
-                reason = try string()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "presentation") {
+                try r.once(&presentation) { r throws(NotDirect) in try r.presentation() }
+            } else if r.key(name, is: "reason") {
+                try r.once(&reason) { r throws(NotDirect) in try r.string() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let presentation, let reason else { throw NotDirect() }
@@ -374,19 +379,17 @@ extension JSONReader {
     mutating func dismissed() throws(NotDirect) -> Dismissed {
         var presentation: Presentation?, reason: String?, button: String?, buttonIndex: Int?
         var seenButton = false, seenIndex = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "presentation"), presentation == nil {
-                presentation = try self.presentation()
-            } else if key(name, is: "reason"), reason == nil {
-                reason = try string()
-            } else if key(name, is: "button"), !seenButton {
-                seenButton = true; button = null() ? nil : try string()
-            } else if key(name, is: "buttonIndex"), !seenIndex {
-                seenIndex = true; buttonIndex = null() ? nil : try integer()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "presentation") {
+                try r.once(&presentation) { r throws(NotDirect) in try r.presentation() }
+            } else if r.key(name, is: "reason") {
+                try r.once(&reason) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "button") {
+                try r.onceOrNull(&seenButton, &button) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "buttonIndex") {
+                try r.onceOrNull(&seenIndex, &buttonIndex) { r throws(NotDirect) in try r.integer() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let presentation, let reason else { throw NotDirect() }
@@ -398,41 +401,37 @@ extension JSONReader {
         var buttonFrames: [Rect]?, cancelButtonIndex: Int?, anchor: Anchor?, permitted: ArrowDirections?
         var arrowDirection: ArrowDirections?, arrowTip: Point?, frame: Rect?, contentSize: Size?, passthrough: [String]?
         var seenMessage = false, seenCancel = false, seenAnchor = false, seenPermitted = false, seenTip = false
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "style"), style == nil {
-                style = try enumeration(PresentationStyle.self)
-            } else if key(name, is: "content"), content == nil {
-                content = try enumeration(PresentationContent.self)
-            } else if key(name, is: "message"), !seenMessage {
-                seenMessage = true; message = null() ? nil : try string()
-            } else if key(name, is: "buttons"), buttons == nil {
-                buttons = try strings()
-            } else if key(name, is: "buttonFrames"), buttonFrames == nil {
-                var list: [Rect] = []
-                try enterArray()
-                var firstElement = true
-                while try nextElement(&firstElement) { list.append(try rect()) }
-                buttonFrames = list
-            } else if key(name, is: "cancelButtonIndex"), !seenCancel {
-                seenCancel = true; cancelButtonIndex = null() ? nil : try integer()
-            } else if key(name, is: "anchor"), !seenAnchor {
-                seenAnchor = true; anchor = null() ? nil : try self.anchor()
-            } else if key(name, is: "permittedArrowDirections"), !seenPermitted {
-                seenPermitted = true; permitted = null() ? nil : ArrowDirections(rawValue: try unsigned())
-            } else if key(name, is: "arrowDirection"), arrowDirection == nil {
-                arrowDirection = ArrowDirections(rawValue: try unsigned())
-            } else if key(name, is: "arrowTip"), !seenTip {
-                seenTip = true; arrowTip = null() ? nil : try point()
-            } else if key(name, is: "frame"), frame == nil {
-                frame = try rect()
-            } else if key(name, is: "contentSize"), contentSize == nil {
-                contentSize = try size()
-            } else if key(name, is: "passthrough"), passthrough == nil {
-                passthrough = try strings()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "style") {
+                try r.once(&style) { r throws(NotDirect) in try r.enumeration(PresentationStyle.self) }
+            } else if r.key(name, is: "content") {
+                try r.once(&content) { r throws(NotDirect) in try r.enumeration(PresentationContent.self) }
+            } else if r.key(name, is: "message") {
+                try r.onceOrNull(&seenMessage, &message) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "buttons") {
+                try r.once(&buttons) { r throws(NotDirect) in try r.strings() }
+            } else if r.key(name, is: "buttonFrames") {
+                try r.once(&buttonFrames) { r throws(NotDirect) in try r.array { r throws(NotDirect) in try r.rect() } }
+            } else if r.key(name, is: "cancelButtonIndex") {
+                try r.onceOrNull(&seenCancel, &cancelButtonIndex) { r throws(NotDirect) in try r.integer() }
+            } else if r.key(name, is: "anchor") {
+                try r.onceOrNull(&seenAnchor, &anchor) { r throws(NotDirect) in try r.anchor() }
+            } else if r.key(name, is: "permittedArrowDirections") {
+                try r.onceOrNull(&seenPermitted, &permitted) { r throws(NotDirect) in
+                    ArrowDirections(rawValue: try r.unsigned())
+                }
+            } else if r.key(name, is: "arrowDirection") {
+                try r.once(&arrowDirection) { r throws(NotDirect) in ArrowDirections(rawValue: try r.unsigned()) }
+            } else if r.key(name, is: "arrowTip") {
+                try r.onceOrNull(&seenTip, &arrowTip) { r throws(NotDirect) in try r.point() }
+            } else if r.key(name, is: "frame") {
+                try r.once(&frame) { r throws(NotDirect) in try r.rect() }
+            } else if r.key(name, is: "contentSize") {
+                try r.once(&contentSize) { r throws(NotDirect) in try r.size() }
+            } else if r.key(name, is: "passthrough") {
+                try r.once(&passthrough) { r throws(NotDirect) in try r.strings() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let style, let content, let buttons, let buttonFrames, let arrowDirection, let frame, let contentSize,
@@ -445,17 +444,15 @@ extension JSONReader {
 
     mutating func anchor() throws(NotDirect) -> Anchor {
         var kind: Anchor.Kind?, element: String?, rect: Rect?
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "kind"), kind == nil {
-                kind = try enumeration(Anchor.Kind.self)
-            } else if key(name, is: "element"), element == nil {
-                element = try string()
-            } else if key(name, is: "rect"), rect == nil {
-                rect = try self.rect()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "kind") {
+                try r.once(&kind) { r throws(NotDirect) in try r.enumeration(Anchor.Kind.self) }
+            } else if r.key(name, is: "element") {
+                try r.once(&element) { r throws(NotDirect) in try r.string() }
+            } else if r.key(name, is: "rect") {
+                try r.once(&rect) { r throws(NotDirect) in try r.rect() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let kind, let element, let rect else { throw NotDirect() }
@@ -466,15 +463,13 @@ extension JSONReader {
 
     mutating func point() throws(NotDirect) -> Point {
         var x: Double?, y: Double?
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "x"), x == nil {
-                x = try double()
-            } else if key(name, is: "y"), y == nil {
-                y = try double()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "x") {
+                try r.once(&x) { r throws(NotDirect) in try r.double() }
+            } else if r.key(name, is: "y") {
+                try r.once(&y) { r throws(NotDirect) in try r.double() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let x, let y else { throw NotDirect() }
@@ -483,15 +478,13 @@ extension JSONReader {
 
     mutating func size() throws(NotDirect) -> Size {
         var width: Double?, height: Double?
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "width"), width == nil {
-                width = try double()
-            } else if key(name, is: "height"), height == nil {
-                height = try double()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "width") {
+                try r.once(&width) { r throws(NotDirect) in try r.double() }
+            } else if r.key(name, is: "height") {
+                try r.once(&height) { r throws(NotDirect) in try r.double() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let width, let height else { throw NotDirect() }
@@ -500,19 +493,17 @@ extension JSONReader {
 
     mutating func rect() throws(NotDirect) -> Rect {
         var x: Double?, y: Double?, width: Double?, height: Double?
-        try enterObject()
-        var first = true
-        while let name = try nextKey(&first) {
-            if key(name, is: "x"), x == nil {
-                x = try double()
-            } else if key(name, is: "y"), y == nil {
-                y = try double()
-            } else if key(name, is: "width"), width == nil {
-                width = try double()
-            } else if key(name, is: "height"), height == nil {
-                height = try double()
+        try fields { r, name throws(NotDirect) in
+            if r.key(name, is: "x") {
+                try r.once(&x) { r throws(NotDirect) in try r.double() }
+            } else if r.key(name, is: "y") {
+                try r.once(&y) { r throws(NotDirect) in try r.double() }
+            } else if r.key(name, is: "width") {
+                try r.once(&width) { r throws(NotDirect) in try r.double() }
+            } else if r.key(name, is: "height") {
+                try r.once(&height) { r throws(NotDirect) in try r.double() }
             } else {
-                try skipValue()
+                try r.skipValue()
             }
         }
         guard let x, let y, let width, let height else { throw NotDirect() }

@@ -12,26 +12,12 @@ enum DirectEncoding {
         do {
             switch envelope.body {
             case .presented(let presented):
-                header(envelope, writer)
-                writer.write("{\"presentation\":")
-                try write(presented.presentation, writer)
-                writer.write(",\"reason\":")
-                writer.writeString(presented.reason)
+                try presentation(presented.presentation, reason: presented.reason, of: envelope, writer)
                 writer.write("}}")
             case .dismissed(let dismissed):
-                header(envelope, writer)
-                writer.write("{\"presentation\":")
-                try write(dismissed.presentation, writer)
-                writer.write(",\"reason\":")
-                writer.writeString(dismissed.reason)
-                if let button = dismissed.button {
-                    writer.write(",\"button\":")
-                    writer.writeString(button)
-                }
-                if let index = dismissed.buttonIndex {
-                    writer.write(",\"buttonIndex\":")
-                    writer.writeInteger(index)
-                }
+                try presentation(dismissed.presentation, reason: dismissed.reason, of: envelope, writer)
+                optional(",\"button\":", dismissed.button, writer)
+                optional(",\"buttonIndex\":", dismissed.buttonIndex, writer)
                 writer.write("}}")
             case .ack(let ack):
                 header(envelope, writer)
@@ -116,27 +102,26 @@ enum DirectEncoding {
         writer.writeString(envelope.correlationId)
         writer.write(",\"service\":")
         writer.writeString(envelope.service)
-        if let device = envelope.device {
-            writer.write(",\"device\":")
-            writer.writeString(device)
-        }
+        optional(",\"device\":", envelope.device, writer)
         writer.write(",\"seq\":")
         writer.writeInteger(envelope.seq)
         writer.write(",\"time\":")
         writer.writeString(envelope.time)
-        if let traceparent = envelope.traceparent {
-            writer.write(",\"traceparent\":")
-            writer.writeString(traceparent)
-        }
-        if let parentSpan = envelope.parentSpan {
-            writer.write(",\"parentSpan\":")
-            writer.writeString(parentSpan)
-        }
-        if let replyTo = envelope.replyTo {
-            writer.write(",\"replyTo\":")
-            writer.writeString(replyTo)
-        }
+        optional(",\"traceparent\":", envelope.traceparent, writer)
+        optional(",\"parentSpan\":", envelope.parentSpan, writer)
+        optional(",\"replyTo\":", envelope.replyTo, writer)
         writer.write(",\"body\":")
+    }
+
+    /// The header, then a presented or dismissed body's `{"presentation":…,"reason":…` (left open).
+    private static func presentation(
+        _ presentation: Presentation, reason: String, of envelope: Envelope, _ writer: JSONWriter
+    ) throws {
+        header(envelope, writer)
+        writer.write("{\"presentation\":")
+        try write(presentation, writer)
+        writer.write(",\"reason\":")
+        writer.writeString(reason)
     }
 
     /// A `Presentation`, keys in declaration order, nil optionals left out.
@@ -145,10 +130,7 @@ enum DirectEncoding {
         writer.writeString(p.style.rawValue)
         writer.write(",\"content\":")
         writer.writeString(p.content.rawValue)
-        if let message = p.message {
-            writer.write(",\"message\":")
-            writer.writeString(message)
-        }
+        optional(",\"message\":", p.message, writer)
         writer.write(",\"buttons\":")
         strings(p.buttons, writer)
         writer.write(",\"buttonFrames\":[")
@@ -157,10 +139,7 @@ enum DirectEncoding {
             try rect(frame, writer)
         }
         writer.write(UInt8(ascii: "]"))
-        if let cancel = p.cancelButtonIndex {
-            writer.write(",\"cancelButtonIndex\":")
-            writer.writeInteger(cancel)
-        }
+        optional(",\"cancelButtonIndex\":", p.cancelButtonIndex, writer)
         if let anchor = p.anchor {
             writer.write(",\"anchor\":{\"kind\":")
             writer.writeString(anchor.kind.rawValue)
@@ -170,10 +149,7 @@ enum DirectEncoding {
             try rect(anchor.rect, writer)
             writer.write(UInt8(ascii: "}"))
         }
-        if let permitted = p.permittedArrowDirections {
-            writer.write(",\"permittedArrowDirections\":")
-            writer.writeInteger(permitted.rawValue)
-        }
+        optional(",\"permittedArrowDirections\":", p.permittedArrowDirections?.rawValue, writer)
         writer.write(",\"arrowDirection\":")
         writer.writeInteger(p.arrowDirection.rawValue)
         if let tip = p.arrowTip {
@@ -192,6 +168,22 @@ enum DirectEncoding {
         writer.write("},\"passthrough\":")
         strings(p.passthrough, writer)
         writer.write(UInt8(ascii: "}"))
+    }
+
+    /// `key` and the string `value`, or nothing for nil (`encodeIfPresent` leaves it out).
+    @inline(__always)
+    private static func optional(_ key: StaticString, _ value: String?, _ writer: JSONWriter) {
+        guard let value else { return }
+        writer.write(key)
+        writer.writeString(value)
+    }
+
+    /// `key` and the integer `value`, or nothing for nil (`encodeIfPresent` leaves it out).
+    @inline(__always)
+    private static func optional<T: BinaryInteger>(_ key: StaticString, _ value: T?, _ writer: JSONWriter) {
+        guard let value else { return }
+        writer.write(key)
+        writer.writeInteger(value)
     }
 
     private static func rect(_ r: Rect, _ writer: JSONWriter) throws {
