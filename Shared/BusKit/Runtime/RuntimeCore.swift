@@ -47,14 +47,23 @@ public enum Outgoing: Sendable, Equatable {
 /// What a service has done since it started, in its heartbeat and its last log line. Plain
 /// fields: counting a message is an addition, not a dictionary lookup.
 public struct RuntimeCounters: Sendable, Equatable {
+    /// Messages taken off the bus, readable or not.
     public var received: UInt64 = 0
+    /// Messages of a handled type this instance decided on (refusals included).
     public var handled: UInt64 = 0
+    /// Messages subscribed to but not this instance's (another owner's device or element).
     public var ignored: UInt64 = 0
+    /// Repeats of an id already handled, answered with the first ack.
     public var duplicates: UInt64 = 0
+    /// Unreadable messages and refusals answered with `error`.
     public var errors: UInt64 = 0
+    /// Messages older than ACTION_TTL_MS or the idempotence window, refused as `overloaded`.
     public var refusedOverload: UInt64 = 0
+    /// Devices forgotten for being idle longer than DEVICE_IDLE_EXPIRY_SECONDS.
     public var devicesExpired: UInt64 = 0
+    /// Sends that had to wait for the bus's queue (the transport's count).
     public var sendWaits: UInt64 = 0
+    /// Sends the bus would not take in time (the transport's count).
     public var sendsDropped: UInt64 = 0
 
     /// A service that has done nothing yet.
