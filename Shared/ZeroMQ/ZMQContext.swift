@@ -1,9 +1,12 @@
 import CZeroMQ
+import Synchronization
 
 /// A libzmq context. Thread-safe (libzmq guarantees it), so it may be shared; its sockets may not.
 public final class ZMQContext: @unchecked Sendable {
     /// The raw `void *` context, for the socket initialiser.
     let handle: UnsafeMutableRawPointer
+    /// Whether `terminate` has begun: the handle must not be used after it.
+    private let terminated = Mutex(false)
 
     /// Creates a context with libzmq's defaults (one I/O thread).
     public init() throws {
@@ -13,13 +16,27 @@ public final class ZMQContext: @unchecked Sendable {
 
     /// Makes every blocking call on every socket of this context return `ETERM`.
     /// Safe from any thread; sockets must still be closed by their owners.
+    /// Does nothing once `terminate` has begun.
     public func shutdown() {
-        zmq_ctx_shutdown(handle)
+        terminated.withLock { isTerminated in
+            if !isTerminated { zmq_ctx_shutdown(handle) }
+        }
+    }
+
+    /// Ends the context: waits until every socket is closed and has sent what it still held,
+    /// for at most its `ZMQ_LINGER`. The first call only; the deinitialiser calls it too.
+    public func terminate() {
+        let isFirst = terminated.withLock { isTerminated in
+            defer { isTerminated = true }
+            return !isTerminated
+        }
+        guard isFirst else { return }
+        // zmq_ctx_term blocks until every socket is closed; retry if a signal interrupts it.
+        while zmq_ctx_term(handle) != 0 && zmq_errno() == EINTR {}
     }
 
     deinit {
-        // zmq_ctx_term blocks until every socket is closed; retry if a signal interrupts it.
-        while zmq_ctx_term(handle) != 0 && zmq_errno() == EINTR {}
+        terminate()
     }
 }
 
