@@ -87,7 +87,7 @@ final class Bus {
             let refusals = try ZMQSocket(context, .push)
             defer { refusals.close() }
             try refusals.set(.sendHighWaterMark, Int32(10_000))
-            try refusals.connect(InProcess.refusals)
+            try refusals.connect(InProcess.refusals.endpoint)
             let identities = ClientIdentities(allowList: security.allowList, ownKey: security.ownKey)
             try BusProxy(
                 frontend: sockets.frontend, backend: sockets.backend, refusals: refusals, backendEvents: sockets.backendEvents,
@@ -99,15 +99,15 @@ final class Bus {
     /// Starts the registry's thread, connected to the proxy in-process.
     private func startRegistry(_ context: ZMQContext, counters: ProxyCounters) -> OSThread {
         var registryConfig = config
-        registryConfig.frontend = InProcess.frontend
-        registryConfig.backend = InProcess.backend
+        registryConfig.frontend = InProcess.frontend.endpoint
+        registryConfig.backend = InProcess.backend.endpoint
         let proxy: BusRegistryLoop.ProxyKind = switch forwarding {
         case .ownLoop: .own(counters)
-        case .zmqProxy: .zmqProxy(control: InProcess.proxyControl)
+        case .zmqProxy: .zmqProxy(control: InProcess.proxyControl.endpoint)
         }
         let registry = BusRegistryLoop(
-            context: context, config: registryConfig, log: log, frontendMonitor: InProcess.frontendMonitor,
-            proxy: proxy, refusalsEndpoint: InProcess.refusals)
+            context: context, config: registryConfig, log: log, frontendMonitor: InProcess.frontendMonitor.endpoint,
+            proxy: proxy, refusalsEndpoint: InProcess.refusals.endpoint)
         return OSThread { registry.run() }
     }
 
@@ -141,13 +141,12 @@ final class Bus {
 
 /// In-process endpoints: the registry's connection to the proxy, the proxy's socket monitors,
 /// libzmq's proxy's control socket, and where the proxy hands refusals to the registry.
-private enum InProcess {
-    static let frontend = "inproc://bus-frontend"
-    static let backend = "inproc://bus-backend"
-    static let frontendMonitor = "inproc://bus-frontend-monitor"
-    static let backendMonitor = "inproc://bus-backend-monitor"
-    static let proxyControl = "inproc://bus-proxy-control"
-    static let refusals = "inproc://bus-refusals"
+private enum InProcess: String {
+    case frontend, backend, frontendMonitor = "frontend-monitor", backendMonitor = "backend-monitor"
+    case proxyControl = "proxy-control", refusals
+
+    /// Its address, e.g. `inproc://bus-frontend`.
+    var endpoint: String { "inproc://bus-\(rawValue)" }
 }
 
 /// The largest frame a subscriber may send the bus: room for the handshake's commands (a CURVE
@@ -192,18 +191,18 @@ private final class ProxySockets {
             try backend.set(.xpubManual, Int32(1))
             try backend.set(.maxMessageSize, Int64(subscriberFrameLimit))
         }
-        try frontend.monitor(InProcess.frontendMonitor, kinds: [.accepted, .disconnected])
-        try backend.monitor(InProcess.backendMonitor, kinds: [.accepted, .disconnected])
+        try frontend.monitor(InProcess.frontendMonitor.endpoint, kinds: [.accepted, .disconnected])
+        try backend.monitor(InProcess.backendMonitor.endpoint, kinds: [.accepted, .disconnected])
         backendEvents = try ZMQSocket(context, .pair)
-        try backendEvents.connect(InProcess.backendMonitor)
+        try backendEvents.connect(InProcess.backendMonitor.endpoint)
         control = try ZMQSocket(context, .rep)
-        try control.bind(InProcess.proxyControl)
+        try control.bind(InProcess.proxyControl.endpoint)
         try frontend.bind(config.frontend)
         frontendEndpoint = frontend.lastEndpoint
-        try frontend.bind(InProcess.frontend)
+        try frontend.bind(InProcess.frontend.endpoint)
         try backend.bind(config.backend)
         backendEndpoint = backend.lastEndpoint
-        try backend.bind(InProcess.backend)
+        try backend.bind(InProcess.backend.endpoint)
     }
 
     /// Closes them all (the backend lingers).

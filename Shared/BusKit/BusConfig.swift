@@ -28,8 +28,9 @@ public struct BusConfig: Sendable {
     /// How many handled message ids a service remembers to answer repeats as duplicates
     /// (`IDEMPOTENCE_WINDOW`), each for its time to live.
     public var idempotenceWindow: Int = 10_000
-    /// How long a service may go on handling what had reached it after SIGTERM before it leaves
-    /// anyway (`SHUTDOWN_DEADLINE_MS`); a second signal makes it leave at once.
+    /// How long a service may go on handling what had reached it after SIGTERM, and the bus
+    /// passing on what it had forwarded, before it leaves anyway (`SHUTDOWN_DEADLINE_MS`); a
+    /// second signal makes it leave at once.
     public var shutdownDeadlineMilliseconds: Int = 2000
 
     /// The defaults: `tcp://127.0.0.1:5555` and `:5556`, heartbeat every second, 64 KiB frames.

@@ -41,6 +41,8 @@ import Testing
         let process = try #require(stack.processes[bus])
         process.signal(SIGTERM)
         #expect(process.waitForLine(timeout: 10) { $0.contains("signal received") ? true : nil } == true)
+        // Waiting for the watcher, for up to ten minutes.
+        #expect(process.isRunning)
         process.signal(SIGINT)
         #expect(process.waitForExit(timeout: 10) == 1)
         #expect(process.stderr.contains("a second signal"), "\(process.logTail())")

@@ -38,7 +38,7 @@ extension EnvironmentVariable {
     static let idempotenceWindow = EnvironmentVariable(
         "IDEMPOTENCE_WINDOW", default: "10000", "message ids remembered to answer repeats as duplicates")
     static let shutdownDeadline = EnvironmentVariable(
-        "SHUTDOWN_DEADLINE_MS", default: "2000", "after SIGTERM, stop handling what had arrived after this long; a second signal leaves at once")
+        "SHUTDOWN_DEADLINE_MS", default: "2000", "after SIGTERM, stop handling (the bus: passing on) what had arrived after this long; a second signal leaves at once")
     static let logLevel = EnvironmentVariable(
         "LOG_LEVEL", default: "info", "debug, info, warn or error (logs go to stderr)")
     static let logFormat = EnvironmentVariable(
