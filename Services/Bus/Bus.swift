@@ -54,31 +54,37 @@ final class Bus {
             signalledAt.withLock { $0 = Timestamp.monotonic() }
             context.shutdown()
         }
+        let parts = Parts()
         var status: Int32 = 0
-        var registry: OSThread?
-        var sockets: ProxySockets?
         do {
-            let reloads = try ReloadPipe()
-            try security.start(context: context) { reloads.wake() }
-            let bound = try ProxySockets(context: context, config: config, forwarding: forwarding, security: security)
-            sockets = bound
-            log.info("version \(MonsterBus.version), libzmq \(zmqVersion), pid \(getpid()); publishers connect to XSUB \(bound.frontendEndpoint), subscribers to XPUB \(bound.backendEndpoint)")
-            let counters = ProxyCounters()
-            registry = startRegistry(context, counters: counters)
-            try forward(bound, context: context, counters: counters, reloads: reloads.readDescriptor)
+            let started = try start(parts, in: context)
+            try forward(started.sockets, reloads: started.reloads, counters: parts.counters, context: context)
         } catch let error as ZMQError where error.isTerminated {
             // Signalled while starting: nothing to report.
         } catch {
             log.error("\(error)")
             status = 1
         }
-        stop(context, registry: registry, sockets: sockets, signalledAt: signalledAt.current)
+        stop(parts, context: context, signalledAt: signalledAt.current)
         withExtendedLifetime(signals) {}
         return status
     }
 
+    /// Starts the parts in order: the ZAP handler (with SIGHUP's reload), the proxy's sockets
+    /// (bound), then the registry's thread; each goes into `parts` as soon as it is there.
+    /// Returns what the proxy runs on.
+    private func start(_ parts: Parts, in context: ZMQContext) throws -> (sockets: ProxySockets, reloads: ReloadPipe) {
+        let reloads = try ReloadPipe()
+        try security.start(context: context) { reloads.wake() }
+        let sockets = try ProxySockets(context: context, config: config, forwarding: forwarding, security: security)
+        parts.sockets = sockets
+        log.info("version \(MonsterBus.version), libzmq \(zmqVersion), pid \(getpid()); publishers connect to XSUB \(sockets.frontendEndpoint), subscribers to XPUB \(sockets.backendEndpoint)")
+        parts.registry = startRegistry(context, counters: parts.counters)
+        return (sockets, reloads)
+    }
+
     /// Runs the proxy on this thread until the context is shut down.
-    private func forward(_ sockets: ProxySockets, context: ZMQContext, counters: ProxyCounters, reloads: Int32) throws {
+    private func forward(_ sockets: ProxySockets, reloads: ReloadPipe, counters: ProxyCounters, context: ZMQContext) throws {
         switch forwarding {
         case .zmqProxy:
             log.warn("BUS_PROXY=zmq_proxy: libzmq's proxy, without roles, checks or subscription limits (for the benchmark)")
@@ -91,7 +97,7 @@ final class Bus {
             let identities = ClientIdentities(allowList: security.allowList, ownKey: security.ownKey)
             try BusProxy(
                 frontend: sockets.frontend, backend: sockets.backend, refusals: refusals, backendEvents: sockets.backendEvents,
-                reloads: reloads, policy: BusPolicy(), identities: identities, counters: counters
+                reloads: reloads.readDescriptor, policy: BusPolicy(), identities: identities, counters: counters
             ).run()
         }
     }
@@ -114,16 +120,16 @@ final class Bus {
     /// Stops the parts in the reverse order of their start: the registry and the ZAP handler
     /// end (the context is shut down), the proxy's sockets close, and the context ends once the
     /// backend has passed on what it held, or `SHUTDOWN_DEADLINE_MS` has passed.
-    private func stop(_ context: ZMQContext, registry: OSThread?, sockets: ProxySockets?, signalledAt: Double?) {
+    private func stop(_ parts: Parts, context: ZMQContext, signalledAt: Double?) {
         context.shutdown()
-        registry?.join()
+        parts.registry?.join()
         security.join()
         let deadline = config.shutdownDeadlineMilliseconds
         if signalledAt != nil {
             log.info("signal received; the proxy stopped; what subscribers have not taken yet goes on to them for at most SHUTDOWN_DEADLINE_MS (\(deadline) ms)")
         }
         let closed = Timestamp.monotonic()
-        sockets?.close()
+        parts.sockets?.close()
         context.terminate()
         let now = Timestamp.monotonic()
         // libzmq's linger timer counts whole milliseconds: it may end a little before the
@@ -137,6 +143,16 @@ final class Bus {
             log.info("stopped")
         }
     }
+}
+
+/// What `Bus.start` has started so far: what the proxy runs on and `Bus.stop` ends.
+private final class Parts {
+    /// The proxy's sockets, bound.
+    var sockets: ProxySockets?
+    /// The registry's thread.
+    var registry: OSThread?
+    /// What the bus's own proxy counts, read by the registry for the heartbeat.
+    let counters = ProxyCounters()
 }
 
 /// In-process endpoints: the registry's connection to the proxy, the proxy's socket monitors,
