@@ -67,8 +67,10 @@ final class BusProxy {
             track(userId: userId, client: client)
             let topic = message.bytes(0)
             let json = message.held > 1 ? message.bytes(1) : UnsafeRawBufferPointer(start: nil, count: 0)
-            let peek = message.held > 1 ? EnvelopePeek(json) : nil
-            if let refusal = policy.refusal(from: client.sender, topic: topic, frames: message.frameCount, peek: peek, json: json) {
+            // The header is read only as far as the decision needs (not at all in plaintext for
+            // most types); a refusal is judged on the whole object.
+            let (refusal, peek) = policy.judge(from: client.sender, topic: topic, frames: message.frameCount, json: message.held > 1 ? json : nil)
+            if let refusal {
                 refuse(refusal, client: client, topic: topic, peek: peek, json: json)
                 message.discard()
                 continue
