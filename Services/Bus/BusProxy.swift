@@ -41,7 +41,7 @@ final class BusProxy {
         // Publishers send everything to the bus; only the backend filters. Subscriptions never
         // travel upstream, so no client's subscription reaches (or grows) a publisher.
         try frontend.send([[1]])
-        let poller = Poller([.socket(frontend), .socket(backend), .fileDescriptor(reloads), .socket(backendEvents)])
+        let poller = try Poller([.socket(frontend), .socket(backend), .fileDescriptor(reloads), .socket(backendEvents)])
         do {
             while true {
                 try poller.wait(timeoutMilliseconds: -1)

@@ -161,17 +161,25 @@ public struct BusPolicy: Sendable {
         let typeEnd = topic.firstIndex(of: Topic.separator) ?? topic.endIndex
         let type = UnsafeRawBufferPointer(rebasing: topic[..<typeEnd])
         guard let entry = byDevice.first(where: { $0.count == type.count && $0.elementsEqual(type) }) else { return nil }
-        var wanted = entry
+        var bucket: String?
         if let peek, let range = peek.device, !peek.deviceEscaped, !range.isEmpty {
             var hash: UInt32 = 2_166_136_261
             for byte in UnsafeRawBufferPointer(rebasing: json[range]) {
                 hash ^= UInt32(byte)
                 hash &*= 16_777_619
             }
-            wanted.append(Topic.separator)
-            wanted += Topic.bucketName(Int(hash % UInt32(Topic.bucketCount))).utf8
+            bucket = Topic.bucketName(Int(hash % UInt32(Topic.bucketCount)))
         }
-        return topic.elementsEqual(wanted) ? nil : wanted
+        // Most senders (ours) write the right topic already: compared in place, nothing made.
+        let key = UnsafeRawBufferPointer(rebasing: topic[min(typeEnd + 1, topic.endIndex)...])
+        if let bucket, typeEnd < topic.endIndex, key.elementsEqual(bucket.utf8) { return nil }
+        if bucket == nil, typeEnd == topic.endIndex { return nil }
+        var wanted = entry
+        if let bucket {
+            wanted.append(Topic.separator)
+            wanted += bucket.utf8
+        }
+        return wanted
     }
 
     /// Whether a subscription to `prefix` from `sender` is accepted: a prefix of a type of the

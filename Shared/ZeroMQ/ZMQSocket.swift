@@ -81,10 +81,11 @@ public final class ZMQSocket {
         while true {
             let flags: Int32 = (dontWait && frames.isEmpty) ? ZMQ_DONTWAIT : 0
             if zmq_msg_recv(&message, handle, flags) < 0 {
-                let error = ZMQError.last("receive")
-                if error.isInterrupted { continue }
-                if error.wouldBlock && frames.isEmpty { return nil }
-                throw error
+                // Nothing waiting (`dontWait`) is common: answered without making an error (and its text).
+                let code = zmq_errno()
+                if code == EAGAIN && frames.isEmpty { return nil }
+                if code == EINTR { continue }
+                throw ZMQError.last("receive")
             }
             let size = zmq_msg_size(&message)
             if let data = zmq_msg_data(&message), size > 0 {
