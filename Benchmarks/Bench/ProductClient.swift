@@ -3,6 +3,7 @@
 // service's ack.
 
 import BusKit
+import Glibc
 import MonsterKit
 import ZeroMQ
 
@@ -323,7 +324,17 @@ struct Reply {
     var service: String { String(decoding: frames[1][sender], as: UTF8.self) }
 
     /// Whether the correlation id is `id` (compared as bytes).
-    func correlates(to id: String) -> Bool { frames[1][correlation].elementsEqual(id.utf8) }
+    func correlates(to id: String) -> Bool { header(correlation, is: id) }
     /// Whether the sending service is `service` (compared as bytes).
-    func isFrom(_ service: String) -> Bool { frames[1][sender].elementsEqual(service.utf8) }
+    func isFrom(_ service: String) -> Bool { header(sender, is: service) }
+
+    /// Whether the bytes of the header at `range` are `text`'s UTF-8.
+    private func header(_ range: Range<Int>, is text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            utf8.count == range.count && (range.isEmpty || frames[1].withUnsafeBufferPointer { json in
+                memcmp(json.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
+            })
+        }
+    }
 }

@@ -99,8 +99,13 @@ public final class ZMQSocket {
 
     /// Waits up to `timeoutMilliseconds` (-1: for ever) for a message and receives it.
     public func receive(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
-        let ready = try poll([.socket(self)], timeoutMilliseconds: timeoutMilliseconds)
-        return ready[0] ? try receive(dontWait: true) : nil
+        // One item polled in place (`poll(_:timeoutMilliseconds:)` would build two arrays per call).
+        var item = zmq_pollitem_t(socket: handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
+        while zmq_poll(&item, 1, timeoutMilliseconds) < 0 {
+            let error = ZMQError.last("poll")
+            if !error.isInterrupted { throw error }
+        }
+        return item.revents & Int16(ZMQ_POLLIN) != 0 ? try receive(dontWait: true) : nil
     }
 
     // MARK: Options
