@@ -3,6 +3,7 @@
 // service's ack.
 
 import BusKit
+import Glibc
 import MonsterKit
 import ZeroMQ
 
@@ -41,6 +42,10 @@ final class ProductClient {
     private(set) var refused = 0
     /// One of each reply, for the codec measurement.
     private(set) var samples: [MessageType: Envelope] = [:]
+    /// The types in `samples` (a few: looked up without hashing their names).
+    private var sampled: [MessageType] = []
+    /// Whether the last look for a message found one (`next`).
+    private var received = false
     /// Seconds spent, in `roundTrip`, on this client's own part: making the envelope, encoding
     /// it, sending it, and decoding what came back.
     private(set) var clientTime = ClientTime()
@@ -147,12 +152,12 @@ final class ProductClient {
                 lost += 1
                 return nil
             }
-            guard reply.correlationId == sent.id else { continue }
+            guard reply.correlates(to: sent.id) else { continue }
             switch reply.type {
             case .presented, .dismissed:
                 decidedAt = decidedAt ?? Timestamp.monotonic()
                 try keepSample(reply)
-            case .ack where reply.service == service:
+            case .ack where reply.isFrom(service):
                 if acknowledged { duplicates += 1 }
                 acknowledged = true
                 try keepSample(reply)
@@ -219,21 +224,22 @@ final class ProductClient {
             // Take everything waiting before sending again.
             while true {
                 if let reply = Reply(frames), !noteHeartbeat(reply) {
+                    let correlationId = reply.correlationId
                     switch reply.type {
                     case .presented, .dismissed:
-                        if inFlight[reply.correlationId] != nil {
-                            inFlight[reply.correlationId]!.decided = true
+                        if inFlight[correlationId] != nil {
+                            inFlight[correlationId]!.decided = true
                             result.decided += 1
                         }
                     case .error:
-                        if inFlight[reply.correlationId] != nil { result.refused += 1 }
-                    case .ack where reply.service == service:
+                        if inFlight[correlationId] != nil { result.refused += 1 }
+                    case .ack where reply.isFrom(service):
                         // An action's ack carries the action's id as its correlation id.
-                        if let entry = inFlight.removeValue(forKey: reply.correlationId) {
-                            completed.insert(reply.correlationId)
+                        if let entry = inFlight.removeValue(forKey: correlationId) {
+                            completed.insert(correlationId)
                             result.completed += 1
                             result.latencies.append(Timestamp.monotonic() - entry.sent)
-                        } else if completed.contains(reply.correlationId) {
+                        } else if completed.contains(correlationId) {
                             result.duplicates += 1
                         }
                     default:
@@ -255,7 +261,9 @@ final class ProductClient {
 
     /// Decodes `reply` in full the first time its type comes, for the codec measurement.
     private func keepSample(_ reply: Reply) throws {
-        if samples[reply.type] == nil { samples[reply.type] = try bus.codec.decode(frames: reply.frames) }
+        guard !sampled.contains(reply.type) else { return }
+        sampled.append(reply.type)
+        samples[reply.type] = try bus.codec.decode(frames: reply.frames)
     }
 
     /// Forgets the time counted in `clientTime` (after a warm-up).
@@ -263,11 +271,16 @@ final class ProductClient {
 
     /// The next message with a known type and a readable header before `deadline`, skipping
     /// others and heartbeats; nil at the deadline. With `timed`, the reading time goes into `clientTime`.
+    /// After a message, the next is looked for without polling first (an action's ack follows its
+    /// decision on the same socket).
     private func next(until deadline: Double, timed: Bool = false) throws -> Reply? {
         while true {
+            let waiting = received ? try bus.receiveFramesNow() : nil
+            received = waiting != nil
             let remaining = deadline - Timestamp.monotonic()
-            guard remaining > 0 else { return nil }
-            guard let frames = try bus.receiveFrames(timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
+            guard waiting != nil || remaining > 0 else { return nil }
+            guard let frames = try waiting ?? bus.receiveFrames(timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
+            received = true
             let started = timed ? Timestamp.monotonic() : 0
             let reply = Reply(frames)
             if timed { clientTime.decode += Timestamp.monotonic() - started }
@@ -276,24 +289,52 @@ final class ProductClient {
     }
 }
 
-/// A reply as the client first reads it: the type (the topic frame), and the correlation id and
-/// service from the header, without decoding or scanning the body (`EnvelopePeek(headerOf:)`); the body is decoded
-/// only when needed (`bus.codec.decode(frames:)`).
+/// A reply as the client first reads it: the type (the topic frame's type part, among the types
+/// the client subscribes to), and where the correlation id and service are in the header, read
+/// only up to them (`EnvelopePeek(_:upTo:)`): no body scanned, no string made. The body is
+/// decoded only when needed (`bus.codec.decode(frames:)`).
 struct Reply {
     let type: MessageType
-    let correlationId: String
-    let service: String
     let frames: [[UInt8]]
+    private let correlation: Range<Int>
+    private let sender: Range<Int>
 
-    /// The header of `frames`; nil when they are not two frames, an unknown type (the topic's
-    /// type part) or no header.
+    /// The types a product client subscribes to, by their topic bytes.
+    private static let types: [(topic: [UInt8], type: MessageType)] =
+        [MessageType.presented, .dismissed, .ack, .error, .pong, .heartbeat].map { (Array($0.rawValue.utf8), $0) }
+
+    /// The header of `frames`; nil when they are not two frames, a type the client does not
+    /// subscribe to, or no correlation id and service.
     init?(_ frames: [[UInt8]]) {
-        guard frames.count == 2, let type = MessageType(rawValue: String(decoding: Topic.typePart(frames[0]), as: UTF8.self)),
-              let peek = EnvelopePeek(headerOf: frames[1]), let correlation = peek.correlationId, let service = peek.service
+        guard frames.count == 2 else { return nil }
+        let topic = Topic.typePart(frames[0])
+        guard let type = Self.types.first(where: { $0.topic.elementsEqual(topic) })?.type,
+              let peek = EnvelopePeek(frames[1], upTo: [.correlationId, .service]),
+              let correlation = peek.correlationId, let sender = peek.service
         else { return nil }
         self.type = type
-        self.correlationId = String(decoding: frames[1][correlation], as: UTF8.self)
-        self.service = String(decoding: frames[1][service], as: UTF8.self)
         self.frames = frames
+        self.correlation = correlation
+        self.sender = sender
+    }
+
+    /// The correlation id.
+    var correlationId: String { String(decoding: frames[1][correlation], as: UTF8.self) }
+    /// The sending service.
+    var service: String { String(decoding: frames[1][sender], as: UTF8.self) }
+
+    /// Whether the correlation id is `id` (compared as bytes).
+    func correlates(to id: String) -> Bool { header(correlation, is: id) }
+    /// Whether the sending service is `service` (compared as bytes).
+    func isFrom(_ service: String) -> Bool { header(sender, is: service) }
+
+    /// Whether the bytes of the header at `range` are `text`'s UTF-8.
+    private func header(_ range: Range<Int>, is text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            utf8.count == range.count && (range.isEmpty || frames[1].withUnsafeBufferPointer { json in
+                memcmp(json.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
+            })
+        }
     }
 }

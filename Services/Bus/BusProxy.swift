@@ -41,7 +41,7 @@ final class BusProxy {
         // Publishers send everything to the bus; only the backend filters. Subscriptions never
         // travel upstream, so no client's subscription reaches (or grows) a publisher.
         try frontend.send([[1]])
-        let poller = Poller([.socket(frontend), .socket(backend), .fileDescriptor(reloads), .socket(backendEvents)])
+        let poller = try Poller([.socket(frontend), .socket(backend), .fileDescriptor(reloads), .socket(backendEvents)])
         do {
             while true {
                 try poller.wait(timeoutMilliseconds: -1)
@@ -67,8 +67,10 @@ final class BusProxy {
             track(userId: userId, client: client)
             let topic = message.bytes(0)
             let json = message.held > 1 ? message.bytes(1) : UnsafeRawBufferPointer(start: nil, count: 0)
-            let peek = message.held > 1 ? EnvelopePeek(json) : nil
-            if let refusal = policy.refusal(from: client.sender, topic: topic, frames: message.frameCount, peek: peek, json: json) {
+            // The header is read only as far as the decision needs (not at all in plaintext for
+            // most types); a refusal is judged on the whole object.
+            let (refusal, peek) = policy.judge(from: client.sender, topic: topic, frames: message.frameCount, json: message.held > 1 ? json : nil)
+            if let refusal {
                 refuse(refusal, client: client, topic: topic, peek: peek, json: json)
                 message.discard()
                 continue

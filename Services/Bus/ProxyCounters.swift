@@ -29,12 +29,15 @@ final class ProxyCounters: @unchecked Sendable {
         case revokedDisconnects
     }
 
-    /// The proxy thread's counts (only that thread touches them).
-    private var values = [UInt64](repeating: 0, count: Name.allCases.count)
+    /// The proxy thread's counts (only that thread touches them): plain memory, so that a count
+    /// costs an add (an array in a class would be checked for exclusive access and uniqueness).
+    private let values = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: Name.allCases.count)
     private let shared = Locked([UInt64](repeating: 0, count: Name.allCases.count))
 
     /// All zero.
-    init() {}
+    init() { values.initialize(repeating: 0) }
+
+    deinit { values.deallocate() }
 
     /// Adds `amount` to `name` (on the proxy's thread).
     @inline(__always)
@@ -42,10 +45,13 @@ final class ProxyCounters: @unchecked Sendable {
         values[Self.index(name)] &+= amount
     }
 
-    /// Makes the counts so far visible to `snapshot` (on the proxy's thread).
+    /// Makes the counts so far visible to `snapshot` (on the proxy's thread), copied into the
+    /// shared array in place (no allocation per batch).
     func publish() {
         let values = self.values
-        shared.withLock { $0 = values }
+        shared.withLock { shared in
+            for index in shared.indices { shared[index] = values[index] }
+        }
     }
 
     /// Every counter by name, as last published (on any thread).

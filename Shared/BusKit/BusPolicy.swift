@@ -111,6 +111,37 @@ public struct BusPolicy: Sendable {
         return componentNames.contains { $0.elementsEqual(service) } ? .forgedService : nil
     }
 
+    /// The header fields the bus must read to forward a message from `sender` with topic frame
+    /// `topic`: its `service` when the sender has a role (a component must send as itself, a
+    /// client not as a component), its `device` when its type is `.byDevice` (the bucket of its
+    /// topic). Empty (plaintext, any other addressing): its JSON need not be read at all.
+    public func headerFields(from sender: Sender, topic: UnsafeRawBufferPointer) -> EnvelopePeek.Fields {
+        var fields: EnvelopePeek.Fields = []
+        if case .client = sender { fields.insert(.service) }
+        let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
+        if byDevice.contains(where: { $0.count == type.count && $0.elementsEqual(type) }) { fields.insert(.device) }
+        return fields
+    }
+
+    /// The bus's judgement of a message from `sender` (`topic` its topic frame, `frames` its
+    /// frame count, `json` its second frame, nil without one): the refusal (`nil`: forward it)
+    /// and the header read. It reads the header only as far as `headerFields` need
+    /// (`EnvelopePeek(_:upTo:)`: it stops once their first values are found, which the
+    /// decoders take too); a refusal, rare, is judged again on the whole object, exactly as
+    /// `refusal(from:topic:frames:peek:json:)` always judged it — so JSON that turns out
+    /// unreadable after the header is still left to the services — and its header then has every
+    /// field the refusal's answer names.
+    public func judge(
+        from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, json: UnsafeRawBufferPointer?
+    ) -> (refusal: Refusal?, peek: EnvelopePeek?) {
+        let body = json ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let fields = headerFields(from: sender, topic: topic)
+        let peek = fields.isEmpty ? nil : json.flatMap { EnvelopePeek($0, upTo: fields) }
+        guard refusal(from: sender, topic: topic, frames: frames, peek: peek, json: body) != nil else { return (nil, peek) }
+        let whole = json.flatMap { EnvelopePeek($0) }
+        return (refusal(from: sender, topic: topic, frames: frames, peek: whole, json: body), whole)
+    }
+
     /// The refusal of a message (for tests and the slow path): as above, from byte arrays.
     public func refusal(from sender: Sender, frames: [[UInt8]]) -> Refusal? {
         let topic = frames.first ?? []
@@ -130,17 +161,25 @@ public struct BusPolicy: Sendable {
         let typeEnd = topic.firstIndex(of: Topic.separator) ?? topic.endIndex
         let type = UnsafeRawBufferPointer(rebasing: topic[..<typeEnd])
         guard let entry = byDevice.first(where: { $0.count == type.count && $0.elementsEqual(type) }) else { return nil }
-        var wanted = entry
+        var bucket: String?
         if let peek, let range = peek.device, !peek.deviceEscaped, !range.isEmpty {
             var hash: UInt32 = 2_166_136_261
             for byte in UnsafeRawBufferPointer(rebasing: json[range]) {
                 hash ^= UInt32(byte)
                 hash &*= 16_777_619
             }
-            wanted.append(Topic.separator)
-            wanted += Topic.bucketName(Int(hash % UInt32(Topic.bucketCount))).utf8
+            bucket = Topic.bucketName(Int(hash % UInt32(Topic.bucketCount)))
         }
-        return topic.elementsEqual(wanted) ? nil : wanted
+        // Most senders (ours) write the right topic already: compared in place, nothing made.
+        let key = UnsafeRawBufferPointer(rebasing: topic[min(typeEnd + 1, topic.endIndex)...])
+        if let bucket, typeEnd < topic.endIndex, key.elementsEqual(bucket.utf8) { return nil }
+        if bucket == nil, typeEnd == topic.endIndex { return nil }
+        var wanted = entry
+        if let bucket {
+            wanted.append(Topic.separator)
+            wanted += bucket.utf8
+        }
+        return wanted
     }
 
     /// Whether a subscription to `prefix` from `sender` is accepted: a prefix of a type of the

@@ -15,15 +15,46 @@ public struct EnvelopePeek: Sendable, Equatable {
     public var deviceEscaped = false
     /// Byte range of `replyTo`'s value.
     public var replyTo: Range<Int>?
-    /// True when a top-level key or the `service` value holds a `\` escape: the bus cannot
+    /// True when a top-level key read or the `service` value holds a `\` escape: the bus cannot
     /// compare it as bytes, so it refuses the message (no client of ours escapes them).
     public var escaped = false
 
-    /// The header of the JSON object in `bytes`; `nil` when they are not one (the services
-    /// answer that; the bus only forwards it).
+    /// Header fields a reader may need (`init?(_:upTo:)`).
+    public struct Fields: OptionSet, Sendable {
+        /// The `OptionSet` bits.
+        public let rawValue: UInt8
+        /// The fields of `rawValue`'s bits.
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// `service`.
+        public static let service = Fields(rawValue: 1)
+        /// `id`.
+        public static let id = Fields(rawValue: 2)
+        /// `correlationId`.
+        public static let correlationId = Fields(rawValue: 4)
+        /// `device`.
+        public static let device = Fields(rawValue: 8)
+        /// `replyTo`.
+        public static let replyTo = Fields(rawValue: 16)
+    }
+
+    /// The header of the JSON object in `bytes`, the whole object read; `nil` when they are not
+    /// one (the services answer that; the bus only forwards it).
     public init?(_ bytes: UnsafeRawBufferPointer) {
-        var scanner = Scanner(bytes: bytes)
-        guard scanner.peekObject(into: &self) else { return nil }
+        self.init(bytes, upTo: [])
+    }
+
+    /// The header of `bytes`, read only as far as `fields` need: the scan stops as soon as the
+    /// first string value of each of them is found — every later key is either another field or
+    /// a repeat of one, and the decoders take a repeated key's first value, so nothing after that
+    /// point can change what they read (our encoders write the header first, so the body is
+    /// never scanned). When one of `fields` is missing (or `fields` is empty) it reads the whole
+    /// object, as `init?(_:)` does. Only what was read is checked: `nil` when the bytes are not
+    /// a JSON object up to the stop; `escaped` covers the keys before it.
+    public init?(_ bytes: UnsafeRawBufferPointer, upTo fields: Fields) {
+        self.init()
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+        var scanner = Scanner(bytes: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        guard scanner.peekObject(into: &self, upTo: fields) else { return nil }
     }
 
     /// The header of `bytes` (for tests).
@@ -32,49 +63,65 @@ public struct EnvelopePeek: Sendable, Equatable {
         self = peek
     }
 
-    /// The header of `bytes` for a client reading answers: like `init?(_:)`, but it stops at
-    /// the `body` key once `service`, `id` and `correlationId` were found before it (our
-    /// services write the header first), without scanning the body; the object after that
-    /// point is not checked.
-    public init?(headerOf bytes: [UInt8]) {
-        guard let peek = bytes.withUnsafeBytes({ raw -> EnvelopePeek? in
-            var scanner = Scanner(bytes: raw, stopsAtBody: true)
-            var peek = EnvelopePeek()
-            return scanner.peekObject(into: &peek) ? peek : nil
-        }) else { return nil }
+    /// The header of `bytes` read only as far as `fields` need (`init?(_:upTo:)`).
+    public init?(_ bytes: [UInt8], upTo fields: Fields) {
+        guard let peek = bytes.withUnsafeBytes({ EnvelopePeek($0, upTo: fields) }) else { return nil }
         self = peek
+    }
+
+    /// The header of `bytes` for a client reading answers: read up to `service`, `id` and
+    /// `correlationId` (`init?(_:upTo:)`).
+    public init?(headerOf bytes: [UInt8]) {
+        self.init(bytes, upTo: [.service, .id, .correlationId])
     }
 
     private init() {}
 
+    /// The fields found so far.
+    private var found: Fields {
+        var found: Fields = []
+        if service != nil { found.insert(.service) }
+        if id != nil { found.insert(.id) }
+        if correlationId != nil { found.insert(.correlationId) }
+        if device != nil { found.insert(.device) }
+        if replyTo != nil { found.insert(.replyTo) }
+        return found
+    }
+
     /// A structural JSON scanner: finds the top-level keys and skips every value.
     private struct Scanner {
-        let bytes: UnsafeRawBufferPointer
-        var stopsAtBody = false
+        let bytes: UnsafePointer<UInt8>
+        let count: Int
         var position = 0
 
+        @inline(__always)
+        static func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        }
+
+        @inline(__always)
         mutating func skipWhitespace() {
-            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
-                position += 1
-            }
+            while position < count, Self.isWhitespace(bytes[position]) { position += 1 }
         }
 
         /// Reads a string at `position`; returns its inside range and whether it has escapes.
+        @inline(__always)
         mutating func string() -> (range: Range<Int>, escaped: Bool)? {
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+            guard position < count, bytes[position] == UInt8(ascii: "\"") else { return nil }
             let start = position + 1
             var escaped = false
-            position = start
-            while position < bytes.count {
-                switch bytes[position] {
-                case UInt8(ascii: "\""):
-                    defer { position += 1 }
-                    return (start..<position, escaped)
-                case UInt8(ascii: "\\"):
+            var at = start
+            while at < count {
+                let byte = bytes[at]
+                if byte == UInt8(ascii: "\"") {
+                    position = at + 1
+                    return (start..<at, escaped)
+                }
+                if byte == UInt8(ascii: "\\") {
                     escaped = true
-                    position += 2
-                default:
-                    position += 1
+                    at += 2
+                } else {
+                    at += 1
                 }
             }
             return nil
@@ -82,13 +129,13 @@ public struct EnvelopePeek: Sendable, Equatable {
 
         /// Skips one value of any kind (containers by depth, strings by their quotes).
         mutating func skipValue() -> Bool {
-            guard position < bytes.count else { return false }
+            guard position < count else { return false }
             switch bytes[position] {
             case UInt8(ascii: "\""):
                 return string() != nil
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 var depth = 0
-                while position < bytes.count {
+                while position < count {
                     switch bytes[position] {
                     case UInt8(ascii: "\""):
                         guard string() != nil else { return false }
@@ -106,7 +153,7 @@ public struct EnvelopePeek: Sendable, Equatable {
                 return false
             default:
                 // A number or a literal: up to the next delimiter.
-                while position < bytes.count {
+                while position < count {
                     switch bytes[position] {
                     case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return true
                     default: position += 1
@@ -116,6 +163,8 @@ public struct EnvelopePeek: Sendable, Equatable {
             }
         }
 
+        /// Whether the key at `range` is `name` (compared by length first).
+        @inline(__always)
         func equals(_ range: Range<Int>, _ name: StaticString) -> Bool {
             guard range.count == name.utf8CodeUnitCount else { return false }
             let text = name.utf8Start
@@ -123,42 +172,55 @@ public struct EnvelopePeek: Sendable, Equatable {
             return true
         }
 
-        mutating func peekObject(into peek: inout EnvelopePeek) -> Bool {
+        /// Records the string at `value` if `key` is a header field not seen yet.
+        @inline(__always)
+        func note(key: Range<Int>, value: Range<Int>, valueEscaped: Bool, into peek: inout EnvelopePeek) {
+            switch key.count {
+            case 2:
+                if peek.id == nil, equals(key, "id") { peek.id = value }
+            case 6:
+                if peek.device == nil, equals(key, "device") {
+                    peek.device = value
+                    peek.deviceEscaped = valueEscaped
+                }
+            case 7:
+                if peek.service == nil, equals(key, "service") {
+                    peek.service = value
+                    if valueEscaped { peek.escaped = true }
+                } else if peek.replyTo == nil, equals(key, "replyTo") {
+                    peek.replyTo = value
+                }
+            case 13:
+                if peek.correlationId == nil, equals(key, "correlationId") { peek.correlationId = value }
+            default:
+                break
+            }
+        }
+
+        mutating func peekObject(into peek: inout EnvelopePeek, upTo fields: Fields) -> Bool {
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return false }
+            guard position < count, bytes[position] == UInt8(ascii: "{") else { return false }
             position += 1
             skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "}") { return true }
+            if position < count, bytes[position] == UInt8(ascii: "}") { return true }
             while true {
                 skipWhitespace()
                 guard let (key, keyEscaped) = string() else { return false }
                 if keyEscaped { peek.escaped = true }
-                if stopsAtBody, peek.service != nil, peek.id != nil, peek.correlationId != nil, equals(key, "body") { return true }
                 skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
+                guard position < count, bytes[position] == UInt8(ascii: ":") else { return false }
                 position += 1
                 skipWhitespace()
                 let valueStart = position
-                if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+                if position < count, bytes[position] == UInt8(ascii: "\"") {
                     guard let (value, valueEscaped) = string() else { return false }
-                    if equals(key, "service"), peek.service == nil {
-                        peek.service = value
-                        if valueEscaped { peek.escaped = true }
-                    } else if equals(key, "id"), peek.id == nil {
-                        peek.id = value
-                    } else if equals(key, "correlationId"), peek.correlationId == nil {
-                        peek.correlationId = value
-                    } else if equals(key, "device"), peek.device == nil {
-                        peek.device = value
-                        peek.deviceEscaped = valueEscaped
-                    } else if equals(key, "replyTo"), peek.replyTo == nil {
-                        peek.replyTo = value
-                    }
+                    note(key: key, value: value, valueEscaped: valueEscaped, into: &peek)
+                    if !fields.isEmpty, peek.found.isSuperset(of: fields) { return true }
                 } else {
                     guard skipValue(), position > valueStart else { return false }
                 }
                 skipWhitespace()
-                guard position < bytes.count else { return false }
+                guard position < count else { return false }
                 if bytes[position] == UInt8(ascii: "}") { return true }
                 guard bytes[position] == UInt8(ascii: ",") else { return false }
                 position += 1

@@ -1,4 +1,5 @@
 import CZeroMQ
+import Glibc
 
 /// One multipart message held as libzmq messages, for a proxy: received, looked at and sent
 /// on without copying its frames. Reused from message to message; owned by one thread.
@@ -33,10 +34,11 @@ public final class Multipart {
         while true {
             let target = held < capacity ? parts + held : withUnsafeMutablePointer(to: &spare) { $0 }
             if zmq_msg_recv(target, socket.handle, frameCount == 0 ? ZMQ_DONTWAIT : 0) < 0 {
-                let error = ZMQError.last("receive")
-                if error.isInterrupted { continue }
-                if error.wouldBlock && frameCount == 0 { return false }
-                throw error
+                // Nothing waiting ends every batch: answered without making an error (and its text).
+                let code = zmq_errno()
+                if code == EAGAIN && frameCount == 0 { return false }
+                if code == EINTR { continue }
+                throw ZMQError.last("receive")
             }
             frameCount += 1
             let more = zmq_msg_more(target) != 0
@@ -74,9 +76,11 @@ public final class Multipart {
 
     /// A metadata property of the message's connection (e.g. `User-Id`, set by the ZAP
     /// handler), as a C string valid while the frame is held; `nil` if it has none.
-    public func property(_ name: String) -> UnsafePointer<CChar>? {
+    public func property(_ name: StaticString) -> UnsafePointer<CChar>? {
         guard held > 0 else { return nil }
-        return zmq_msg_gets(parts, name)
+        return name.withUTF8Buffer { text in
+            text.baseAddress!.withMemoryRebound(to: CChar.self, capacity: text.count + 1) { zmq_msg_gets(parts, $0) }
+        }
     }
 
     /// The file descriptor of the connection the message came in on (-1 if unknown).
@@ -105,36 +109,92 @@ public final class Multipart {
 }
 
 /// A fixed set of things to poll, built once (the proxy polls millions of times).
+/// `wait` is libzmq's `zmq_poll` (a `poll(2)` on each socket's `ZMQ_FD` and the plain
+/// descriptors, first without waiting; a socket is ready by its `ZMQ_EVENTS`, read after every
+/// `poll(2)` because `ZMQ_FD` only signals that its commands need processing), less what
+/// `zmq_poll` repeats on every call: looking each socket's `ZMQ_FD` up and building the arrays.
 public final class Poller {
-    private var items: [zmq_pollitem_t]
+    private let items: UnsafeMutableBufferPointer<zmq_pollitem_t>
+    private let descriptors: UnsafeMutableBufferPointer<pollfd>
     private let sockets: [ZMQSocket]
 
     /// Polls `items`.
-    public init(_ items: [PollItem]) {
+    public init(_ items: [PollItem]) throws {
         var sockets: [ZMQSocket] = []
-        self.items = items.map { item in
+        self.items = .allocate(capacity: items.count)
+        descriptors = .allocate(capacity: items.count)
+        for (index, item) in items.enumerated() {
             switch item {
             case .socket(let socket):
                 sockets.append(socket)
-                return zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
+                self.items[index] = zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
             case .socketWritable(let socket):
                 sockets.append(socket)
-                return zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLOUT), revents: 0)
+                self.items[index] = zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLOUT), revents: 0)
             case .fileDescriptor(let fd):
-                return zmq_pollitem_t(socket: nil, fd: fd, events: Int16(ZMQ_POLLIN), revents: 0)
+                self.items[index] = zmq_pollitem_t(socket: nil, fd: fd, events: Int16(ZMQ_POLLIN), revents: 0)
             }
+            var fd = self.items[index].fd
+            if let socket = self.items[index].socket {
+                var size = MemoryLayout<Int32>.size
+                if zmq_getsockopt(socket, ZMQ_FD, &fd, &size) != 0 {
+                    self.items.deallocate(); descriptors.deallocate()
+                    throw ZMQError.last("getsockopt ZMQ_FD")
+                }
+            }
+            // A socket's descriptor signals its commands (readable), whatever it waits for.
+            descriptors[index] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         }
         self.sockets = sockets
     }
 
-    /// Waits up to `timeoutMilliseconds` (-1: for ever); retries when a signal interrupts.
+    deinit {
+        items.deallocate()
+        descriptors.deallocate()
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: for ever) until an item is ready; retries when a
+    /// signal interrupts.
     public func wait(timeoutMilliseconds: Int) throws {
-        while zmq_poll(&items, Int32(items.count), timeoutMilliseconds) < 0 {
-            let error = ZMQError.last("poll")
-            if !error.isInterrupted { throw error }
+        let deadline = timeoutMilliseconds > 0 ? Self.milliseconds() + timeoutMilliseconds : 0
+        var firstPass = true
+        while true {
+            let timeout = firstPass || timeoutMilliseconds == 0 ? 0 : timeoutMilliseconds < 0 ? -1 : max(0, deadline - Self.milliseconds())
+            if Glibc.poll(descriptors.baseAddress, nfds_t(descriptors.count), Int32(timeout)) < 0 {
+                if errno == EINTR { continue }
+                throw ZMQError.last("poll")
+            }
+            var ready = false
+            for index in items.indices {
+                var revents: Int16 = 0
+                if let socket = items[index].socket {
+                    var events: UInt32 = 0
+                    var size = MemoryLayout<UInt32>.size
+                    if zmq_getsockopt(socket, ZMQ_EVENTS, &events, &size) != 0 { throw ZMQError.last("poll") }
+                    revents = Int16(truncatingIfNeeded: events) & items[index].events
+                } else {
+                    let polled = descriptors[index].revents
+                    if polled & Int16(POLLIN) != 0 { revents |= Int16(ZMQ_POLLIN) }
+                    if polled & Int16(POLLOUT) != 0 { revents |= Int16(ZMQ_POLLOUT) }
+                    if polled & Int16(POLLPRI) != 0 { revents |= Int16(ZMQ_POLLPRI) }
+                    if polled & ~Int16(POLLIN | POLLOUT | POLLPRI) != 0 { revents |= Int16(ZMQ_POLLERR) }
+                }
+                items[index].revents = revents
+                if revents != 0 { ready = true }
+            }
+            if ready || timeoutMilliseconds == 0 { return }
+            if !firstPass, timeoutMilliseconds > 0, Self.milliseconds() >= deadline { return }
+            firstPass = false
         }
     }
 
     /// Whether item `index` was ready at the last `wait`.
     public func isReady(_ index: Int) -> Bool { items[index].revents & items[index].events != 0 }
+
+    /// The monotonic clock in milliseconds.
+    private static func milliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
 }

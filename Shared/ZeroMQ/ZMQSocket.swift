@@ -81,10 +81,11 @@ public final class ZMQSocket {
         while true {
             let flags: Int32 = (dontWait && frames.isEmpty) ? ZMQ_DONTWAIT : 0
             if zmq_msg_recv(&message, handle, flags) < 0 {
-                let error = ZMQError.last("receive")
-                if error.isInterrupted { continue }
-                if error.wouldBlock && frames.isEmpty { return nil }
-                throw error
+                // Nothing waiting (`dontWait`) is common: answered without making an error (and its text).
+                let code = zmq_errno()
+                if code == EAGAIN && frames.isEmpty { return nil }
+                if code == EINTR { continue }
+                throw ZMQError.last("receive")
             }
             let size = zmq_msg_size(&message)
             if let data = zmq_msg_data(&message), size > 0 {
@@ -98,8 +99,13 @@ public final class ZMQSocket {
 
     /// Waits up to `timeoutMilliseconds` (-1: for ever) for a message and receives it.
     public func receive(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
-        let ready = try poll([.socket(self)], timeoutMilliseconds: timeoutMilliseconds)
-        return ready[0] ? try receive(dontWait: true) : nil
+        // One item polled in place (`poll(_:timeoutMilliseconds:)` would build two arrays per call).
+        var item = zmq_pollitem_t(socket: handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
+        while zmq_poll(&item, 1, timeoutMilliseconds) < 0 {
+            let error = ZMQError.last("poll")
+            if !error.isInterrupted { throw error }
+        }
+        return item.revents & Int16(ZMQ_POLLIN) != 0 ? try receive(dontWait: true) : nil
     }
 
     // MARK: Options

@@ -16,7 +16,7 @@ import ZeroMQ
         #expect(try message.receive(from: input) == false)
 
         try sender.send([Array("topic".utf8), Array("body".utf8)])
-        let poller = Poller([.socket(input)])
+        let poller = try Poller([.socket(input)])
         try poller.wait(timeoutMilliseconds: 5000)
         #expect(poller.isReady(0))
         #expect(try message.receive(from: input))
