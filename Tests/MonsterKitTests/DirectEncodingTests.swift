@@ -64,6 +64,30 @@ import Testing
         #expect(throws: MessageError.self) { try EnvelopeCodec().encode(envelope) }
     }
 
+    /// A presentation written again is copied from the first writing only when it would be the
+    /// same bytes: equal values spelled differently in JSON (`-0.0` and `0.0`, two spellings of
+    /// `é`) are each written as they are.
+    @Test(arguments: [
+        { (p: inout Presentation) in p.frame.x = -0.0 },
+        { (p: inout Presentation) in p.buttons[0] = "e\u{301}" },
+        { (p: inout Presentation) in p.anchor?.element = "e\u{301}" },
+        { (p: inout Presentation) in p.buttonFrames[0].width = -0.0 },
+    ] as [@Sendable (inout Presentation) -> Void])
+    func aPresentationWrittenAgainIsTheSameBytesAsItsValue(_ change: @Sendable (inout Presentation) -> Void) throws {
+        var first = Samples.popover
+        first.frame.x = 0
+        first.buttons[0] = "\u{e9}"
+        first.anchor?.element = "\u{e9}"
+        first.buttonFrames[0].width = 0
+        var second = first
+        change(&second)
+        #expect(first == second)
+        for presentation in [first, second, first, second] {
+            let envelope = Samples.envelope(.presented(Presented(presentation: presentation, reason: "tap")))
+            #expect(try #require(DirectEncoding.encode(envelope)) == (try FastJSONEncoder.encode(envelope)))
+        }
+    }
+
     /// `body` in an envelope without trace context.
     private func headerless(_ body: Body) -> Envelope {
         Envelope(id: "x", correlationId: "y", service: "s", device: "d", seq: 0, time: "2026-11-30T03:14:39.123Z", body: body)
