@@ -54,6 +54,9 @@ public struct DeviceSession: Sendable, Equatable, Codable {
     struct ShownKey: Hashable, Sendable {
         let content: PresentationContent
         let anchor: Anchor
+
+        /// The anchor's element only (each shows one content; `==` compares the rest).
+        func hash(into hasher: inout Hasher) { hasher.combine(anchor.element) }
     }
 
     /// Puts on screen what `make` makes of the current layout for `content` from `anchor`:

@@ -47,6 +47,13 @@ final class ScreenCache<Detail: Hashable & Sendable, Value: Sendable>: Sendable 
         let widthClass: SizeClass
         let mode: WindowMode
         let detail: Detail
+
+        /// The profile and the detail only: the enums hash their raw strings, and a profile has
+        /// at most a few of each (`==` tells them apart).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(profile)
+            hasher.combine(detail)
+        }
     }
 
     private let table = Mutex<[Key: (profile: Shared<DeviceProfile>, value: Value)]>([:])

@@ -62,10 +62,18 @@ final class PresentationBytes: Sendable {
 
     private static func same(_ a: String?, _ b: String?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
-        return a.utf8.elementsEqual(b.utf8)
+        return same(a, b)
     }
 
     private static func same(_ a: [String], _ b: [String]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+        a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
+    }
+
+    /// Whether `a` and `b` are the same UTF-8 bytes (the same storage, most often).
+    private static func same(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { a in
+            b.withUTF8 { b in a.count == b.count && (a.baseAddress == b.baseAddress || a.elementsEqual(b)) }
+        }
     }
 }
