@@ -10,18 +10,24 @@ final class PresentationBytes: Sendable {
     /// The process's cache, for `DirectEncoding`.
     static let shared = PresentationBytes()
 
+    /// A presentation and its JSON (a class: taking it out of its slot is one reference).
+    private final class Entry: Sendable {
+        let presentation: Presentation
+        let json: [UInt8]
+
+        init(_ presentation: Presentation, _ json: [UInt8]) { self.presentation = presentation; self.json = json }
+    }
+
     private static let slotCount = 64
-    private let slots = Mutex<[(presentation: Presentation, json: [UInt8])?]>(Array(repeating: nil, count: slotCount))
+    private let slots = Mutex<[Entry?]>(Array(repeating: nil, count: slotCount))
 
     /// The JSON of `presentation`: the one written before, or what `write` writes (then kept).
     func json(of presentation: Presentation, _ write: () throws -> [UInt8]) rethrows -> [UInt8] {
         let slot = Self.slot(of: presentation)
-        let found = slots.withLock { slots in
-            slots[slot].flatMap { Self.identical($0.presentation, presentation) ? $0.json : nil }
-        }
-        if let found { return found }
+        if let entry = slots.withLock({ $0[slot] }), Self.identical(entry.presentation, presentation) { return entry.json }
         let json = try write()
-        slots.withLock { $0[slot] = (presentation, json) }
+        let entry = Entry(presentation, json)
+        slots.withLock { $0[slot] = entry }
         return json
     }
 
@@ -40,7 +46,8 @@ final class PresentationBytes: Sendable {
             && a.permittedArrowDirections == b.permittedArrowDirections && a.arrowDirection == b.arrowDirection
             && same(a.frame, b.frame) && same(a.contentSize.width, b.contentSize.width) && same(a.contentSize.height, b.contentSize.height)
             && same(a.message, b.message) && same(a.buttons, b.buttons) && same(a.passthrough, b.passthrough)
-            && a.buttonFrames.count == b.buttonFrames.count && zip(a.buttonFrames, b.buttonFrames).allSatisfy(same)
+            && (sameStorage(a.buttonFrames, b.buttonFrames)
+                || a.buttonFrames.count == b.buttonFrames.count && zip(a.buttonFrames, b.buttonFrames).allSatisfy(same))
             && same(a.arrowTip, b.arrowTip) && same(a.anchor, b.anchor)
     }
 
@@ -66,7 +73,13 @@ final class PresentationBytes: Sendable {
     }
 
     private static func same(_ a: [String], _ b: [String]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
+        sameStorage(a, b) || a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
+    }
+
+    /// Whether `a` and `b` are one array (copies of the same value share their storage: the
+    /// presentation of a popover shown again is the one kept).
+    private static func sameStorage<Element>(_ a: [Element], _ b: [Element]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
     }
 
     /// Whether `a` and `b` are the same UTF-8 bytes (the same storage, most often).
