@@ -18,6 +18,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     private let clock: RuntimeClock
     /// The core: what it decides, counted (its handler holds the service's state).
     public private(set) var core: RuntimeCore<Handler>
+    /// The core's codec, for what the loop encodes (read once: not through the core each time).
+    private let codec: EnvelopeCodec
     private var signalledAt: Double?
 
     /// A runtime for the service `name` with `handler`, configured by `config`, reading `clock`.
@@ -30,6 +32,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         core = RuntimeCore(
             handler: handler, settings: .init(name: name, pid: getpid(), config: config), clock: clock,
             logLevel: config.logLevel) { level, text, context in log.write(level, text, context: context) }
+        codec = core.codec
     }
 
     /// Runs over ZeroMQ until SIGTERM or SIGINT; returns the process exit status.
@@ -115,7 +118,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 case .message(let envelope):
                     let frames: [[UInt8]]
                     do {
-                        frames = try core.codec.frames(envelope)
+                        frames = try codec.frames(envelope)
                     } catch {
                         log.error("refused to publish \(envelope.type.rawValue): \(error)")
                         continue

@@ -1,5 +1,7 @@
-/// The body of a message; its case decides the envelope's `type` (and topic).
-public enum Body: Sendable, Equatable {
+/// The body of a message; its case decides the envelope's `type` (and topic). Indirect: a body is
+/// one reference, so envelopes, effects and what the runtime sends are copied without copying
+/// (and retaining each part of) a presentation or a profile.
+public indirect enum Body: Sendable, Equatable {
     // Device actions, from a gateway to presentation-policy.
     case tap(Tap)
     case rotate(Rotate)

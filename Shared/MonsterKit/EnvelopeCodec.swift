@@ -71,12 +71,21 @@ public struct EnvelopeCodec: Sendable {
         guard json.count <= maxMessageBytes else {
             throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")
         }
-        guard String(validating: json, as: UTF8.self) != nil else {
+        guard Self.isUTF8(json) else {
             throw MessageError(.badUTF8, "message is not valid UTF-8")
         }
         // The actions and their answers, read directly (nil for anything else, errors included).
         if let direct = DirectDecoding.decode(json) { return direct }
         return try decodeThroughDecodable(json)
+    }
+
+    /// Whether `json` is valid UTF-8: ASCII (nearly every message) checked 8 bytes at a time,
+    /// anything else by the standard library.
+    static func isUTF8(_ json: [UInt8]) -> Bool {
+        let ascii = json.withUnsafeBufferPointer { bytes in
+            bytes[ByteWords.skipClean(bytes, from: 0, ByteWords.hasNonASCII)...].allSatisfy { $0 < 0x80 }
+        }
+        return ascii || String(validating: json, as: UTF8.self) != nil
     }
 
     /// The envelope in `json` (valid UTF-8, within the size limit) read through `Decodable`: every

@@ -23,17 +23,54 @@ public struct TraceContext: Sendable, Equatable {
     public init?(traceparent: String) {
         var text = traceparent
         let parts: (String, String, String)? = text.withUTF8 { bytes in
-            guard bytes.count == 55, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "0"),
-                  bytes[2] == UInt8(ascii: "-"), bytes[35] == UInt8(ascii: "-"), bytes[52] == UInt8(ascii: "-"),
-                  Self.isHex(UnsafeBufferPointer(rebasing: bytes[3..<35])), Self.isHex(UnsafeBufferPointer(rebasing: bytes[36..<52])),
-                  Self.isHex(UnsafeBufferPointer(rebasing: bytes[53..<55]), zeroAllowed: true)
-            else { return nil }
+            guard Self.isTraceparent(bytes) else { return nil }
             return (String(decoding: UnsafeBufferPointer(rebasing: bytes[3..<35]), as: UTF8.self),
                     String(decoding: UnsafeBufferPointer(rebasing: bytes[36..<52]), as: UTF8.self),
                     String(decoding: UnsafeBufferPointer(rebasing: bytes[53..<55]), as: UTF8.self))
         }
         guard let parts else { return nil }
         self.init(traceId: parts.0, spanId: parts.1, flags: parts.2)
+    }
+
+    /// Whether `bytes` are a version `00` `traceparent` in the W3C form.
+    private static func isTraceparent(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 55 && bytes[0] == UInt8(ascii: "0") && bytes[1] == UInt8(ascii: "0")
+            && bytes[2] == UInt8(ascii: "-") && bytes[35] == UInt8(ascii: "-") && bytes[52] == UInt8(ascii: "-")
+            && isHex(UnsafeBufferPointer(rebasing: bytes[3..<35])) && isHex(UnsafeBufferPointer(rebasing: bytes[36..<52]))
+            && isHex(UnsafeBufferPointer(rebasing: bytes[53..<55]), zeroAllowed: true)
+    }
+
+    /// The headers of a message caused by one whose `traceparent` is `cause`: its own
+    /// `traceparent` (a new span in `cause`'s trace, with its flags, or a new trace when `cause`
+    /// holds none that is valid) and its `parentSpan` (`cause`'s span id, if any). The same as
+    /// `child()` or `newTrace()` and their `traceparent`, written straight into one string each
+    /// (every message a service sends is made so).
+    public static func headers(causedBy cause: String?) -> (traceparent: String, parentSpan: String?) {
+        if var cause {
+            let headers: (String, String)? = cause.withUTF8 { parent in
+                guard isTraceparent(parent) else { return nil }
+                let span = nextRandom()
+                let traceparent = String(unsafeUninitializedCapacity: 55) { buffer in
+                    _ = buffer.initialize(from: UnsafeBufferPointer(rebasing: parent[0..<36]))
+                    writeHex(span, into: buffer, at: 36)
+                    for index in 52..<55 { buffer[index] = parent[index] }
+                    return 55
+                }
+                return (traceparent, String(decoding: UnsafeBufferPointer(rebasing: parent[36..<52]), as: UTF8.self))
+            }
+            if let headers { return headers }
+        }
+        let (high, low, span) = (nextRandom(), nextRandom(), nextRandom())
+        let traceparent = String(unsafeUninitializedCapacity: 55) { buffer in
+            buffer[0] = UInt8(ascii: "0"); buffer[1] = UInt8(ascii: "0"); buffer[2] = UInt8(ascii: "-")
+            writeHex(high, into: buffer, at: 3)
+            writeHex(low, into: buffer, at: 19)
+            buffer[35] = UInt8(ascii: "-")
+            writeHex(span, into: buffer, at: 36)
+            buffer[52] = UInt8(ascii: "-"); buffer[53] = UInt8(ascii: "0"); buffer[54] = UInt8(ascii: "1")
+            return 55
+        }
+        return (traceparent, nil)
     }
 
     /// The `traceparent` header of this context.
@@ -76,11 +113,16 @@ public struct TraceContext: Sendable, Equatable {
     /// `value` as 16 lowercase hex digits.
     static func hex(_ value: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 {
-                let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
-                buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            }
+            writeHex(value, into: buffer, at: 0)
             return 16
+        }
+    }
+
+    /// `value` as 16 lowercase hex digits in `buffer` from `start`.
+    private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        for index in 0..<16 {
+            let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+            buffer[start + index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
         }
     }
 

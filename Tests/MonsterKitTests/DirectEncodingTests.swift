@@ -16,6 +16,9 @@ import Testing
         .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: ["b-1", "b-2"], forwarded: [Forward(id: "b-2", service: "roster")], duplicate: true)),
         .tap(Tap(element: "add")),
         .tap(Tap(element: "tab\t\"quoted\" \\ é")),
+        .tap(Tap(element: "01234567\"abcdefgh\\ijklmnop\u{1}qrstuvwxé€\u{7f}yz")),
+        .select(Select(monster: "abcdefghijklmnop\u{1f}")),
+        .select(Select(monster: "abcdefghijklmnopqrstuvwxyz éèà €")),
         .tap(Tap(point: Point(x: 12.5, y: -0.0))),
         .tap(Tap(point: Point(x: 1e-7, y: 1.5e17))),
         .rotate(Rotate(orientation: .landscape)),
@@ -62,6 +65,30 @@ import Testing
         let envelope = Samples.envelope(.presented(Presented(presentation: popover, reason: "tap")))
         #expect(DirectEncoding.encode(envelope) == nil)
         #expect(throws: MessageError.self) { try EnvelopeCodec().encode(envelope) }
+    }
+
+    /// A presentation written again is copied from the first writing only when it would be the
+    /// same bytes: equal values spelled differently in JSON (`-0.0` and `0.0`, two spellings of
+    /// `é`) are each written as they are.
+    @Test(arguments: [
+        { (p: inout Presentation) in p.frame.x = -0.0 },
+        { (p: inout Presentation) in p.buttons[0] = "e\u{301}" },
+        { (p: inout Presentation) in p.anchor?.element = "e\u{301}" },
+        { (p: inout Presentation) in p.buttonFrames[0].width = -0.0 },
+    ] as [@Sendable (inout Presentation) -> Void])
+    func aPresentationWrittenAgainIsTheSameBytesAsItsValue(_ change: @Sendable (inout Presentation) -> Void) throws {
+        var first = Samples.popover
+        first.frame.x = 0
+        first.buttons[0] = "\u{e9}"
+        first.anchor?.element = "\u{e9}"
+        first.buttonFrames[0].width = 0
+        var second = first
+        change(&second)
+        #expect(first == second)
+        for presentation in [first, second, first, second] {
+            let envelope = Samples.envelope(.presented(Presented(presentation: presentation, reason: "tap")))
+            #expect(try #require(DirectEncoding.encode(envelope)) == (try FastJSONEncoder.encode(envelope)))
+        }
     }
 
     /// `body` in an envelope without trace context.

@@ -35,6 +35,25 @@ import Testing
         #expect(spans.allSatisfy { TraceContext.isSpanId($0) })
     }
 
+    @Test func theHeadersOfAMessageCausedByATracedOneAreItsChilds() throws {
+        let cause = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
+        let (traceparent, parentSpan) = TraceContext.headers(causedBy: cause)
+        let context = try #require(TraceContext(traceparent: traceparent))
+        #expect(context.traceId == "4bf92f3577b34da6a3ce929d0e0e4736")
+        #expect(context.flags == "00")
+        #expect(context.spanId != "00f067aa0ba902b7")
+        #expect(parentSpan == "00f067aa0ba902b7")
+    }
+
+    @Test(arguments: [nil, "", "00-xyz", "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])
+    func theHeadersOfAMessageCausedByAnUntracedOneStartATrace(_ cause: String?) throws {
+        let (traceparent, parentSpan) = TraceContext.headers(causedBy: cause)
+        let context = try #require(TraceContext(traceparent: traceparent))
+        #expect(context.flags == "01")
+        #expect(parentSpan == nil)
+        #expect(TraceContext.headers(causedBy: cause).traceparent.prefix(35) != traceparent.prefix(35))
+    }
+
     @Test func anEnvelopeWithABadTraceparentOrParentSpanIsRefused() throws {
         func json(_ extra: String) -> [UInt8] {
             Array("{\"v\":1,\"type\":\"sys.ping\",\"id\":\"a-1\",\"correlationId\":\"a-1\",\"service\":\"t\",\"seq\":1,\"time\":\"2026-11-30T03:14:39.123Z\",\(extra)\"body\":{}}".utf8)

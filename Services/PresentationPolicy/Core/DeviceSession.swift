@@ -40,11 +40,37 @@ public struct DeviceSession: Sendable, Equatable, Codable {
     /// The current layout (computed once per profile, orientation, width class and mode in
     /// the process: every tap needs it, and devices of the same hardware share it).
     public var layout: ScreenLayout {
-        Self.layouts.layout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
+        Self.layouts.value(profile: sharedProfile, orientation: orientation, widthClass: widthClass, mode: mode, detail: nil) {
+            ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
+        }
     }
 
-    /// The layouts computed so far.
-    static let layouts = LayoutCache(capacity: 1024)
+    /// The layouts computed so far (nothing more than the screen: no detail).
+    static let layouts = ScreenCache<Never?, ScreenLayout>(capacity: 1024)
+    /// The presentations shown so far, by screen, content and anchor.
+    static let shown = ScreenCache<ShownKey, Shared<Presentation>>(capacity: 4096)
+
+    /// What a presentation is made of, besides the screen.
+    struct ShownKey: Hashable, Sendable {
+        let content: PresentationContent
+        let anchor: Anchor
+
+        /// The anchor's element only (each shows one content; `==` compares the rest).
+        func hash(into hasher: inout Hasher) { hasher.combine(anchor.element) }
+    }
+
+    /// Puts on screen what `make` makes of the current layout for `content` from `anchor`:
+    /// made and interned once per screen, content and anchor (the same popover comes back on
+    /// every tap of the same button), and returns it.
+    mutating func present(
+        _ content: PresentationContent, from anchor: Anchor, _ make: (ScreenLayout) -> Presentation
+    ) -> Presentation {
+        let shared = Self.shown.value(
+            profile: sharedProfile, orientation: orientation, widthClass: widthClass, mode: mode,
+            detail: ShownKey(content: content, anchor: anchor)) { Self.presentations.shared(make(layout)) }
+        sharedPresentation = shared
+        return shared.value
+    }
 
     /// Whether the `+` button gets a popover: an iPad, with an OS that has popovers, in a
     /// regular-width window. Everywhere else it gets an alert — a regular-width iPhone (a Plus or

@@ -35,29 +35,44 @@ final class Interner<Value: Hashable & Sendable>: Sendable {
     }
 }
 
-/// The layouts computed so far, by profile, orientation, width class and mode (a layout is a
-/// pure function of them). At most `capacity` are kept; past that a layout is computed each time.
-final class LayoutCache: Sendable {
+/// Values that are pure functions of a device's screen — its profile (shared), orientation,
+/// width class and mode — and of a `Detail`, computed once in the process: the layouts, the
+/// popovers. Keyed by the shared profile's identity rather than by its value, so no profile is
+/// hashed; each entry holds its profile, so that identity cannot be reused by another while the
+/// entry lives. At most `capacity` are kept; past that a value is computed each time.
+final class ScreenCache<Detail: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Key: Hashable {
-        let profile: DeviceProfile
+        let profile: ObjectIdentifier
         let orientation: Orientation
         let widthClass: SizeClass
         let mode: WindowMode
+        let detail: Detail
+
+        /// The profile and the detail only: the enums hash their raw strings, and a profile has
+        /// at most a few of each (`==` tells them apart).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(profile)
+            hasher.combine(detail)
+        }
     }
 
-    private let table = Mutex<[Key: ScreenLayout]>([:])
+    private let table = Mutex<[Key: (profile: Shared<DeviceProfile>, value: Value)]>([:])
     private let capacity: Int
 
-    /// A cache of at most `capacity` layouts.
+    /// A cache of at most `capacity` values.
     init(capacity: Int) { self.capacity = capacity }
 
-    /// The layout of `profile` in `orientation`, `widthClass` and `mode`.
-    func layout(profile: DeviceProfile, orientation: Orientation, widthClass: SizeClass, mode: WindowMode) -> ScreenLayout {
-        let key = Key(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
-        if let found = table.withLock({ $0[key] }) { return found }
-        let made = ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
+    /// The value for the screen of `profile` in `orientation`, `widthClass` and `mode`, and `detail`:
+    /// the one kept, or what `make` makes (then kept while there is room).
+    func value(
+        profile: Shared<DeviceProfile>, orientation: Orientation, widthClass: SizeClass, mode: WindowMode, detail: Detail,
+        make: () -> Value
+    ) -> Value {
+        let key = Key(profile: ObjectIdentifier(profile), orientation: orientation, widthClass: widthClass, mode: mode, detail: detail)
+        if let found = table.withLock({ $0[key]?.value }) { return found }
+        let made = make()
         table.withLock { table in
-            if table.count < capacity { table[key] = made }
+            if table.count < capacity { table[key] = (profile, made) }
         }
         return made
     }

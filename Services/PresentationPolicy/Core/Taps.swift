@@ -173,11 +173,10 @@ enum Taps {
 
     /// Presents `content` from `anchor`: a popover where the device can, an alert elsewhere.
     private static func present(_ content: PresentationContent, from anchor: Anchor, in session: inout DeviceSession) -> Effect {
-        let layout = session.layout
-        let presentation = session.canPresentPopovers
-            ? PresentationFactory.popover(content, anchor: anchor, in: layout)
-            : PresentationFactory.alert(content, in: layout)
-        session.presentation = presentation
+        let popover = session.canPresentPopovers
+        let presentation = session.present(content, from: anchor) { layout in
+            popover ? PresentationFactory.popover(content, anchor: anchor, in: layout) : PresentationFactory.alert(content, in: layout)
+        }
         return .publish(.presented(Presented(presentation: presentation, reason: ChangeReason.tap.rawValue)))
     }
 

@@ -32,21 +32,28 @@ public struct EnvelopeMaker: Sendable {
         _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil,
         replyTo: String? = nil
     ) -> Envelope {
-        sequence += 1
-        let id = ids()
-        return Envelope(
-            id: id, correlationId: correlationId ?? id, service: service, device: device,
-            seq: sequence, time: time(), traceparent: trace?.traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
+        make(body, correlationId: correlationId, device: device, traceparent: trace?.traceparent, parentSpan: parentSpan, replyTo: replyTo)
     }
 
     /// An envelope for a message that `cause` caused: its correlation id, a new span in its
     /// trace (a new trace when `cause` carries none, as W3C Trace Context has a receiver do),
     /// and its `replyTo`, so that the whole chain answers on the asking client's address.
     public mutating func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil) -> Envelope {
-        let parent = cause.trace
-        return envelope(
-            body, correlationId: cause.correlationId, device: device ?? cause.device,
-            trace: parent?.child() ?? .newTrace(), parentSpan: parent?.spanId, replyTo: cause.replyTo)
+        let (traceparent, parentSpan) = TraceContext.headers(causedBy: cause.traceparent)
+        return make(
+            body, correlationId: cause.correlationId, device: device ?? cause.device, traceparent: traceparent,
+            parentSpan: parentSpan, replyTo: cause.replyTo)
+    }
+
+    /// An envelope with the next sequence number, a fresh id and the current time.
+    private mutating func make(
+        _ body: Body, correlationId: String?, device: String?, traceparent: String?, parentSpan: String?, replyTo: String?
+    ) -> Envelope {
+        sequence += 1
+        let id = ids()
+        return Envelope(
+            id: id, correlationId: correlationId ?? id, service: service, device: device,
+            seq: sequence, time: time(), traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
     }
 
     private func time() -> String {

@@ -124,8 +124,18 @@ enum DirectEncoding {
         writer.writeString(reason)
     }
 
-    /// A `Presentation`, keys in declaration order, nil optionals left out.
+    /// A `Presentation`, written once and then copied (`PresentationBytes`).
     private static func write(_ p: Presentation, _ writer: JSONWriter) throws {
+        let json = try PresentationBytes.shared.json(of: p) {
+            let own = JSONWriter(capacity: 1024)
+            try fields(p, own)
+            return own.bytes
+        }
+        json.withUnsafeBufferPointer { writer.write($0) }
+    }
+
+    /// A `Presentation`'s JSON, keys in declaration order, nil optionals left out.
+    private static func fields(_ p: Presentation, _ writer: JSONWriter) throws {
         writer.write("{\"style\":")
         writer.writeString(p.style.rawValue)
         writer.write(",\"content\":")

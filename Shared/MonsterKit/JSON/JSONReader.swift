@@ -120,6 +120,7 @@ struct JSONReader {
     mutating func plainString() throws(NotDirect) -> Range<Int> {
         try consume(UInt8(ascii: "\""))
         let start = position
+        position = ByteWords.skipClean(bytes, from: position, ByteWords.hasSpecial)
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -145,7 +146,7 @@ struct JSONReader {
     /// Whether `range` holds none of `Identifier`'s control characters: C0 (refused by
     /// `plainString` already), DEL and C1 (U+0080–U+009F, `C2 80`–`C2 9F` in UTF-8).
     func isIdentifier(_ range: Range<Int>) -> Bool {
-        var index = range.lowerBound
+        var index = range.lowerBound + ByteWords.skipClean(UnsafeBufferPointer(rebasing: bytes[range]), from: 0, ByteWords.hasDeleteOrNonASCII)
         while index < range.upperBound {
             let byte = bytes[index]
             if byte == 0x7F { return false }

@@ -64,6 +64,11 @@ final class JSONWriter {
             reserve(utf8.count + 2)
             storage[count] = UInt8(ascii: "\"")
             count += 1
+            if Self.isPlain(utf8) {
+                // Nothing to escape (ids, times, names): copied whole.
+                write(utf8)
+                return
+            }
             var start = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
@@ -87,6 +92,12 @@ final class JSONWriter {
             write(UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         write(UInt8(ascii: "\""))
+    }
+
+    /// Whether `utf8` holds no `"`, `\` or control character (8 bytes at a time, then the rest).
+    @inline(__always) private static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let tail = ByteWords.skipClean(utf8, from: 0, ByteWords.hasSpecial)
+        return utf8[tail...].allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 
     func writeInteger<T: BinaryInteger>(_ value: T) {
