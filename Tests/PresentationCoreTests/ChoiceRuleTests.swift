@@ -4,15 +4,6 @@ import Testing
 
 /// Rules of what is presented and why it goes away, beyond the `+` button's happy path.
 @Suite struct ChoiceRuleTests {
-    @Test func onAnIPhoneChooseColorIsTheChooseColorAlertWithCancelFirst() throws {
-        var harness = Harness()
-        let alert = try #require(harness.tap("iphone", "color").first?.presented).presentation
-        #expect(alert.style == .alert)
-        #expect(alert.message == "Choose Color")
-        #expect(alert.buttons == ["Cancel", "Red", "Green", "Blue"])
-        #expect(alert.cancelButtonIndex == 0)
-    }
-
     @Test func aMonsterPickedInTheMonsterListPopoverDismissesItWithReasonSelection() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "monster-list")

@@ -4,13 +4,18 @@ import Testing
 
 /// SPEC §1.3: the colour picker and the "Monster List" popover.
 @Suite struct PickerTests {
-    @Test func chooseColorPresentsRedGreenBlueInAPopover() throws {
+    @Test func chooseColorIsARedGreenBluePopoverOnAnIPadAndTheChooseColorAlertWithCancelFirstOnAnIPhone() throws {
         var harness = Harness()
         let popover = try #require(harness.tap("ipad", "color").first?.presented).presentation
         #expect(popover.content == .color)
         #expect(popover.buttons == ["Red", "Green", "Blue"])
         #expect(popover.contentSize == Size(width: 150, height: 140))
         #expect(popover.anchor?.element == "color")
+        let alert = try #require(harness.tap("iphone", "color").first?.presented).presentation
+        #expect(alert.style == .alert)
+        #expect(alert.message == "Choose Color")
+        #expect(alert.buttons == ["Cancel", "Red", "Green", "Blue"])
+        #expect(alert.cancelButtonIndex == 0)
     }
 
     @Test func pickingRedDismissesThePickerAndTellsRoster() throws {
