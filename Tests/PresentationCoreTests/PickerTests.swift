@@ -57,11 +57,15 @@ import Testing
         #expect(effects[1].forwardTo == MonsterBus.Service.roster)
     }
 
-    @Test func tappingARowOfTheMonsterListSelectsIt() {
+    @Test func tappingARowOfTheMonsterListSelectsItAndDismissesTheListWithReasonSelection() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "monster-list")
         let effects = harness.tap("ipad", "ice-bot")
         #expect(types(effects) == [.dismissed, .rosterSelect])
+        let dismissed = try #require(effects.first?.dismissed)
+        #expect(dismissed.reason == "selection")
+        #expect(dismissed.presentation.content == .monsterList)
+        #expect(harness.presentation("ipad") == nil)
         #expect(effects[1].body == .rosterSelect(RosterSelect(monster: "Ice-Bot")))
     }
 
