@@ -196,7 +196,7 @@ public enum GatewayCommands {
             return .resize(try parseEnum(SizeClass.self, arguments[0], "resize", choices, command: "resize"))
         },
         withOneArgument(
-            "select", usage: "select NAME", "a monster's name, e.g. Dog-Bot", .words(Catalogue.names),
+            "select", usage: "select NAME", argument: "a monster's name, e.g. Dog-Bot", completion: .words(Catalogue.names),
             summary: "Pick a monster in the roster list; the detail pane shows it.",
             examples: ["gateway select Dog-Bot"], GatewayCommand.select),
         GatewayCommandDeclaration(
@@ -211,8 +211,8 @@ public enum GatewayCommands {
             return .interaction(element: arguments[0], enabled: enabled)
         },
         withoutArguments(
-            .describe, "describe", summary: "Everything on the device's screen: layout, presentation, input view, roster.",
-            examples: ["gateway --json describe"]),
+            "describe", summary: "Everything on the device's screen: layout, presentation, input view, roster.",
+            examples: ["gateway --json describe"], .describe),
         GatewayCommandDeclaration(
             "roster", usage: "roster | roster backup FILE",
             summary: "List the monsters with their descriptions, icons, weapons and name colours, the revision and the database id. `roster backup FILE`: roster writes a consistent copy of its database to FILE (an absolute path in roster's file system, not an existing file) while it runs; restore with `roster --restore FILE`.",
@@ -227,13 +227,12 @@ public enum GatewayCommands {
             return .roster
         },
         withOneArgument(
-            "forget", usage: "forget DEVICE", "a device id", .none,
+            "forget", usage: "forget DEVICE", argument: "a device id", completion: .none,
             summary: "Every service drops DEVICE's state now (as after DEVICE_IDLE_EXPIRY_SECONDS unused); each answers device.forgotten.",
             examples: ["gateway forget left"], GatewayCommand.forget),
         withoutArguments(
-            .status, "status",
-            summary: "Show each service the bus hears: version, pid, uptime, last heartbeat, counters. Exits 1 if one is missing or stale.",
-            examples: ["gateway status"]),
+            "status", summary: "Show each service the bus hears: version, pid, uptime, last heartbeat, counters. Exits 1 if one is missing or stale.",
+            examples: ["gateway status"], .status),
         GatewayCommandDeclaration(
             "ping", usage: "ping [SERVICE…]",
             summary: "Wait until the services (default: bus and all three) answer through the bus; exit 3 if one does not in time. A health check.",
@@ -271,13 +270,12 @@ public enum GatewayCommands {
             return .watch(types: draft.watchTypes, count: draft.watchCount)
         },
         withOneArgument(
-            "run", usage: "run FILE", "a scenario file", .files,
+            "run", usage: "run FILE", argument: "a scenario file", completion: .files,
             summary: "Run a scenario: each line is what you would type after `gateway`; `expect TYPE [FIELD=VALUE…]` and `expect-no TYPE […]` check the messages the previous action caused (FIELD is a body key, dotted for nesting); # starts a comment. Stops at the first failed expectation with exit 1, naming FILE:LINE.",
             examples: ["gateway run Scenarios/plus-button-ipad.scenario", "gateway --json run my.scenario"], GatewayCommand.run),
         withoutArguments(
-            .shell, "shell",
-            summary: "An interactive session: reads actions and expectations line by line (as in a scenario) until end of input or `exit`.",
-            examples: ["gateway --device iphone shell", "echo 'tap add' | gateway shell"]),
+            "shell", summary: "An interactive session: reads actions and expectations line by line (as in a scenario) until end of input or `exit`.",
+            examples: ["gateway --device iphone shell", "echo 'tap add' | gateway shell"], .shell),
         GatewayCommandDeclaration(
             "screen", usage: "screen [--out FILE]",
             summary: "Draw the device's current screen as SVG (to standard output, or FILE; FILE.png converts to PNG where rsvg-convert or ImageMagick is installed).",
@@ -312,9 +310,8 @@ public enum GatewayCommands {
             .keys(try KeysCommand.parse(arguments, force: draft.force, ifMissing: draft.ifMissing))
         },
         withoutArguments(
-            .contract, "contract",
-            summary: "Print the AsyncAPI 3.0 document of the bus, generated from the message vocabulary (Scripts/contract writes it to docs/asyncapi.yaml).",
-            examples: ["gateway contract > docs/asyncapi.yaml"]),
+            "contract", summary: "Print the AsyncAPI 3.0 document of the bus, generated from the message vocabulary (Scripts/contract writes it to docs/asyncapi.yaml).",
+            examples: ["gateway contract > docs/asyncapi.yaml"], .contract),
         GatewayCommandDeclaration(
             "help", usage: "help [COMMAND]", summary: "Show help for the gateway or one command.",
             arguments: [.commands],
@@ -335,7 +332,7 @@ public enum GatewayCommands {
 
     /// A command that takes no arguments and no options of its own: `usage` is its name.
     private static func withoutArguments(
-        _ command: GatewayCommand, _ name: String, summary: String, examples: [String]
+        _ name: String, summary: String, examples: [String], _ command: GatewayCommand
     ) -> GatewayCommandDeclaration {
         GatewayCommandDeclaration(name, usage: name, summary: summary, examples: examples) { _, arguments throws(UsageError) in
             try exactly(0, "no arguments", name, arguments)
@@ -343,10 +340,10 @@ public enum GatewayCommands {
         }
     }
 
-    /// A command that takes exactly one argument (`what` it is, for the usage error), completed
-    /// with `completion`, and no options of its own.
+    /// A command that takes exactly one argument (what it is in `argument`, for the usage error),
+    /// completed with `completion`, and no options of its own.
     private static func withOneArgument(
-        _ name: String, usage: String, _ what: String, _ completion: Completion, summary: String, examples: [String],
+        _ name: String, usage: String, argument what: String, completion: Completion, summary: String, examples: [String],
         _ command: @escaping @Sendable (String) -> GatewayCommand
     ) -> GatewayCommandDeclaration {
         GatewayCommandDeclaration(name, usage: usage, summary: summary, arguments: [completion], examples: examples) { _, arguments throws(UsageError) in
