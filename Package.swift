@@ -6,6 +6,11 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(["-warnings-as-errors"]),
 ]
 
+/// A test target: its folder is `Tests/NAME`.
+func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, path: "Tests/" + name, swiftSettings: strict)
+}
+
 // Linux only (Debian): the code calls Glibc and Linux's pidfd_open directly, so
 // the package claims no Apple platform.
 let package = Package(
@@ -78,20 +83,15 @@ let package = Package(
         ),
 
         // Tests.
-        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests", swiftSettings: strict),
-        .testTarget(name: "MonsterKitTests", dependencies: ["MonsterKit"], path: "Tests/MonsterKitTests", swiftSettings: strict),
-        .testTarget(name: "ContractTests", dependencies: ["Contract", "MonsterKit"], path: "Tests/ContractTests", swiftSettings: strict),
-        .testTarget(name: "BusKitTests", dependencies: ["BusKit", "ZeroMQ"], path: "Tests/BusKitTests", swiftSettings: strict),
-        .testTarget(name: "PresentationCoreTests", dependencies: ["PresentationCore"], path: "Tests/PresentationCoreTests", swiftSettings: strict),
-        .testTarget(name: "RosterTests", dependencies: ["RosterCore", "RosterStore"], path: "Tests/RosterTests", swiftSettings: strict),
-        .testTarget(name: "InputCoreTests", dependencies: ["InputCore"], path: "Tests/InputCoreTests", swiftSettings: strict),
-        .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit", "Contract", "InputCore", "PresentationCore"], path: "Tests/GatewayKitTests", swiftSettings: strict),
-        .testTarget(name: "MonitorKitTests", dependencies: ["MonitorKit", "MonsterKit", "PresentationCore"], path: "Tests/MonitorKitTests", swiftSettings: strict),
-        .testTarget(
-            name: "EndToEndTests",
-            dependencies: ["BusKit", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"],
-            path: "Tests/EndToEndTests",
-            swiftSettings: strict
-        ),
+        tests("ZeroMQTests", ["ZeroMQ"]),
+        tests("MonsterKitTests", ["MonsterKit"]),
+        tests("ContractTests", ["Contract", "MonsterKit"]),
+        tests("BusKitTests", ["BusKit", "ZeroMQ"]),
+        tests("PresentationCoreTests", ["PresentationCore"]),
+        tests("RosterTests", ["RosterCore", "RosterStore"]),
+        tests("InputCoreTests", ["InputCore"]),
+        tests("GatewayKitTests", ["GatewayKit", "MonsterKit", "Contract", "InputCore", "PresentationCore"]),
+        tests("MonitorKitTests", ["MonitorKit", "MonsterKit", "PresentationCore"]),
+        tests("EndToEndTests", ["BusKit", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"]),
     ]
 )

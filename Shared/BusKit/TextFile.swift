@@ -70,7 +70,6 @@ public enum TextFile {
         case missing
         /// A regular file.
         case file
-        /// A folder.
         case folder
         /// A symbolic link (wherever it points, even nowhere).
         case symbolicLink

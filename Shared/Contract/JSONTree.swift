@@ -9,15 +9,12 @@ import MonsterKit
 /// from these so that it is written the same way every time, and messages are read into them
 /// to be checked against their schema.
 public indirect enum JSONTree: Sendable, Equatable {
-    /// `null`.
     case null
     /// `true` or `false`.
     case bool(Bool)
     /// A number, as its JSON literal (so `18446744073709551615` stays exact).
     case number(String)
-    /// A string.
     case string(String)
-    /// An array.
     case array([JSONTree])
     /// An object, its members in order.
     case object([JSONMember])
@@ -28,7 +25,7 @@ public indirect enum JSONTree: Sendable, Equatable {
         return members.first { $0.key == key }?.value
     }
 
-    /// An integer.
+    /// The number `value`, written exactly (no fraction, no exponent).
     public static func integer<T: BinaryInteger>(_ value: T) -> JSONTree { .number(String(value)) }
 
     /// The same object with `key` set to `value` (added at the end when it is new).

@@ -124,7 +124,6 @@ public enum ElementKind: String, CaseIterable, Codable, Sendable {
     case label
     /// An image view.
     case image
-    /// A text field.
     case textField
 }
 

@@ -31,22 +31,13 @@ public struct KeyboardMetrics: Codable, Sendable, Equatable {
 /// brings up. (Taps on input views' buttons and at points come to input-handling first, as
 /// `device.tap`; `point` and `interactionDisabled` are no longer sent.)
 public struct InputTap: Codable, Sendable, Equatable {
-    /// The element tapped: a first responder (`weapon`, `notes`) or an input view button (`fire`, `close`, …);
-    /// `nil` when `point` is given.
-    public var element: String?
-    /// The point tapped, in window coordinates; `nil` when `element` is given.
-    public var point: Point?
+    /// The first responder tapped (`weapon`, `notes`).
+    public var element: String
     /// The device's keyboard metrics now, to size and place an input view it brings up.
     public var keyboard: KeyboardMetrics
-    /// Elements with user interaction off (input view buttons among them never take a tap); absent means none.
-    public var interactionDisabled: [String]?
     /// A tap on `element` with the device's current `keyboard` metrics.
-    public init(element: String, keyboard: KeyboardMetrics, interactionDisabled: [String]? = nil) {
-        self.element = element; self.point = nil; self.keyboard = keyboard; self.interactionDisabled = interactionDisabled
-    }
-    /// A tap at `point` with the device's current `keyboard` metrics.
-    public init(point: Point, keyboard: KeyboardMetrics, interactionDisabled: [String]? = nil) {
-        self.element = nil; self.point = point; self.keyboard = keyboard; self.interactionDisabled = interactionDisabled
+    public init(element: String, keyboard: KeyboardMetrics) {
+        self.element = element; self.keyboard = keyboard
     }
 }
 

@@ -12,24 +12,14 @@ public func runSteerableProxy(frontend: ZMQSocket, backend: ZMQSocket, control: 
     }
 }
 
-/// The counters a steerable proxy reports for `STATISTICS`.
+/// The two of the eight counters a steerable proxy reports for `STATISTICS` that the bus uses.
+/// The answer's frames, in order: messages and bytes read from the frontend, messages and bytes
+/// written to it (subscriptions passed on to publishers), then the same four for the backend.
 public struct ProxyStatistics: Sendable, Equatable {
     /// Messages the proxy read from its frontend (from publishers); the bus reports it as `messagesIn`.
     public var frontendMessagesIn: UInt64 = 0
-    /// Bytes the proxy read from its frontend (from publishers).
-    public var frontendBytesIn: UInt64 = 0
-    /// Messages the proxy wrote to its frontend (subscriptions passed on to publishers).
-    public var frontendMessagesOut: UInt64 = 0
-    /// Bytes the proxy wrote to its frontend (subscriptions passed on to publishers).
-    public var frontendBytesOut: UInt64 = 0
-    /// Messages the proxy read from its backend (subscriptions and unsubscriptions from subscribers).
-    public var backendMessagesIn: UInt64 = 0
-    /// Bytes the proxy read from its backend (subscriptions from subscribers).
-    public var backendBytesIn: UInt64 = 0
     /// Messages the proxy wrote to its backend (to subscribers); the bus reports it as `messagesOut`.
     public var backendMessagesOut: UInt64 = 0
-    /// Bytes the proxy wrote to its backend (to subscribers).
-    public var backendBytesOut: UInt64 = 0
 
     /// Zeroes.
     public init() {}
@@ -37,8 +27,10 @@ public struct ProxyStatistics: Sendable, Equatable {
     /// The statistics in a proxy's eight-frame answer, if it is one.
     public init?(frames: [[UInt8]]) {
         guard frames.count == 8, frames.allSatisfy({ $0.count == 8 }) else { return nil }
-        let values = frames.map { frame in frame.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) } }
-        (frontendMessagesIn, frontendBytesIn, frontendMessagesOut, frontendBytesOut) = (values[0], values[1], values[2], values[3])
-        (backendMessagesIn, backendBytesIn, backendMessagesOut, backendBytesOut) = (values[4], values[5], values[6], values[7])
+        func value(_ index: Int) -> UInt64 {
+            frames[index].enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        }
+        frontendMessagesIn = value(0)
+        backendMessagesOut = value(6)
     }
 }

@@ -23,7 +23,7 @@ func residentBytes(of pid: Int32) -> Int? {
 
     init() throws {
         keys = try KeysFolder()
-        stack = try Stack(transport: .tcp, environment: ["BUS_KEYS_DIR": keys.path])
+        stack = try Stack(curve: keys)
         context = try ZMQContext()
         gatewayKeys = try Certificate.load(keys.path + "/gateway.key_secret").keyPair!
     }

@@ -38,7 +38,7 @@ extension ChildProcess {
 
     init() throws {
         keys = try KeysFolder()
-        stack = try Stack(transport: .tcp, environment: ["BUS_KEYS_DIR": keys.path])
+        stack = try Stack(curve: keys)
     }
 
     @Test func anAuthorisedGatewayWorks() throws {
@@ -73,7 +73,7 @@ extension ChildProcess {
 
     @Test func aFloodOfUnknownKeysWritesAFewWarningsNotOnePerKey() throws {
         // A bus of its own at debug level, so that every refusal can be counted in its log.
-        let flooded = try Stack(transport: .tcp, services: [], environment: ["BUS_KEYS_DIR": keys.path, "LOG_LEVEL": "debug"])
+        let flooded = try Stack(curve: keys, services: [], environment: ["LOG_LEVEL": "debug"])
         let bus = try #require(flooded.processes["bus"])
         let context = try ZMQContext()
         let clients = 300

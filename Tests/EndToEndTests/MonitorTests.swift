@@ -76,13 +76,11 @@ final class MonitorTests {
 /// hears every service and the bus, and its questions to presentation-policy are answered.
 @Suite(.serialized)
 final class MonitorCurveTests {
-    let keys: KeysFolder
     let stack: Stack
     let url: String
 
     init() throws {
-        keys = try KeysFolder()
-        stack = try Stack(transport: .tcp, environment: ["BUS_KEYS_DIR": keys.path, "MONITOR_ADDRESS": "http://127.0.0.1:0"])
+        stack = try Stack(curve: KeysFolder(), environment: ["MONITOR_ADDRESS": "http://127.0.0.1:0"])
         url = try MonitorCheck.start(in: stack)
     }
 

@@ -35,7 +35,7 @@ final class PyzmqInteropTests {
             guard made.status == 0 else { throw StackError("create-certificates failed: \(made.stderr)") }
         }
         try FileManager.default.copyItem(atPath: python + "/admitted.key", toPath: keys.path + "/authorized/python-client.key")
-        stack = try Stack(transport: .tcp, environment: ["BUS_KEYS_DIR": keys.path])
+        stack = try Stack(curve: keys)
     }
 
     func ping(_ name: String, timeout: String) throws -> CommandResult {

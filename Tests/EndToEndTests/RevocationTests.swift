@@ -19,7 +19,7 @@ import ZeroMQ
             try certificate.save(in: keys.root.path, name: name)
             try certificate.publicCertificate.save(in: keys.path + "/authorized", name: name)
         }
-        stack = try Stack(transport: .tcp, services: [], environment: ["BUS_KEYS_DIR": keys.path])
+        stack = try Stack(curve: keys, services: [])
         context = try ZMQContext()
     }
 

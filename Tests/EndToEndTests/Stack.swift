@@ -42,6 +42,16 @@ final class Stack {
         if !services.isEmpty { try waitUntilAnswering(services) }
     }
 
+    /// The whole stack on CURVE with the certificates in `keys` (kept as long as the stack), over
+    /// TCP on ephemeral ports.
+    convenience init(curve keys: KeysFolder, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
+        try self.init(transport: .tcp, services: services, environment: environment.merging(["BUS_KEYS_DIR": keys.path]) { $1 })
+        self.keys = keys
+    }
+
+    /// The certificates of a stack on CURVE.
+    private(set) var keys: KeysFolder?
+
     deinit {
         stopAll()
         stack.removeFolder()

@@ -161,7 +161,7 @@ import Testing
         #expect(svg.element(id: "window")?.element(id: "input-view") == nil)
         // Each key is drawn at the frame the model gives.
         let fire = try #require(svg.elements(class: "weapon-button").first { $0.attributes["data-name"] == "fire" })
-        let key = try #require(fire.children.last { $0.name == "rect" && $0.attributes["fill"] == ScreenTheme.key })
+        let key = try #require(fire.children.last { $0.name == "rect" && $0.attributes["fill"] == ScreenTheme.Keyboard.key })
         let frame = view.buttonFrames[1]
         #expect(key.attributes["x"] == SVGBuilder.number(frame.x))
         #expect(key.attributes["y"] == SVGBuilder.number(frame.y))

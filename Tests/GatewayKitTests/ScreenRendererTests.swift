@@ -14,7 +14,7 @@ import InputCore
         let svg = try XMLTree.parse(text)
         #expect(svg.name == "svg")
         #expect(svg.attributes["xmlns"] == "http://www.w3.org/2000/svg" || text.contains("xmlns=\"http://www.w3.org/2000/svg\""))
-        let bezel = ScreenTheme.bezelWidth
+        let bezel = ScreenTheme.Bezel.width
         #expect(svg.attributes["width"] == SVGBuilder.number(768 + 2 * bezel))
         #expect(svg.attributes["height"] == SVGBuilder.number(1024 + 2 * bezel))
         #expect(svg.attributes["viewBox"] == "-12 -12 792 1048")
@@ -181,7 +181,7 @@ import InputCore
         #expect(weapons.compactMap { $0.attributes["data-name"] } == ["blowgun", "fire", "ninja-star", "smoke", "sword"])
         #expect(weapons.map(\.text) == ["Blowgunblowgun.png", "Firefire.png", "NinjaStarninjastar.png", "Smokesmoke.png", "Swordsword.png"])
         for weapon in weapons {
-            let key = try #require(weapon.children.last { $0.name == "rect" && $0.attributes["fill"] == ScreenTheme.key })
+            let key = try #require(weapon.children.last { $0.name == "rect" && $0.attributes["fill"] == ScreenTheme.Keyboard.key })
             #expect(key.attributes["width"] == "70" && key.attributes["height"] == "70")
         }
         // Cat-Bot's weapon is the Sword: its square is marked, and the weapon image is first responder.
@@ -209,7 +209,7 @@ import InputCore
     @Test func landscapeSplitView_showsTheRosterWithTheSelectedMonsterHighlighted() throws {
         let roster = Screens.roster(selected: "Dog-Bot")
         let svg = try XMLTree.parse(render(Screens.state(.ipad, orientation: .landscape), roster: roster))
-        #expect(svg.attributes["width"] == SVGBuilder.number(1024 + 2 * ScreenTheme.bezelWidth))
+        #expect(svg.attributes["width"] == SVGBuilder.number(1024 + 2 * ScreenTheme.Bezel.width))
         #expect(svg.element(id: "master-navigation-bar")?.text == "Monsters")
         let rows = svg.elements(class: "row")
         #expect(rows.map(\.text) == Catalogue.names)
@@ -350,7 +350,7 @@ import InputCore
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         // The PNG's width (big-endian at offset 16) is the screen plus the bezel, one pixel a point.
         let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
-        #expect(width == 375 + 2 * Int(ScreenTheme.bezelWidth))
+        #expect(width == 375 + 2 * Int(ScreenTheme.Bezel.width))
     }
 
     @Test func convert_refusesAMissingSVG() throws {

@@ -47,7 +47,7 @@ enum Samples {
         .deviceLayout(DeviceLayout(
             orientation: .landscape, widthClass: .compact, window: Size(width: 320, height: 768), elements: [],
             mode: .slideOver, windowOrigin: Point(x: 704, y: 0))),
-        .inputTap(InputTap(point: Point(x: 3, y: 700), keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768, left: -704), interactionDisabled: ["fire"])),
+        .inputTap(InputTap(element: "notes", keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768, left: -704))),
         .mediaAddRequested(MediaAddRequested(kind: .audio)),
         .colorSelected(ColorSelected(color: .green)),
         .deviceLayout(layout),
@@ -85,7 +85,7 @@ enum Samples {
         .interaction(Interaction(element: "add", enabled: true, profile: .ipad)),
         .describe(Describe()),
         .dismissed(Dismissed(presentation: popover, reason: "outside-tap")),
-        .inputTap(InputTap(element: "weapon", keyboard: keyboard, interactionDisabled: [])),
+        .inputTap(InputTap(element: "weapon", keyboard: keyboard)),
         .ack(Ack(handled: "input.tap", handledId: "c-1", emitted: [], forwarded: [], duplicate: true)),
     ]
 

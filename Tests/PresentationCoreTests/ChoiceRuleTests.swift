@@ -4,26 +4,6 @@ import Testing
 
 /// Rules of what is presented and why it goes away, beyond the `+` button's happy path.
 @Suite struct ChoiceRuleTests {
-    @Test func onAnIPhoneChooseColorIsTheChooseColorAlertWithCancelFirst() throws {
-        var harness = Harness()
-        let alert = try #require(harness.tap("iphone", "color").first?.presented).presentation
-        #expect(alert.style == .alert)
-        #expect(alert.message == "Choose Color")
-        #expect(alert.buttons == ["Cancel", "Red", "Green", "Blue"])
-        #expect(alert.cancelButtonIndex == 0)
-    }
-
-    @Test func aMonsterPickedInTheMonsterListPopoverDismissesItWithReasonSelection() throws {
-        var harness = Harness()
-        _ = harness.tap("ipad", "monster-list")
-        let effects = harness.tap("ipad", "Dog-Bot")
-        #expect(types(effects) == [.dismissed, .rosterSelect])
-        let dismissed = try #require(effects.first?.dismissed)
-        #expect(dismissed.reason == "selection")
-        #expect(dismissed.presentation.content == .monsterList)
-        #expect(harness.presentation("ipad") == nil)
-    }
-
     @Test func aNewDeviceWhoseFirstActionIsRefusedIsKnownFromThen() {
         var harness = Harness()
         let refused = harness.send("fresh", .tap(Tap(element: "photo", profile: .ipad)))

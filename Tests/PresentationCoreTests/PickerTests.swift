@@ -4,13 +4,18 @@ import Testing
 
 /// SPEC §1.3: the colour picker and the "Monster List" popover.
 @Suite struct PickerTests {
-    @Test func chooseColorPresentsRedGreenBlueInAPopover() throws {
+    @Test func chooseColorIsARedGreenBluePopoverOnAnIPadAndTheChooseColorAlertWithCancelFirstOnAnIPhone() throws {
         var harness = Harness()
         let popover = try #require(harness.tap("ipad", "color").first?.presented).presentation
         #expect(popover.content == .color)
         #expect(popover.buttons == ["Red", "Green", "Blue"])
         #expect(popover.contentSize == Size(width: 150, height: 140))
         #expect(popover.anchor?.element == "color")
+        let alert = try #require(harness.tap("iphone", "color").first?.presented).presentation
+        #expect(alert.style == .alert)
+        #expect(alert.message == "Choose Color")
+        #expect(alert.buttons == ["Cancel", "Red", "Green", "Blue"])
+        #expect(alert.cancelButtonIndex == 0)
     }
 
     @Test func pickingRedDismissesThePickerAndTellsRoster() throws {
@@ -52,11 +57,15 @@ import Testing
         #expect(effects[1].forwardTo == MonsterBus.Service.roster)
     }
 
-    @Test func tappingARowOfTheMonsterListSelectsIt() {
+    @Test func tappingARowOfTheMonsterListSelectsItAndDismissesTheListWithReasonSelection() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "monster-list")
         let effects = harness.tap("ipad", "ice-bot")
         #expect(types(effects) == [.dismissed, .rosterSelect])
+        let dismissed = try #require(effects.first?.dismissed)
+        #expect(dismissed.reason == "selection")
+        #expect(dismissed.presentation.content == .monsterList)
+        #expect(harness.presentation("ipad") == nil)
         #expect(effects[1].body == .rosterSelect(RosterSelect(monster: "Ice-Bot")))
     }
 

@@ -13,13 +13,9 @@ struct Harness {
         send(device, .tap(Tap(element: element, profile: profile ?? DeviceProfile.builtIn[device])))
     }
 
-    /// A tap at `point` as the bus carries it when no input view is up: to input-handling first
-    /// (the keyboard's window), which passes it back; the effects of both steps of this service.
+    /// A tap at `point` that no input view takes: the app's window hit-tests it.
     mutating func tap(_ device: String, at point: Point) -> [Effect] {
-        let first = send(device, .tap(Tap(point: point, profile: DeviceProfile.builtIn[device])))
-        guard first.count == 1, first[0].forwardTo == MonsterBus.Service.inputHandling,
-              case .inputTap(let tap) = first[0].body, let passed = tap.point else { return first }
-        return send(device, .inputPassed(InputPassed(point: passed)))
+        send(device, .tap(Tap(point: point, profile: DeviceProfile.builtIn[device])))
     }
 
     mutating func rotate(_ device: String, _ orientation: Orientation) -> [Effect] {

@@ -195,13 +195,10 @@ public enum GatewayCommands {
             if let mode = WindowMode(rawValue: arguments[0]) { return .resizeMode(mode) }
             return .resize(try parseEnum(SizeClass.self, arguments[0], "resize", choices, command: "resize"))
         },
-        GatewayCommandDeclaration(
-            "select", usage: "select NAME", summary: "Pick a monster in the roster list; the detail pane shows it.",
-            arguments: [.words(Catalogue.names)], examples: ["gateway select Dog-Bot"]
-        ) { _, arguments throws(UsageError) in
-            try exactly(1, "a monster's name, e.g. Dog-Bot", "select", arguments)
-            return .select(arguments[0])
-        },
+        withOneArgument(
+            "select", usage: "select NAME", argument: "a monster's name, e.g. Dog-Bot", completion: .words(Catalogue.names),
+            summary: "Pick a monster in the roster list; the detail pane shows it.",
+            examples: ["gateway select Dog-Bot"], GatewayCommand.select),
         GatewayCommandDeclaration(
             "interaction", usage: "interaction ELEMENT on|off",
             summary: "Turn a view's user interaction on or off (a view with it off never receives taps).",
@@ -213,13 +210,9 @@ public enum GatewayCommands {
             }
             return .interaction(element: arguments[0], enabled: enabled)
         },
-        GatewayCommandDeclaration(
-            "describe", usage: "describe", summary: "Everything on the device's screen: layout, presentation, input view, roster.",
-            examples: ["gateway --json describe"]
-        ) { _, arguments throws(UsageError) in
-            try exactly(0, "no arguments", "describe", arguments)
-            return .describe
-        },
+        withoutArguments(
+            "describe", summary: "Everything on the device's screen: layout, presentation, input view, roster.",
+            examples: ["gateway --json describe"], .describe),
         GatewayCommandDeclaration(
             "roster", usage: "roster | roster backup FILE",
             summary: "List the monsters with their descriptions, icons, weapons and name colours, the revision and the database id. `roster backup FILE`: roster writes a consistent copy of its database to FILE (an absolute path in roster's file system, not an existing file) while it runs; restore with `roster --restore FILE`.",
@@ -233,22 +226,13 @@ public enum GatewayCommands {
             try exactly(0, "no arguments (or backup FILE)", "roster", arguments)
             return .roster
         },
-        GatewayCommandDeclaration(
-            "forget", usage: "forget DEVICE",
+        withOneArgument(
+            "forget", usage: "forget DEVICE", argument: "a device id", completion: .none,
             summary: "Every service drops DEVICE's state now (as after DEVICE_IDLE_EXPIRY_SECONDS unused); each answers device.forgotten.",
-            arguments: [.none], examples: ["gateway forget left"]
-        ) { _, arguments throws(UsageError) in
-            try exactly(1, "a device id", "forget", arguments)
-            return .forget(arguments[0])
-        },
-        GatewayCommandDeclaration(
-            "status", usage: "status",
-            summary: "Show each service the bus hears: version, pid, uptime, last heartbeat, counters. Exits 1 if one is missing or stale.",
-            examples: ["gateway status"]
-        ) { _, arguments throws(UsageError) in
-            try exactly(0, "no arguments", "status", arguments)
-            return .status
-        },
+            examples: ["gateway forget left"], GatewayCommand.forget),
+        withoutArguments(
+            "status", summary: "Show each service the bus hears: version, pid, uptime, last heartbeat, counters. Exits 1 if one is missing or stale.",
+            examples: ["gateway status"], .status),
         GatewayCommandDeclaration(
             "ping", usage: "ping [SERVICE…]",
             summary: "Wait until the services (default: bus and all three) answer through the bus; exit 3 if one does not in time. A health check.",
@@ -285,22 +269,13 @@ public enum GatewayCommands {
             try exactly(0, "options only (--type PREFIX, --count N)", "watch", arguments)
             return .watch(types: draft.watchTypes, count: draft.watchCount)
         },
-        GatewayCommandDeclaration(
-            "run", usage: "run FILE",
+        withOneArgument(
+            "run", usage: "run FILE", argument: "a scenario file", completion: .files,
             summary: "Run a scenario: each line is what you would type after `gateway`; `expect TYPE [FIELD=VALUE…]` and `expect-no TYPE […]` check the messages the previous action caused (FIELD is a body key, dotted for nesting); # starts a comment. Stops at the first failed expectation with exit 1, naming FILE:LINE.",
-            arguments: [.files], examples: ["gateway run Scenarios/plus-button-ipad.scenario", "gateway --json run my.scenario"]
-        ) { _, arguments throws(UsageError) in
-            try exactly(1, "a scenario file", "run", arguments)
-            return .run(arguments[0])
-        },
-        GatewayCommandDeclaration(
-            "shell", usage: "shell",
-            summary: "An interactive session: reads actions and expectations line by line (as in a scenario) until end of input or `exit`.",
-            examples: ["gateway --device iphone shell", "echo 'tap add' | gateway shell"]
-        ) { _, arguments throws(UsageError) in
-            try exactly(0, "no arguments", "shell", arguments)
-            return .shell
-        },
+            examples: ["gateway run Scenarios/plus-button-ipad.scenario", "gateway --json run my.scenario"], GatewayCommand.run),
+        withoutArguments(
+            "shell", summary: "An interactive session: reads actions and expectations line by line (as in a scenario) until end of input or `exit`.",
+            examples: ["gateway --device iphone shell", "echo 'tap add' | gateway shell"], .shell),
         GatewayCommandDeclaration(
             "screen", usage: "screen [--out FILE]",
             summary: "Draw the device's current screen as SVG (to standard output, or FILE; FILE.png converts to PNG where rsvg-convert or ImageMagick is installed).",
@@ -334,14 +309,9 @@ public enum GatewayCommands {
         ) { draft, arguments throws(UsageError) in
             .keys(try KeysCommand.parse(arguments, force: draft.force, ifMissing: draft.ifMissing))
         },
-        GatewayCommandDeclaration(
-            "contract", usage: "contract",
-            summary: "Print the AsyncAPI 3.0 document of the bus, generated from the message vocabulary (Scripts/contract writes it to docs/asyncapi.yaml).",
-            examples: ["gateway contract > docs/asyncapi.yaml"]
-        ) { _, arguments throws(UsageError) in
-            try exactly(0, "no arguments", "contract", arguments)
-            return .contract
-        },
+        withoutArguments(
+            "contract", summary: "Print the AsyncAPI 3.0 document of the bus, generated from the message vocabulary (Scripts/contract writes it to docs/asyncapi.yaml).",
+            examples: ["gateway contract > docs/asyncapi.yaml"], .contract),
         GatewayCommandDeclaration(
             "help", usage: "help [COMMAND]", summary: "Show help for the gateway or one command.",
             arguments: [.commands],
@@ -358,6 +328,28 @@ public enum GatewayCommands {
     /// The declaration of command `name`.
     public static func command(named name: String) -> GatewayCommandDeclaration? {
         commands.first { $0.name == name }
+    }
+
+    /// A command that takes no arguments and no options of its own: `usage` is its name.
+    private static func withoutArguments(
+        _ name: String, summary: String, examples: [String], _ command: GatewayCommand
+    ) -> GatewayCommandDeclaration {
+        GatewayCommandDeclaration(name, usage: name, summary: summary, examples: examples) { _, arguments throws(UsageError) in
+            try exactly(0, "no arguments", name, arguments)
+            return command
+        }
+    }
+
+    /// A command that takes exactly one argument (what it is in `argument`, for the usage error),
+    /// completed with `completion`, and no options of its own.
+    private static func withOneArgument(
+        _ name: String, usage: String, argument what: String, completion: Completion, summary: String, examples: [String],
+        _ command: @escaping @Sendable (String) -> GatewayCommand
+    ) -> GatewayCommandDeclaration {
+        GatewayCommandDeclaration(name, usage: usage, summary: summary, arguments: [completion], examples: examples) { _, arguments throws(UsageError) in
+            try exactly(1, what, name, arguments)
+            return command(arguments[0])
+        }
     }
 
     private static func exactly(_ count: Int, _ what: String, _ name: String, _ arguments: [String]) throws(UsageError) {

@@ -25,7 +25,7 @@ public struct HumanFormatter: Sendable {
         case .resize(let resize): detail = resize.mode?.rawValue ?? resize.width.rawValue
         case .select(let select): detail = select.monster
         case .interaction(let interaction): detail = "\(interaction.element) \(interaction.enabled ? "on" : "off")"
-        case .inputTap(let tap): detail = tap.element ?? tap.point.map { "at \(number($0.x)),\(number($0.y))" } ?? ""
+        case .inputTap(let tap): detail = tap.element
         case .inputPassed(let passed): detail = "at \(number(passed.point.x)),\(number(passed.point.y))"
         case .rosterSelect(let select): detail = select.monster
         case .heartbeat(let beat): detail = "\(beat.service) up \(Int(beat.uptimeSeconds))s"

@@ -23,11 +23,8 @@ public struct InputCore: Sendable {
             return update(deviceId) { Self.tap(tap, on: &$0) }
         case .inputTap(let tap):
             return update(deviceId, keyboard: tap.keyboard) { device in
-                guard let element = tap.element, tap.point == nil else {
-                    return [.error(.badTap, "an input.tap names a first responder (taps at points come as device.tap)")]
-                }
-                guard let responder = Responder(rawValue: element) else {
-                    return [.error(.unknownElement, "'\(element)' is not a first responder (weapon, notes)")]
+                guard let responder = Responder(rawValue: tap.element) else {
+                    return [.error(.unknownElement, "'\(tap.element)' is not a first responder (weapon, notes)")]
                 }
                 return Self.becomeFirstResponder(responder, on: &device)
             }

@@ -87,30 +87,22 @@ public struct DeviceSession: Sendable, Equatable, Codable {
             interactionDisabled: interactionDisabled.sorted())
     }
 
+    /// The JSON form (a device's snapshot, for another instance): the shared values under their
+    /// own names, written as the values they hold (`encode(to:)` is the synthesised one).
     enum CodingKeys: String, CodingKey {
-        case profile, orientation, widthClass, mode, presentation, interactionDisabled
+        case sharedProfile = "profile", orientation, widthClass, mode, sharedPresentation = "presentation", interactionDisabled
     }
 
-    /// Decodes a session from its JSON form (a device's snapshot, for another instance).
+    /// Decodes a session from its JSON form, sharing its profile and presentation with the
+    /// devices that hold the same.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        sharedProfile = Self.profiles.shared(try container.decode(DeviceProfile.self, forKey: .profile))
+        sharedProfile = Self.profiles.shared(try container.decode(DeviceProfile.self, forKey: .sharedProfile))
         orientation = try container.decode(Orientation.self, forKey: .orientation)
         widthClass = try container.decode(SizeClass.self, forKey: .widthClass)
         mode = try container.decode(WindowMode.self, forKey: .mode)
-        sharedPresentation = try container.decodeIfPresent(Presentation.self, forKey: .presentation).map(Self.presentations.shared)
+        sharedPresentation = try container.decodeIfPresent(Presentation.self, forKey: .sharedPresentation).map(Self.presentations.shared)
         interactionDisabled = try container.decode(Set<String>.self, forKey: .interactionDisabled)
-    }
-
-    /// Encodes the session as its JSON form: profile, orientation, widthClass, mode, presentation, interactionDisabled.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(profile, forKey: .profile)
-        try container.encode(orientation, forKey: .orientation)
-        try container.encode(widthClass, forKey: .widthClass)
-        try container.encode(mode, forKey: .mode)
-        try container.encodeIfPresent(presentation, forKey: .presentation)
-        try container.encode(interactionDisabled, forKey: .interactionDisabled)
     }
 
     /// Whether `other` describes the same hardware (orientation and width may differ: they change).

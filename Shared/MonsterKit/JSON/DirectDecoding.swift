@@ -281,25 +281,18 @@ extension JSONReader {
     // MARK: input.tap
 
     mutating func inputTap() throws(NotDirect) -> InputTap {
-        var element: String?, point: Point?, keyboard: KeyboardMetrics?, interactionDisabled: [String]?
-        var seenElement = false, seenPoint = false, seenDisabled = false
+        var element: String?, keyboard: KeyboardMetrics?
         try fields { r, name throws(NotDirect) in
             if r.key(name, is: "element") {
-                try r.onceOrNull(&seenElement, &element) { r throws(NotDirect) in try r.string() }
-            } else if r.key(name, is: "point") {
-                try r.onceOrNull(&seenPoint, &point) { r throws(NotDirect) in try r.point() }
+                try r.once(&element) { r throws(NotDirect) in try r.string() }
             } else if r.key(name, is: "keyboard") {
                 try r.once(&keyboard) { r throws(NotDirect) in try r.keyboard() }
-            } else if r.key(name, is: "interactionDisabled") {
-                try r.onceOrNull(&seenDisabled, &interactionDisabled) { r throws(NotDirect) in try r.strings() }
             } else {
                 try r.skipValue()
             }
         }
-        guard let keyboard else { throw NotDirect() }
-        var tap = InputTap(element: "", keyboard: keyboard, interactionDisabled: interactionDisabled)
-        tap.element = element; tap.point = point
-        return tap
+        guard let element, let keyboard else { throw NotDirect() }
+        return InputTap(element: element, keyboard: keyboard)
     }
 
     mutating func keyboard() throws(NotDirect) -> KeyboardMetrics {

@@ -5,21 +5,16 @@ public enum JSONStringLiteral {
     /// escaped. `forPages` also escapes `<`, U+2028 and U+2029, so the literal is safe inside an
     /// HTML `<script>`.
     public static func quoted(_ text: String, forPages: Bool = false) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f
-                || (forPages && (scalar == "<" || scalar.value == 0x2028 || scalar.value == 0x2029)):
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        "\"" + text.replacingScalars { scalar in
+            if let short = shortEscapes[scalar] { return short }
+            let escaped = scalar.value < 0x20 || scalar.value == 0x7f
+                || (forPages && (scalar == "<" || scalar.value == 0x2028 || scalar.value == 0x2029))
+            guard escaped else { return nil }
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } + "\""
     }
+
+    /// The characters JSON escapes with a backslash and a letter (or themselves).
+    private static let shortEscapes: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
 }

@@ -5,7 +5,7 @@ import Foundation
 public enum PNGConverter {
     /// A program on this machine that can turn SVG into PNG.
     public struct Tool: Sendable, Equatable, CustomStringConvertible {
-        /// Which program it is.
+        /// The programs it knows, in the order `findTool` prefers them.
         public enum Kind: String, Sendable, CaseIterable {
             /// librsvg's `rsvg-convert` (Debian: `librsvg2-bin`).
             case rsvgConvert = "rsvg-convert"

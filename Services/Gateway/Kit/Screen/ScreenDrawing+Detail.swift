@@ -47,7 +47,7 @@ extension ScreenDrawing {
     mutating func drawImagePlaceholder(_ box: Rect, title: String?, file: String?) {
         let radius = min(10, box.width / 6, box.height / 6)
         svg.empty("rect", frame(box) + [
-            ("rx", n(radius)), ("fill", ScreenTheme.imageFill), ("stroke", ScreenTheme.imageStroke),
+            ("rx", n(radius)), ("fill", ScreenTheme.Image.fill), ("stroke", ScreenTheme.Image.stroke),
             ("stroke-width", "1"), ("stroke-dasharray", "4 3"), ("class", "placeholder"), ("data-file", file),
         ])
         let lines = [title, file].compactMap { $0 }
@@ -87,10 +87,10 @@ extension ScreenDrawing {
             + "L\(n(glyph.maxX)) \(n(glyph.maxY))Z"
         svg.open("g", [("class", "pictogram")])
         svg.empty("rect", frame(glyph) + [
-            ("rx", n(side * 0.12)), ("fill", "none"), ("stroke", ScreenTheme.imageGlyph), ("stroke-width", "1.5"),
+            ("rx", n(side * 0.12)), ("fill", "none"), ("stroke", ScreenTheme.Image.glyph), ("stroke-width", "1.5"),
         ])
-        svg.empty("circle", [("cx", n(sun.x)), ("cy", n(sun.y)), ("r", n(side * 0.1)), ("fill", ScreenTheme.imageGlyph)])
-        svg.empty("path", [("d", hills), ("fill", ScreenTheme.imageGlyph)])
+        svg.empty("circle", [("cx", n(sun.x)), ("cy", n(sun.y)), ("r", n(side * 0.1)), ("fill", ScreenTheme.Image.glyph)])
+        svg.empty("path", [("d", hills), ("fill", ScreenTheme.Image.glyph)])
         svg.close()
     }
 

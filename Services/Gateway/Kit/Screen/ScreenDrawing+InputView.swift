@@ -10,7 +10,7 @@ extension ScreenDrawing {
             ("data-view", view.view), ("data-responder", view.responder),
             ("data-width", n(view.width)), ("data-height", n(view.height)),
         ])
-        fill(box, ScreenTheme.keyboardBackground, [("id", "input-view-background")])
+        fill(box, ScreenTheme.Keyboard.background, [("id", "input-view-background")])
         fill(Rect(x: box.minX, y: box.minY, width: box.width, height: 0.5), ScreenTheme.barHairline)
         if view.view == "keyboard" {
             drawKeyboard(in: box)
@@ -60,8 +60,8 @@ extension ScreenDrawing {
     /// A key: a white (or grey, for `special`) rounded rectangle with a shadow under it; a key
     /// of the model (`name`) says which it is.
     private mutating func drawKey(_ box: Rect, special: Bool, name: String? = nil) {
-        fill(Rect(x: box.minX, y: box.minY + 1, width: box.width, height: box.height), ScreenTheme.keyShadow, radius: 6)
-        fill(box, special ? ScreenTheme.specialKey : ScreenTheme.key, radius: 6,
+        fill(Rect(x: box.minX, y: box.minY + 1, width: box.width, height: box.height), ScreenTheme.Keyboard.keyShadow, radius: 6)
+        fill(box, special ? ScreenTheme.Keyboard.specialKey : ScreenTheme.Keyboard.key, radius: 6,
              name.map { [("class", "input-key"), ("data-name", $0)] } ?? [])
     }
 

@@ -94,7 +94,7 @@ extension ScreenDrawing {
     mutating func drawAlert(_ alert: Presentation) {
         svg.empty("rect", [
             ("id", "dimming"), ("x", "0"), ("y", "0"), ("width", n(window.width)), ("height", n(window.height)),
-            ("fill", ScreenTheme.dimming), ("fill-opacity", n(ScreenTheme.dimmingOpacity)),
+            ("fill", ScreenTheme.Dimming.color), ("fill-opacity", n(ScreenTheme.Dimming.opacity)),
         ])
         let box = alert.frame
         svg.open("g", [

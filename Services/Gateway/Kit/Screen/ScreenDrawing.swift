@@ -53,7 +53,7 @@ struct ScreenDrawing {
 
     /// The whole document.
     mutating func render() -> String {
-        let bezel = ScreenTheme.bezelWidth
+        let bezel = ScreenTheme.Bezel.width
         let screen = screen
         // A window narrower than the screen: where the model says (Slide Over at the right edge,
         // Split View at the left); a model that does not say gets Slide Over's place.
@@ -99,7 +99,7 @@ struct ScreenDrawing {
 
         svg.empty("rect", [
             ("id", "bezel"), ("x", n(-bezel)), ("y", n(-bezel)), ("width", n(outer.width)), ("height", n(outer.height)),
-            ("rx", n(ScreenTheme.bezelRadius)), ("fill", ScreenTheme.bezel),
+            ("rx", n(ScreenTheme.Bezel.radius)), ("fill", ScreenTheme.Bezel.color),
         ])
         if window.width < screen.width || window.height < screen.height {
             drawOtherApp(screen: screen, origin: origin)
@@ -142,7 +142,7 @@ struct ScreenDrawing {
     /// a window at the right edge (Slide Over), right of one at the left edge (Split View).
     mutating func drawOtherApp(screen: Size, origin: Point) {
         svg.open("g", [("id", "other-app")])
-        fill(Rect(x: 0, y: 0, width: screen.width, height: screen.height), ScreenTheme.imageFill)
+        fill(Rect(x: 0, y: 0, width: screen.width, height: screen.height), ScreenTheme.Image.fill)
         let free = origin.x > 0
             ? Rect(x: 0, y: 0, width: origin.x, height: screen.height)
             : Rect(x: origin.x + window.width, y: 0, width: max(0, screen.width - origin.x - window.width), height: screen.height)

@@ -27,26 +27,36 @@ enum ScreenTheme {
     static let barHairline = "#B2B2B2"
     /// Content backgrounds.
     static let background = "#FFFFFF"
-    /// A placeholder image's fill, stroke and pictogram.
-    static let imageFill = "#EFEFF4"
-    static let imageStroke = "#C7C7CC"
-    static let imageGlyph = "#C2C2C8"
+    /// A placeholder image.
+    enum Image {
+        static let fill = "#EFEFF4"
+        static let stroke = "#C7C7CC"
+        /// Its pictogram.
+        static let glyph = "#C2C2C8"
+    }
     /// An alert's box.
     static let alertBackground = "#F2F2F2"
-    /// The layer an alert puts over the screen, and how opaque it is.
-    static let dimming = "#000000"
-    static let dimmingOpacity = 0.4
+    /// The layer an alert puts over the screen.
+    enum Dimming {
+        static let color = "#000000"
+        static let opacity = 0.4
+    }
     /// A popover's outline.
     static let popoverStroke = "#D1D1D6"
-    /// The keyboard's (and so an input view's) background, its keys and their shadow.
-    static let keyboardBackground = "#D1D4DA"
-    static let key = "#FFFFFF"
-    static let specialKey = "#ACB1BA"
-    static let keyShadow = "#898A8D"
+    /// The keyboard, and so an input view.
+    enum Keyboard {
+        static let background = "#D1D4DA"
+        static let key = "#FFFFFF"
+        /// The keyboard's wide keys (shift, delete, the keys beside the space bar).
+        static let specialKey = "#ACB1BA"
+        static let keyShadow = "#898A8D"
+    }
     /// The device around the screen.
-    static let bezel = "#1C1C1E"
-    static let bezelWidth = 12.0
-    static let bezelRadius = 22.0
+    enum Bezel {
+        static let color = "#1C1C1E"
+        static let width = 12.0
+        static let radius = 22.0
+    }
 
     /// The popover's corner radius, and half the width of its arrow's base.
     static let popoverRadius = 13.0
