@@ -16,6 +16,11 @@ struct Measurements {
     /// The raw echo answering like the product: two messages as large as the decision and the ack.
     var shape: RawClient.Shape?
     var rawShapedLatency: [Double] = []
+    /// The weapon tap (`WeaponTapClient`): its round trips, the services it went through, and
+    /// the taps that never completed.
+    var weaponTapLatency: [Double] = []
+    var weaponTapHops = 0
+    var weaponTapLost = 0
     var rawOneWay: [Throughput] = []
     var rawEcho: [Throughput] = []
     var rawShapedEcho: [Throughput] = []
@@ -94,6 +99,9 @@ enum BenchRun {
         let peer = try ProductClient(context: context, config: peerConfig, service: Peer.service)
         defer { peer.close() }
         try peer.handshake(services: [Peer.service], timeout: 30)
+        let weaponTap = try WeaponTapClient(context: context, config: stack.config, addressed: true)
+        defer { weaponTap.close() }
+        try weaponTap.prepare(services: BenchStack.serviceNames, timeout: 20)
 
         // 1-2. Latency: warm both up, then alternate short blocks (25 round trips, a few ms), so
         // that a burst of other work on the machine falls on every side alike.
@@ -102,6 +110,7 @@ enum BenchRun {
             _ = try raw.roundTrip()
             _ = try product.roundTrip(device: "bench-ipad")
             _ = try peer.roundTrip(device: "bench-ipad")
+            _ = try weaponTap.roundTrip()
         }
         // The product's answer, in sizes, for the product-shaped raw reference.
         if let decision = product.samples[.presented], let ack = product.samples[.ack] {
@@ -129,7 +138,9 @@ enum BenchRun {
                 m.addCPU("round trip raw 1→2", meter.used(), perBlock)
             }
             for _ in 0..<perBlock { if let seconds = try peer.roundTrip(device: "bench-ipad") { m.peerLatency.append(seconds) } }
+            for _ in 0..<perBlock { if let times = try weaponTap.roundTrip() { m.weaponTapLatency.append(times.weaponChanged) } }
         }
+        (m.weaponTapHops, m.weaponTapLost) = (weaponTap.hops, weaponTap.lost)
         m.clientTime = product.clientTime
         m.rawSendMicroseconds = raw.sendTime.count > 0 ? raw.sendTime.seconds * 1e6 / Double(raw.sendTime.count) : 0
         m.rawLatencyLost = raw.lost
