@@ -16,7 +16,7 @@ struct Measurements {
     /// The raw echo answering like the product: two messages as large as the decision and the ack.
     var shape: RawClient.Shape?
     var rawShapedLatency: [Double] = []
-    /// The weapon tap (`WeaponTapClient`): its round trips, the services it went through, and
+    /// The weapon tap (`TapClient`): its round trips, the services it went through, and
     /// the taps that never completed.
     var weaponTapLatency: [Double] = []
     var weaponTapHops = 0
@@ -99,7 +99,7 @@ enum BenchRun {
         let peer = try ProductClient(context: context, config: peerConfig, service: Peer.service)
         defer { peer.close() }
         try peer.handshake(services: [Peer.service], timeout: 30)
-        let weaponTap = try WeaponTapClient(context: context, config: stack.config, addressed: true)
+        let weaponTap = try TapClient(context: context, config: stack.config, addressed: true)
         defer { weaponTap.close() }
         try weaponTap.prepare(services: BenchStack.serviceNames, timeout: 20)
 

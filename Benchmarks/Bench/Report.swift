@@ -120,7 +120,7 @@ enum Report {
 
         if verdict.weaponTap.tap.count > 0 {
             let w = verdict.weaponTap
-            table.row("  \(WeaponTapFigures.title), \(w.hops) hops: p50 / p99 (lost)", micro(raw.p50) + " / " + micro(raw.p99),
+            table.row("  weapon tap (tap fire), \(w.hops) hops: p50 / p99 (lost)", micro(raw.p50) + " / " + micro(raw.p99),
                       micro(w.tap.p50) + " / " + micro(w.tap.p99) + " (\(w.lost))", ratio(w.p50Ratio) + " / " + ratio(w.p99Ratio), "", "")
         }
         if !m.peerLatency.isEmpty {

@@ -15,14 +15,17 @@ struct WeaponTapFigures {
     let tap: LatencySummary
     /// Until the picker is hidden (input-handling's answer), when measured.
     let hidden: LatencySummary
+    /// The product row's action by the same client (`TapClient.addTap`), when measured.
+    let add: LatencySummary
     /// The services a weapon tap went through.
     let hops: Int
     let lost: Int
 
-    init(raw: [Double], tap: [Double], hidden: [Double] = [], hops: Int, lost: Int) {
+    init(raw: [Double], tap: [Double], hidden: [Double] = [], add: [Double] = [], hops: Int, lost: Int) {
         self.raw = LatencySummary(raw)
         self.tap = LatencySummary(tap)
         self.hidden = LatencySummary(hidden)
+        self.add = LatencySummary(add)
         self.hops = hops
         self.lost = lost
     }
@@ -46,15 +49,15 @@ struct WeaponTapFigures {
 private final class WeaponTapSide {
     let stack: BenchStack
     let raw: RawClient
-    let tap: WeaponTapClient
+    let tap: TapClient
     /// Samples (seconds) by round: raw round trips, weapon taps until the weapon changed and
-    /// until the picker was hidden.
-    var rounds: [(raw: [Double], tap: [Double], hidden: [Double])] = []
+    /// until the picker was hidden, `add` taps until decided.
+    var rounds: [(raw: [Double], tap: [Double], hidden: [Double], add: [Double])] = []
 
     init(stack: BenchStack, context: ZMQContext, addressed: Bool) throws {
         self.stack = stack
-        tap = try WeaponTapClient(context: context, config: stack.config, addressed: addressed)
-        let sample = tap.bus.envelope(.tap(Tap(element: WeaponTapClient.weapons[0], profile: .iphone)), device: WeaponTapClient.device)
+        tap = try TapClient(context: context, config: stack.config, addressed: addressed)
+        let sample = tap.bus.envelope(.tap(Tap(element: TapClient.weapons[0], profile: .iphone)), device: TapClient.device)
         raw = try RawClient(context: context, config: stack.config, payload: try tap.bus.codec.encode(sample))
     }
 
@@ -63,7 +66,8 @@ private final class WeaponTapSide {
         tap.close()
     }
 
-    /// One block of `count` raw round trips, then `count` weapon taps, into the last round.
+    /// One block of `count` raw round trips, `count` weapon taps and `count` `add` taps, into
+    /// the last round.
     func block(_ count: Int) throws {
         let round = rounds.count - 1
         for _ in 0..<count { if let seconds = try raw.roundTrip() { rounds[round].raw.append(seconds) } }
@@ -72,13 +76,14 @@ private final class WeaponTapSide {
             rounds[round].tap.append(times.weaponChanged)
             rounds[round].hidden.append(times.pickerHidden)
         }
+        for _ in 0..<count { if let seconds = try tap.addTap() { rounds[round].add.append(seconds) } }
     }
 
     /// The figures of round `index`, or of every round.
     func figures(round index: Int? = nil) -> WeaponTapFigures {
         let chosen = index.map { [rounds[$0]] } ?? rounds
         return WeaponTapFigures(
-            raw: chosen.flatMap(\.raw), tap: chosen.flatMap(\.tap), hidden: chosen.flatMap(\.hidden), hops: tap.hops,
+            raw: chosen.flatMap(\.raw), tap: chosen.flatMap(\.tap), hidden: chosen.flatMap(\.hidden), add: chosen.flatMap(\.add), hops: tap.hops,
             lost: tap.lost + raw.lost)
     }
 }
@@ -111,21 +116,22 @@ enum WeaponTapRun {
         return sides.count == 2 ? comparison(sides[0], sides[1], options) : report(sides[0], options)
     }
 
-    /// Warms every side up, then alternates blocks of 25 raw round trips and 25 weapon taps
-    /// side after side (in turn first), for `options.rounds` rounds.
+    /// Warms every side up, then alternates blocks of 25 raw round trips, 25 weapon taps and 25
+    /// `add` taps side after side (in turn first), for `options.rounds` rounds.
     private static func measure(_ sides: [WeaponTapSide], _ options: Options) throws {
-        progress("warming up: \(options.warmUp) round trips and weapon taps on each side")
+        progress("warming up: \(options.warmUp) raw round trips, weapon taps and add taps on each side")
         for _ in 0..<options.warmUp {
             for side in sides {
                 _ = try side.raw.roundTrip()
                 _ = try side.tap.roundTrip()
+                _ = try side.tap.addTap()
             }
         }
         let perBlock = min(25, options.roundTrips)
         let blocks = max(1, options.roundTrips / perBlock / options.rounds)
         for round in 0..<options.rounds {
-            progress("round \(round + 1)/\(options.rounds): \(blocks * perBlock) raw round trips and weapon taps on each side, alternating every \(perBlock)")
-            for side in sides { side.rounds.append(([], [], [])) }
+            progress("round \(round + 1)/\(options.rounds): \(blocks * perBlock) raw round trips, weapon taps and add taps on each side, alternating every \(perBlock)")
+            for side in sides { side.rounds.append(([], [], [], [])) }
             for block in 0..<blocks {
                 // Each side goes first every other block, so that neither always follows the other.
                 for side in block % 2 == 0 ? sides : sides.reversed() { try side.block(perBlock) }
@@ -148,6 +154,7 @@ enum WeaponTapRun {
         table.row("  p50", Report.micro(figures.raw.p50), Report.micro(figures.tap.p50), Report.ratio(figures.p50Ratio))
         table.row("  p99", Report.micro(figures.raw.p99), Report.micro(figures.tap.p99), Report.ratio(figures.p99Ratio))
         table.row("  until the picker is hidden: p50 / p99", "", Report.micro(figures.hidden.p50) + " / " + Report.micro(figures.hidden.p99), "")
+        table.row("  add tap (iPad, presentation-policy's decision): p50 / p99", "", Report.micro(figures.add.p50) + " / " + Report.micro(figures.add.p99), "")
         table.row("  lost", "\(side.raw.lost)", "\(side.tap.lost)", "")
         return (heading(figures, options) + [table.render(), "{\(figures.json()), \"lost\":\(figures.lost)}"]).joined(separator: "\n")
     }
@@ -191,6 +198,8 @@ enum WeaponTapRun {
             Comparison("weapon tap p99 ÷ raw p99", this, other) { $0.p99Ratio },
             Comparison("until the picker is hidden p50 (µs)", this, other) { $0.hidden.p50 * 1e6 },
             Comparison("until the picker is hidden p99 (µs)", this, other) { $0.hidden.p99 * 1e6 },
+            Comparison("add tap (iPad, the decision) p50 (µs)", this, other) { $0.add.p50 * 1e6 },
+            Comparison("add tap (iPad, the decision) p99 (µs)", this, other) { $0.add.p99 * 1e6 },
         ]
         let mine = this.figures(), theirs = other.figures()
         var table = Table(["", "this tree", "against", "this ÷ against", "rounds", ""])

@@ -9,15 +9,17 @@ import BusKit
 import MonsterKit
 import ZeroMQ
 
-/// What one action caused so far, from the answers carrying its id. It is done when `final` (if
-/// any) has come, a service has acknowledged the action itself, and every request passed on to
-/// another service has been acknowledged. Its hops are the services it went through: those that
+/// What one action caused so far, from the answers carrying its id. It is done when one of
+/// `final` (if any) has come, a service has acknowledged the action itself, and every request
+/// passed on to another service has been acknowledged. Its hops are the services it went through: those that
 /// acknowledged the action plus one per request passed on.
 struct TapChain {
     /// The action's id: everything it causes carries it as `correlationId`.
     let actionId: String
-    /// The answer that ends the timed part (nil: none awaited beyond the acknowledgements).
-    let final: MessageType?
+    /// The answers that end the timed part (empty: none awaited beyond the acknowledgements).
+    let final: Set<MessageType>
+    /// When the first of `final` came (monotonic seconds).
+    private(set) var finalAt: Double?
     /// When the first message of each type came (monotonic seconds).
     private(set) var arrivals: [MessageType: Double] = [:]
     /// A service's refusal (`error`) or "nothing changed" (`action.unchanged`), if one came.
@@ -26,7 +28,7 @@ struct TapChain {
     private var forwarded: Set<Forward> = []
     private var acknowledged: Set<Forward> = []
 
-    init(actionId: String, final: MessageType?) {
+    init(actionId: String, final: Set<MessageType>) {
         self.actionId = actionId
         self.final = final
     }
@@ -35,6 +37,7 @@ struct TapChain {
     mutating func observe(_ type: MessageType, correlationId: String, service: String, ack: Ack?, at time: Double) {
         guard correlationId == actionId else { return }
         if arrivals[type] == nil { arrivals[type] = time }
+        if finalAt == nil, final.contains(type) { finalAt = time }
         switch type {
         case .ack:
             guard let ack, !ack.duplicate else { return }
@@ -49,16 +52,21 @@ struct TapChain {
     }
 
     /// Everything the action caused has been acknowledged (and `final` has come).
-    var isDone: Bool { firstAcks > 0 && (final.map { arrivals[$0] != nil } ?? true) && forwarded.isSubset(of: acknowledged) }
+    var isDone: Bool { firstAcks > 0 && (final.isEmpty || finalAt != nil) && forwarded.isSubset(of: acknowledged) }
 
     /// The services the action went through.
     var hops: Int { firstAcks + forwarded.count }
 }
 
 /// A client making weapon taps on one iPhone of a stack, owned by the thread that made it.
-final class WeaponTapClient {
-    /// The answers read: the acknowledgements, refusals, the picker's and the roster's answers.
-    private static let answers: [MessageType] = [.ack, .error, .unchanged, .pong, .inputShown, .inputHidden, .selection, .monsterUpdated]
+/// It also makes the product row's action, a tap on `+` of an iPad, on the same wire, so that
+/// a comparison of two trees has that figure too.
+final class TapClient {
+    /// The answers read: the acknowledgements, refusals, presentation-policy's decisions, the
+    /// picker's and the roster's answers.
+    private static let answers: [MessageType] = [
+        .ack, .error, .unchanged, .pong, .presented, .dismissed, .inputShown, .inputHidden, .selection, .monsterUpdated,
+    ]
     /// The device: an iPhone, its profile sent with every action (as a `gateway` command does),
     /// which every stack understands.
     static let device = "bench-iphone"
@@ -66,11 +74,13 @@ final class WeaponTapClient {
     /// from the last, so every tap changes the weapon).
     static let monster = "Dog-Bot"
     static let weapons = ["fire", "sword"]
+    /// The iPad of the `add` taps.
+    static let addDevice = "bench-ipad"
 
     let bus: BusConnection
     /// This client's address (`replyTo`), when addressed.
     let address: String?
-    /// Weapon taps that did not complete within the timeout.
+    /// Taps that did not complete within the timeout.
     private(set) var lost = 0
     /// The services the last completed weapon tap went through.
     private(set) var hops = 0
@@ -108,7 +118,7 @@ final class WeaponTapClient {
             }
         }
         while try bus.receiveFrames(timeoutMilliseconds: 50) != nil {}
-        try complete(.select(Select(monster: Self.monster, profile: .iphone)), final: .selection)
+        try complete(.select(Select(monster: Self.monster, profile: .iphone)), device: Self.device, final: [.selection])
     }
 
     /// Seconds from before a weapon tap's envelope is made until an answer is in.
@@ -123,14 +133,14 @@ final class WeaponTapClient {
     /// times it until the weapon has changed. The rest of the tap's answers are awaited, untimed.
     /// Nil (counted as lost) when the tap is not complete within `timeout`.
     func roundTrip(timeout: Double = 2) throws -> Times? {
-        guard try complete(.tap(Tap(element: "weapon", profile: .iphone)), final: .inputShown, timeout: timeout) != nil else {
+        guard try complete(.tap(Tap(element: "weapon", profile: .iphone)), device: Self.device, final: [.inputShown], timeout: timeout) != nil else {
             lost += 1
             return nil
         }
         let weapon = Self.weapons[turn % Self.weapons.count]
         turn += 1
         let started = Timestamp.monotonic()
-        guard let chain = try complete(.tap(Tap(element: weapon, profile: .iphone)), final: .monsterUpdated, timeout: timeout),
+        guard let chain = try complete(.tap(Tap(element: weapon, profile: .iphone)), device: Self.device, final: [.monsterUpdated], timeout: timeout),
               let hidden = chain.arrivals[.inputHidden], let changed = chain.arrivals[.monsterUpdated]
         else {
             lost += 1
@@ -140,11 +150,26 @@ final class WeaponTapClient {
         return Times(pickerHidden: hidden - started, weaponChanged: changed - started)
     }
 
-    /// Sends `body` and reads until its chain is done; the chain, or nil after `timeout`.
-    /// A refusal or a "nothing changed" is an error: the measurement expects a change.
+    /// A tap on `+` of the iPad (the product row's action, its profile included): seconds from
+    /// before its envelope is made until presentation-policy's decision (its popover presented,
+    /// then dismissed, in turn) is in; the rest is awaited, untimed. Nil (counted as lost) when
+    /// the tap is not complete within `timeout`.
+    func addTap(timeout: Double = 2) throws -> Double? {
+        let started = Timestamp.monotonic()
+        guard let chain = try complete(.tap(Tap(element: "add", profile: .ipad)), device: Self.addDevice, final: [.presented, .dismissed], timeout: timeout),
+              let decided = chain.finalAt
+        else {
+            lost += 1
+            return nil
+        }
+        return decided - started
+    }
+
+    /// Sends `body` for `device` and reads until its chain is done; the chain, or nil after
+    /// `timeout`. A refusal or a "nothing changed" is an error: the measurement expects a change.
     @discardableResult
-    private func complete(_ body: Body, final: MessageType, timeout: Double = 5) throws -> TapChain? {
-        let sent = try send(body, device: Self.device)
+    private func complete(_ body: Body, device: String, final: Set<MessageType>, timeout: Double = 5) throws -> TapChain? {
+        let sent = try send(body, device: device)
         var chain = TapChain(actionId: sent.id, final: final)
         let deadline = Timestamp.monotonic() + timeout
         while !chain.isDone {
@@ -156,7 +181,7 @@ final class WeaponTapClient {
             if reply.type == .ack, case .ack(let body) = try bus.codec.decode(frames: frames).body { ack = body } else { ack = nil }
             chain.observe(reply.type, correlationId: reply.correlationId, service: reply.service, ack: ack, at: at)
             if let refusal = chain.refusal {
-                throw BenchError("\(body.type.rawValue) on \(Self.device) was refused or changed nothing: \(refusal)")
+                throw BenchError("\(body.type.rawValue) on \(device) was refused or changed nothing: \(refusal)")
             }
         }
         return chain
