@@ -165,6 +165,13 @@ final class TapClient {
         return decided - started
     }
 
+    /// Reads and drops what still comes (acknowledgements of services that only read what an
+    /// action published, which no chain awaits) until nothing has come for 5 ms, so that the
+    /// stack is quiet before the next measurement.
+    func settle() throws {
+        while try bus.receiveFrames(timeoutMilliseconds: 5) != nil {}
+    }
+
     /// Sends `body` for `device` and reads until its chain is done; the chain, or nil after
     /// `timeout`. A refusal or a "nothing changed" is an error: the measurement expects a change.
     @discardableResult
