@@ -213,6 +213,9 @@ enum WeaponTapRun {
         var verdict: String {
             if let best = rounds.min(), best > 1.05 { return "REGRESSION" }
             if let worst = rounds.max(), worst < 0.95 { return "faster" }
+            // Not the same way in every round: said, but not a verdict.
+            if ratio > 1.05 { return "slower in \(rounds.filter { $0 > 1.05 }.count) of \(rounds.count) rounds" }
+            if ratio < 0.95 { return "faster in \(rounds.filter { $0 < 0.95 }.count) of \(rounds.count) rounds" }
             return "same (within noise)"
         }
 
@@ -258,7 +261,7 @@ enum WeaponTapRun {
         let regressions = comparisons.filter { $0.verdict == "REGRESSION" }.map(\.name)
         return (heading(mine, options) + [
             table.render(), "",
-            "this ÷ against: the median of the rounds' ratios (fresh stacks each round); REGRESSION: slower by more than 5 % in every round; faster: faster by more than 5 % in every round",
+            "this ÷ against: the median of the rounds' ratios (fresh stacks each round); REGRESSION: slower by more than 5 % in every round; faster: faster by more than 5 % in every round; otherwise, with the median beyond 5 %, in how many rounds",
             "regressions: " + (regressions.isEmpty ? "none" : regressions.joined(separator: ", ")),
             "{\(mine.json()), \(theirs.json(prefix: "against_")), \"weapon_tap_p50_vs_against\":\(format(comparisons[2].ratio, 3)), "
                 + "\"weapon_tap_p99_vs_against\":\(format(comparisons[3].ratio, 3)), \"regressions\":\(regressions.count), \"lost\":\(mine.lost + theirs.lost)}",
