@@ -49,7 +49,7 @@ struct Options {
     static let noCallgrind = ProgramOption("--no-callgrind", help: "do not (its figures are then null in the JSON line)")
     static let keepOption = ProgramOption("--keep", help: "keep the temporary folder with the processes' logs")
     static let weaponTapOnlyOption = ProgramOption(
-        "--weapon-tap-only", help: "only the weapon tap (tap fire on an iPhone's picker) and the raw echo, alternating (~20 s)")
+        "--weapon-tap-only", help: "only the weapon tap (tap fire on an iPhone's picker), the add tap and the raw echo, alternating (~30 s)")
     static let againstOption = ProgramOption(
         "--against", value: "DIR",
         help: "with --weapon-tap-only: also a stack of the executables in DIR (another tree's .build/release), measured alternately; ratios this ÷ DIR (Scripts/bench-compare)")
