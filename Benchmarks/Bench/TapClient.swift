@@ -11,8 +11,8 @@ import ZeroMQ
 
 /// What one action caused so far, from the answers carrying its id. It is done when one of
 /// `final` (if any) has come, a service has acknowledged the action itself, and every request
-/// passed on to another service has been acknowledged. Its hops are the services it went through: those that
-/// acknowledged the action plus one per request passed on.
+/// passed on to another service has been acknowledged. Its hops are the services it went
+/// through: those that acknowledged the action, plus one per request passed on.
 struct TapChain {
     /// The action's id: everything it causes carries it as `correlationId`.
     let actionId: String
