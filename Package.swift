@@ -87,6 +87,7 @@ let package = Package(
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore"], path: "Tests/InputCoreTests", swiftSettings: strict),
         .testTarget(name: "GatewayKitTests", dependencies: ["GatewayKit", "MonsterKit", "Contract", "InputCore", "PresentationCore"], path: "Tests/GatewayKitTests", swiftSettings: strict),
         .testTarget(name: "MonitorKitTests", dependencies: ["MonitorKit", "MonsterKit", "PresentationCore"], path: "Tests/MonitorKitTests", swiftSettings: strict),
+        .testTarget(name: "BenchTests", dependencies: ["Bench", "MonsterKit"], path: "Tests/BenchTests", swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BusKit", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"],
