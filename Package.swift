@@ -92,6 +92,7 @@ let package = Package(
         tests("InputCoreTests", ["InputCore"]),
         tests("GatewayKitTests", ["GatewayKit", "MonsterKit", "Contract", "InputCore", "PresentationCore"]),
         tests("MonitorKitTests", ["MonitorKit", "MonsterKit", "PresentationCore"]),
+        tests("BenchTests", ["Bench", "MonsterKit"]),
         tests("EndToEndTests", ["BusKit", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"]),
     ]
 )

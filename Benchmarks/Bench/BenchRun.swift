@@ -16,6 +16,11 @@ struct Measurements {
     /// The raw echo answering like the product: two messages as large as the decision and the ack.
     var shape: RawClient.Shape?
     var rawShapedLatency: [Double] = []
+    /// The weapon tap (`TapClient`): its round trips, the services it went through, and
+    /// the taps that never completed.
+    var weaponTapLatency: [Double] = []
+    var weaponTapHops = 0
+    var weaponTapLost = 0
     var rawOneWay: [Throughput] = []
     var rawEcho: [Throughput] = []
     var rawShapedEcho: [Throughput] = []
@@ -29,7 +34,7 @@ struct Measurements {
     /// presentation-policy's VmRSS with each number of devices (last round).
     var policyRSS: [Int: Double] = [:]
     /// CPU seconds used per process during each kind of run, and what was completed meanwhile.
-    var cpu: [String: (seconds: [String: Double], completed: Int)] = [:]
+    var cpu: CPUTally = [:]
     /// The product client's own time in the latency blocks: making/encoding/sending, decoding.
     var clientTime = ClientTime()
     /// The raw client's mean time in `send` per round trip, µs.
@@ -94,6 +99,9 @@ enum BenchRun {
         let peer = try ProductClient(context: context, config: peerConfig, service: Peer.service)
         defer { peer.close() }
         try peer.handshake(services: [Peer.service], timeout: 30)
+        let weaponTap = try TapClient(context: context, config: stack.config, addressed: true)
+        defer { weaponTap.close() }
+        try weaponTap.prepare(services: BenchStack.serviceNames, timeout: 20)
 
         // 1-2. Latency: warm both up, then alternate short blocks (25 round trips, a few ms), so
         // that a burst of other work on the machine falls on every side alike.
@@ -102,6 +110,7 @@ enum BenchRun {
             _ = try raw.roundTrip()
             _ = try product.roundTrip(device: "bench-ipad")
             _ = try peer.roundTrip(device: "bench-ipad")
+            _ = try weaponTap.roundTrip()
         }
         // The product's answer, in sizes, for the product-shaped raw reference.
         if let decision = product.samples[.presented], let ack = product.samples[.ack] {
@@ -119,17 +128,19 @@ enum BenchRun {
         for _ in 0..<blocks {
             var meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
             for _ in 0..<perBlock { if let seconds = try raw.roundTrip() { m.rawLatency.append(seconds) } }
-            m.addCPU("round trip raw", meter.used(), perBlock)
+            m.cpu.add("round trip raw", meter.used(), perBlock)
             meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
             for _ in 0..<perBlock { if let seconds = try product.roundTrip(device: "bench-ipad") { m.productLatency.append(seconds) } }
-            m.addCPU("round trip product", meter.used(), perBlock)
+            m.cpu.add("round trip product", meter.used(), perBlock)
             if let shape = m.shape {
                 meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
                 for _ in 0..<perBlock { if let seconds = try raw.roundTrip(shape: shape) { m.rawShapedLatency.append(seconds) } }
-                m.addCPU("round trip raw 1→2", meter.used(), perBlock)
+                m.cpu.add("round trip raw 1→2", meter.used(), perBlock)
             }
             for _ in 0..<perBlock { if let seconds = try peer.roundTrip(device: "bench-ipad") { m.peerLatency.append(seconds) } }
+            for _ in 0..<perBlock { if let times = try weaponTap.roundTrip() { m.weaponTapLatency.append(times.weaponChanged) } }
         }
+        (m.weaponTapHops, m.weaponTapLost) = (weaponTap.hops, weaponTap.lost)
         m.clientTime = product.clientTime
         m.rawSendMicroseconds = raw.sendTime.count > 0 ? raw.sendTime.seconds * 1e6 / Double(raw.sendTime.count) : 0
         m.rawLatencyLost = raw.lost
@@ -154,19 +165,19 @@ enum BenchRun {
             try stack.checkAlive()
             var meter = CPUMeter([("bench", me), ("bus", stack.bus.pid)])
             let oneWay = try raw.oneWay(seconds: options.seconds, window: options.window)
-            m.addCPU("raw one-way", meter.used(), oneWay.completed)
+            m.cpu.add("raw one-way", meter.used(), oneWay.completed)
             m.rawOneWay.append(oneWay)
             progress("\(label): raw one-way \(format(oneWay.rate, 0)) msg/s (\(oneWay.completed) of \(oneWay.sent) received)")
 
             meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
             let echo = try raw.windowedEcho(seconds: options.seconds, window: options.window)
-            m.addCPU("raw echo", meter.used(), echo.completed)
+            m.cpu.add("raw echo", meter.used(), echo.completed)
             m.rawEcho.append(echo)
             progress("\(label): raw windowed echo \(format(echo.rate, 0)) round trips/s (\(echo.completed) of \(echo.sent) answered)")
             if let shape = m.shape {
                 meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
                 let shaped = try raw.windowedEcho(seconds: options.seconds, window: options.window, shape: shape)
-                m.addCPU("raw echo 1→2", meter.used(), shaped.completed)
+                m.cpu.add("raw echo 1→2", meter.used(), shaped.completed)
                 m.rawShapedEcho.append(shaped)
                 progress("\(label): raw product-shaped echo \(format(shaped.rate, 0)) round trips/s (\(shaped.completed) of \(shaped.sent) answered)")
             }
@@ -189,7 +200,7 @@ enum BenchRun {
                 let policyPid = stack.services[policy]!.pid
                 meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
                 let run = try product.sustained(devices: Array(names[0..<scale]), window: options.window, length: .seconds(options.seconds))
-                m.addCPU("product \(scale)", meter.used(), run.completed)
+                m.cpu.add("product \(scale)", meter.used(), run.completed)
                 m.sustained[scale, default: []].append(run)
                 try explainLoss(run, "\(scale) devices", product, &m)
                 m.policyRSS[scale] = ProcessStats.residentMegabytes(policyPid)
@@ -248,16 +259,6 @@ private func explainLoss(_ run: Throughput, _ what: String, _ product: ProductCl
 /// Each process's VmRSS and private memory, in MiB.
 private func memory(_ stack: BenchStack) -> [(name: String, megabytes: Double, privateMegabytes: Double)] {
     stack.processes.map { ($0.name, ProcessStats.residentMegabytes($0.pid) ?? 0, ProcessStats.privateMegabytes($0.pid) ?? 0) }
-}
-
-extension Measurements {
-    /// Adds CPU seconds `used` by each process during a run of `kind` that completed `completed`.
-    mutating func addCPU(_ kind: String, _ used: [String: Double], _ completed: Int) {
-        var entry = cpu[kind] ?? ([:], 0)
-        for (name, seconds) in used { entry.seconds[name, default: 0] += seconds }
-        entry.completed += completed
-        cpu[kind] = entry
-    }
 }
 
 /// Writes a progress line to standard error.

@@ -29,9 +29,10 @@ final class BenchStack {
     let serviceNames: [String]
 
     /// Starts the bus, reads its endpoints from its log, then `services` and, with `echo`, the
-    /// raw echo.
-    init(services serviceNames: [String] = BenchStack.serviceNames, echo withEcho: Bool = true) throws {
-        let directory = Self.executableDirectory()
+    /// raw echo (always this executable's). The bus and the services are those in `directory`
+    /// (default: next to this executable; another tree's `.build/release` for a comparison).
+    init(services serviceNames: [String] = BenchStack.serviceNames, echo withEcho: Bool = true, directory: String? = nil) throws {
+        let directory = directory ?? Self.executableDirectory()
         self.serviceNames = serviceNames
         for name in ["bus"] + serviceNames where access(directory + "/" + name, X_OK) != 0 {
             throw BenchError("\(directory)/\(name) is missing: build everything first (swift build -c release)")
@@ -43,7 +44,9 @@ final class BenchStack {
         Children.register(folder: stack.folder)
         bus = try stack.startBus(environment: Self.busLevel).process
         for name in serviceNames { services[name] = try stack.start(name) }
-        if withEcho { echo = try stack.start("bench", arguments: ["--raw-echo"], logName: "raw-echo") }
+        if withEcho {
+            echo = try stack.start("bench", arguments: ["--raw-echo"], executable: Self.executableDirectory() + "/bench", logName: "raw-echo")
+        }
     }
 
     /// The log level of every bus: info, where it reports its endpoints.

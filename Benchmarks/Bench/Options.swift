@@ -32,6 +32,10 @@ struct Options {
     var codecIterations = 5_000
     /// Keep the temporary folder (logs, roster database) after the run.
     var keep = false
+    /// Measure only the weapon tap and the raw echo (`WeaponTapRun`).
+    var weaponTapOnly = false
+    /// Another tree's `.build/release`, whose stack the weapon tap is compared with.
+    var against: String?
 
     static let quick = ProgramOption(
         "--quick", help: "~30 s: 1 round, 1 s per throughput run, 1,000 round trips, up to 10,000 devices, no callgrind")
@@ -44,14 +48,20 @@ struct Options {
     static let callgrindOption = ProgramOption("--callgrind", help: "count instructions with callgrind (the default, except with --quick)")
     static let noCallgrind = ProgramOption("--no-callgrind", help: "do not (its figures are then null in the JSON line)")
     static let keepOption = ProgramOption("--keep", help: "keep the temporary folder with the processes' logs")
+    static let weaponTapOnlyOption = ProgramOption(
+        "--weapon-tap-only", help: "only the weapon tap (tap fire on an iPhone's picker), the add tap and the raw echo, alternating (~30 s)")
+    static let againstOption = ProgramOption(
+        "--against", value: "DIR",
+        help: "with --weapon-tap-only: also a stack of the executables in DIR (another tree's .build/release), measured alternately; ratios this ÷ DIR (Scripts/bench-compare)")
     /// Every option, in the order the help lists them.
     static let all: [ProgramOption] = [
-        quick, full, roundsOption, secondsOption, roundTripsOption, windowOption, callgrindOption, noCallgrind, keepOption, .help,
+        quick, full, roundsOption, secondsOption, roundTripsOption, windowOption, callgrindOption, noCallgrind, keepOption, weaponTapOnlyOption,
+        againstOption, .help,
     ]
 
     /// The help text.
     static let usage = ProgramHelp(
-        usage: "bench [--quick | --full] [--rounds N] [--seconds S] [--round-trips N] [--window N] [--callgrind | --no-callgrind] [--keep]",
+        usage: "bench [--quick | --full] [--rounds N] [--seconds S] [--round-trips N] [--window N] [--callgrind | --no-callgrind] [--keep] [--weapon-tap-only [--against DIR]]",
         summary: """
             Measures Monster Bus against libzmq alone, through the same XSUB/XPUB proxy, in one run:
             it starts its own bus, presentation-policy, roster and input-handling (the release
@@ -69,7 +79,9 @@ struct Options {
               5. memory: VmRSS of each process idle and after the load;
               6. the same decision served by a Python peer (pyzmq + orjson, Benchmarks/peer, installed
                  by Benchmarks/peer/setup) on a bus of its own: round trips and throughput;
-              7. instructions per action (client, bus, service) by valgrind's callgrind, for the raw
+              7. the weapon tap: on an iPhone with the weapon picker shown, a tap on a weapon until
+                 roster says the weapon changed (client -> input-handling -> roster), beside the raw echo;
+              8. instructions per action (client, bus, service) by valgrind's callgrind, for the raw
                  echo, presentation-policy and the peer (Scripts/callgrind).
 
             It prints a table, then one JSON line with the ratios (product ÷ baseline). Exit status:
@@ -94,7 +106,7 @@ struct Options {
         var options = Options()
         for option in parsed {
             let number = option.value.flatMap(Double.init)
-            if option.value != nil, !(number.map { $0 > 0 } ?? false) {
+            if option.value != nil, option.name != againstOption.names[0], !(number.map { $0 > 0 } ?? false) {
                 return .failure(UsageError("\(option.name) needs a positive number"))
             }
             switch option.name {
@@ -119,8 +131,13 @@ struct Options {
                 }
                 options.window = Int(number)
             case keepOption.names[0]: options.keep = true
+            case weaponTapOnlyOption.names[0]: options.weaponTapOnly = true
+            case againstOption.names[0]: options.against = option.value
             default: break
             }
+        }
+        if options.against != nil && !options.weaponTapOnly {
+            return .failure(UsageError("--against compares the weapon tap only: add --weapon-tap-only"))
         }
         options.rounds = max(1, options.rounds)
         options.roundTrips = max(options.rounds, options.roundTrips)

@@ -57,3 +57,16 @@ struct CPUMeter {
         return used
     }
 }
+
+/// CPU seconds by process, summed over the runs of each kind, and what those runs completed.
+typealias CPUTally = [String: (seconds: [String: Double], completed: Int)]
+
+extension CPUTally {
+    /// Adds CPU seconds `used` by each process during a run of `kind` that completed `completed`.
+    mutating func add(_ kind: String, _ used: [String: Double], _ completed: Int) {
+        var entry = self[kind] ?? ([:], 0)
+        for (name, seconds) in used { entry.seconds[name, default: 0] += seconds }
+        entry.completed += completed
+        self[kind] = entry
+    }
+}

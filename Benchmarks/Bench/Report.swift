@@ -28,6 +28,8 @@ struct Verdict {
     let peerInstructions: Double?
     /// Actions/s with 1, 2 and 3 sharded instances of presentation-policy (empty when skipped).
     let shardedRates: [Double]
+    /// The weapon tap against the raw round trip of the same blocks.
+    let weaponTap: WeaponTapFigures
 
     init(_ m: Measurements) {
         let raw = LatencySummary(m.rawLatency), product = LatencySummary(m.productLatency)
@@ -58,6 +60,7 @@ struct Verdict {
         policyInstructions = m.callgrind.flatMap { jsonNumber("policy_instructions_per_action", in: $0.json) }
         peerInstructions = m.callgrind.flatMap { jsonNumber("peer_instructions_per_action", in: $0.json) }
         shardedRates = ShardScaling.instanceCounts.compactMap { m.sharded.byInstances[$0]?.rate }
+        weaponTap = WeaponTapFigures(raw: m.rawLatency, tap: m.weaponTapLatency, hops: m.weaponTapHops, lost: m.weaponTapLost)
     }
 
     /// The JSON line: ratios are product ÷ baseline.
@@ -73,7 +76,7 @@ struct Verdict {
             + "\"throughput_ratio\":\(format(throughputRatio, 3)), "
             + "\"scale_ratio_largest_vs_10\":\(format(scaleRatio, 3)), \"max_rss_mb\":\(format(maxIdleRSS, 1)), "
             + "\"bytes_per_idle_device\":\(format(bytesPerIdleDevice, 0)), "
-            + "\"sharded_actions_per_second\":[\(shardedRates.map { format($0, 0) }.joined(separator: ","))], \"lost\":\(lost)}"
+            + "\"sharded_actions_per_second\":[\(shardedRates.map { format($0, 0) }.joined(separator: ","))], \(weaponTap.json()), \"lost\":\(lost)}"
     }
 }
 
@@ -91,7 +94,7 @@ enum Report {
         var out: [String] = []
         let o = m.options
         out.append("Monster Bus benchmark — \(o.profile) run: \(o.rounds) round(s) of \(format(o.seconds, 1)) s per throughput run, \(o.roundTrips) round trips per side, window \(o.window)")
-        out.append("machine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPU(s), \(cpuModel()), libzmq \(zmqVersion), \(today())")
+        out.append("machine: \(machine())")
         out.append("payload: \(m.payloadBytes) bytes on both sides (the device.tap envelope); 2 frames per message; bus = the bus's own XSUB/XPUB loop, plaintext, over TCP loopback")
         out.append("")
 
@@ -115,6 +118,11 @@ enum Report {
                       ratio(product.p50 / max(shaped.p50, 1e-9)) + " / " + ratio(product.p99 / max(shaped.p99, 1e-9)), "", "")
         }
 
+        if verdict.weaponTap.tap.count > 0 {
+            let w = verdict.weaponTap
+            table.row("  weapon tap (tap fire), \(w.hops) hops: p50 / p99 (lost)", micro(raw.p50) + " / " + micro(raw.p99),
+                      micro(w.tap.p50) + " / " + micro(w.tap.p99) + " (\(w.lost))", ratio(w.p50Ratio) + " / " + ratio(w.p99Ratio), "", "")
+        }
         if !m.peerLatency.isEmpty {
             let peer = LatencySummary(m.peerLatency)
             table.row("  Python peer (pyzmq + orjson, own bus): p50 / p99", "", micro(peer.p50) + " / " + micro(peer.p99),
@@ -254,10 +262,17 @@ enum Report {
     private static func sum(_ runs: [Throughput], _ field: KeyPath<Throughput, Int>) -> Int {
         runs.reduce(0) { $0 + $1[keyPath: field] }
     }
-    private static func micro(_ seconds: Double) -> String { format(seconds * 1e6, 1) + " µs" }
-    private static func ratio(_ value: Double) -> String { format(value, 2) + "×" }
+    /// `seconds` in µs, for a table.
+    static func micro(_ seconds: Double) -> String { format(seconds * 1e6, 1) + " µs" }
+    /// A ratio, for a table.
+    static func ratio(_ value: Double) -> String { format(value, 2) + "×" }
     private static func mark(_ ok: Bool) -> String { ok ? "met" : "MISSED" }
     private static func count(_ value: Double) -> String { grouped(Int(value.rounded())) }
+
+    /// The machine's CPUs, libzmq's version and the time, for a report's heading.
+    static func machine() -> String {
+        "\(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPU(s), \(cpuModel()), libzmq \(zmqVersion), \(today())"
+    }
 
     private static func cpuModel() -> String {
         guard let info = readFile("/proc/cpuinfo") else { return "unknown CPU" }

@@ -62,8 +62,7 @@ Log.standardError("bench: this is a debug build: measure with `swift run -c rele
 #endif
 Children.stopOnSignals(program: "bench")
 do {
-    let measurements = try BenchRun.run(options)
-    print(Report.text(measurements))
+    print(options.weaponTapOnly ? try WeaponTapRun.run(options) : Report.text(try BenchRun.run(options)))
     exit(0)
 } catch {
     Log.standardError("bench: \(error)\n")
