@@ -299,12 +299,15 @@ struct Reply {
     private let correlation: Range<Int>
     private let sender: Range<Int>
 
-    /// The types a product client subscribes to, by their topic bytes.
-    private static let types: [(topic: [UInt8], type: MessageType)] =
-        [MessageType.presented, .dismissed, .ack, .error, .pong, .heartbeat].map { (Array($0.rawValue.utf8), $0) }
+    /// Every type by its topic bytes, the product client's own first (they are looked up in
+    /// order); the weapon tap's client reads input-handling's and roster's answers too.
+    private static let types: [(topic: [UInt8], type: MessageType)] = {
+        let first: [MessageType] = [.presented, .dismissed, .ack, .error, .pong, .heartbeat]
+        return (first + MessageType.allCases.filter { !first.contains($0) }).map { (Array($0.rawValue.utf8), $0) }
+    }()
 
-    /// The header of `frames`; nil when they are not two frames, a type the client does not
-    /// subscribe to, or no correlation id and service.
+    /// The header of `frames`; nil when they are not two frames, a type outside the
+    /// vocabulary, or no correlation id and service.
     init?(_ frames: [[UInt8]]) {
         guard frames.count == 2 else { return nil }
         let topic = Topic.typePart(frames[0])
