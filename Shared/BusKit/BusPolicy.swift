@@ -38,8 +38,9 @@ public struct BusPolicy: Sendable {
     public var longestTopic: Int { longestType + 1 + Self.longestKey }
     /// The longest key of a topic (`Topic`): a `replyTo` address has at most 64 bytes.
     public static let longestKey = 64
-    /// The `.byDevice` types of the vocabulary (the bus keys their topics by the device's bucket).
-    private let byDevice: [[UInt8]]
+    /// The `.byDevice` types of the vocabulary (the bus keys their topics by the device's bucket,
+    /// and by the owner of the body's element for `Routing.ownedByElement`).
+    private let byDevice: [(bytes: [UInt8], type: MessageType)]
     /// Every type of the vocabulary.
     private let types: Set<[UInt8]>
     /// Every topic of the vocabulary with the roles that may publish it, as bit masks.
@@ -53,7 +54,7 @@ public struct BusPolicy: Sendable {
     public init(topics: [String] = MessageType.allCases.map(\.rawValue)) {
         known = topics.map { (Array($0.utf8), Self.mask(Permissions.publishers(of: $0))) }
         longestType = topics.map(\.utf8.count).max() ?? 0
-        byDevice = topics.filter { MessageType(rawValue: $0)?.addressing == .byDevice }.map { Array($0.utf8) }
+        byDevice = topics.compactMap { MessageType(rawValue: $0) }.filter { $0.addressing == .byDevice }.map { (Array($0.rawValue.utf8), $0) }
         types = Set(topics.map { Array($0.utf8) })
         var prefixes: Set<[UInt8]> = []
         for topic in topics {
@@ -114,13 +115,23 @@ public struct BusPolicy: Sendable {
     /// The header fields the bus must read to forward a message from `sender` with topic frame
     /// `topic`: its `service` when the sender has a role (a component must send as itself, a
     /// client not as a component), its `device` when its type is `.byDevice` (the bucket of its
-    /// topic). Empty (plaintext, any other addressing): its JSON need not be read at all.
+    /// topic) and, for a type whose owner depends on its body (`Routing.ownedByElement`), the
+    /// body's `element` and `point`. Empty (plaintext, any other addressing): its JSON need not
+    /// be read at all.
     public func headerFields(from sender: Sender, topic: UnsafeRawBufferPointer) -> EnvelopePeek.Fields {
         var fields: EnvelopePeek.Fields = []
         if case .client = sender { fields.insert(.service) }
-        let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
-        if byDevice.contains(where: { $0.count == type.count && $0.elementsEqual(type) }) { fields.insert(.device) }
+        if let type = deviceType(of: topic) {
+            fields.insert(.device)
+            if Routing.ownedByElement.contains(type) { fields.insert(.element) }
+        }
         return fields
+    }
+
+    /// The `.byDevice` type of topic frame `topic` (by its type part), if it is one.
+    private func deviceType(of topic: UnsafeRawBufferPointer) -> MessageType? {
+        let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
+        return byDevice.first { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }?.type
     }
 
     /// The bus's judgement of a message from `sender` (`topic` its topic frame, `frames` its
@@ -154,32 +165,54 @@ public struct BusPolicy: Sendable {
     }
 
     /// The topic a message with topic frame `topic` is forwarded on when it is not that one: a
-    /// `.byDevice` type's goes to `type/BUCKET` of its `device` (`Topic.bucket(ofDevice:)`),
-    /// whatever key its sender wrote, or to the bare type when it has no device (or one with
-    /// escapes, whose bytes are not the id's). `nil`: forward it as it is.
+    /// `.byDevice` type's goes to `type/KEY`, whatever its sender wrote, KEY being the bucket of
+    /// its `device` (`Topic.bucket(ofDevice:)`) and, for a type whose owner depends on its body
+    /// (`Routing.ownedByElement`), the owner first (`Topic.deviceKey`: `OWNER/BUCKET`, or `OWNER`
+    /// without a device); the bare type when it has no key. Values written with escapes are read
+    /// as the decoders read them. `nil`: forward it as it is.
     public func deviceTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
-        let typeEnd = topic.firstIndex(of: Topic.separator) ?? topic.endIndex
-        let type = UnsafeRawBufferPointer(rebasing: topic[..<typeEnd])
-        guard let entry = byDevice.first(where: { $0.count == type.count && $0.elementsEqual(type) }) else { return nil }
+        guard let type = deviceType(of: topic) else { return nil }
+        let typeEnd = type.rawValue.utf8.count
         var bucket: String?
-        if let peek, let range = peek.device, !peek.deviceEscaped, !range.isEmpty {
-            var hash: UInt32 = 2_166_136_261
-            for byte in UnsafeRawBufferPointer(rebasing: json[range]) {
-                hash ^= UInt32(byte)
-                hash &*= 16_777_619
+        if let peek, let range = peek.device, !range.isEmpty {
+            if peek.deviceEscaped {
+                bucket = Self.text(of: range, in: json).map(Topic.bucket(ofDevice:))
+            } else {
+                bucket = Topic.bucket(ofDeviceBytes: UnsafeRawBufferPointer(rebasing: json[range]))
             }
-            bucket = Topic.bucketName(Int(hash % UInt32(Topic.bucketCount)))
+        }
+        var owner: String?
+        if Routing.ownedByElement.contains(type) {
+            var element: String?
+            if let peek, let range = peek.element {
+                element = peek.elementEscaped ? Self.text(of: range, in: json) : String(decoding: UnsafeRawBufferPointer(rebasing: json[range]), as: UTF8.self)
+            }
+            owner = Routing.owner(of: type, element: element, point: peek?.point ?? false)
         }
         // Most senders (ours) write the right topic already: compared in place, nothing made.
-        let key = UnsafeRawBufferPointer(rebasing: topic[min(typeEnd + 1, topic.endIndex)...])
-        if let bucket, typeEnd < topic.endIndex, key.elementsEqual(bucket.utf8) { return nil }
-        if bucket == nil, typeEnd == topic.endIndex { return nil }
-        var wanted = entry
-        if let bucket {
-            wanted.append(Topic.separator)
-            wanted += bucket.utf8
+        let written = UnsafeRawBufferPointer(rebasing: topic[min(typeEnd + 1, topic.endIndex)...])
+        let hasKey = typeEnd < topic.endIndex
+        if owner == nil, bucket == nil { return hasKey ? Array(type.rawValue.utf8) : nil }
+        if hasKey, Topic.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
+        return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8)
+    }
+
+    /// The text of the JSON string whose inside is `range` of `json`, unescaped.
+    private static func text(of range: Range<Int>, in json: UnsafeRawBufferPointer) -> String? {
+        JSONStringLiteral.text(ofLiteral: Array(json[(range.lowerBound - 1)..<(range.upperBound + 1)]))
+    }
+
+    /// The topic the bus forwards `frames` on when it is not their first (`deviceTopic`), read as
+    /// a client's without a role: for the in-memory bus, which routes as the bus does.
+    public func deviceTopic(frames: [[UInt8]]) -> [UInt8]? {
+        guard frames.count == 2 else { return nil }
+        return frames[0].withUnsafeBytes { topic in
+            frames[1].withUnsafeBytes { json in
+                let fields = headerFields(from: .anonymous, topic: topic)
+                guard !fields.isEmpty else { return nil }
+                return deviceTopic(topic: topic, peek: EnvelopePeek(json, upTo: fields), json: json)
+            }
         }
-        return wanted
     }
 
     /// Whether a subscription to `prefix` from `sender` is accepted: a prefix of a type of the

@@ -1,7 +1,10 @@
+import MonsterKit
+
 /// The few header fields the bus reads from a message's JSON without decoding it: where the
 /// first top-level `service`, `id`, `correlationId`, `device` and `replyTo` strings are (the decoder, too,
-/// takes the first of a repeated key). Values nested in `body` are skipped, never mistaken for
-/// the header's. Pure: bytes in, byte ranges out.
+/// takes the first of a repeated key), and, when asked, the body's `element` and `point` (what
+/// owns a tap: `Routing`). Other values nested in `body` are skipped, never mistaken for the
+/// header's. Pure: bytes in, byte ranges out.
 public struct EnvelopePeek: Sendable, Equatable {
     /// Byte range of `service`'s value (inside the quotes), if the object has one.
     public var service: Range<Int>?
@@ -15,6 +18,14 @@ public struct EnvelopePeek: Sendable, Equatable {
     public var deviceEscaped = false
     /// Byte range of `replyTo`'s value.
     public var replyTo: Range<Int>?
+    /// Byte range of the body's `element` value, when its first `element` is a string.
+    public var element: Range<Int>?
+    /// True when `element`'s value holds a `\` escape (its bytes are not the name's).
+    public var elementEscaped = false
+    /// True when the body's first `point` is there and not `null`.
+    public var point = false
+    /// True once the first `body` has been read for `element` and `point`.
+    public var bodyRead = false
     /// True when a top-level key read or the `service` value holds a `\` escape: the bus cannot
     /// compare it as bytes, so it refuses the message (no client of ours escapes them).
     public var escaped = false
@@ -35,6 +46,9 @@ public struct EnvelopePeek: Sendable, Equatable {
         public static let device = Fields(rawValue: 8)
         /// `replyTo`.
         public static let replyTo = Fields(rawValue: 16)
+        /// The body's `element` and `point` (read with the body: `element`, `elementEscaped`,
+        /// `point`, `bodyRead`). The whole read (no fields) reads them too.
+        public static let element = Fields(rawValue: 32)
     }
 
     /// The header of the JSON object in `bytes`, the whole object read; `nil` when they are not
@@ -85,6 +99,7 @@ public struct EnvelopePeek: Sendable, Equatable {
         if correlationId != nil { found.insert(.correlationId) }
         if device != nil { found.insert(.device) }
         if replyTo != nil { found.insert(.replyTo) }
+        if bodyRead { found.insert(.element) }
         return found
     }
 
@@ -172,6 +187,49 @@ public struct EnvelopePeek: Sendable, Equatable {
             return true
         }
 
+        /// Whether the key at `range` (`escaped`: written with escapes) is `name`.
+        func key(_ range: Range<Int>, escaped: Bool, is name: StaticString) -> Bool {
+            guard escaped else { return equals(range, name) }
+            let literal = Array(UnsafeBufferPointer(start: bytes + range.lowerBound - 1, count: range.count + 2))
+            return JSONStringLiteral.text(ofLiteral: literal).map { $0.utf8.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) } ?? false
+        }
+
+        /// Reads the body object at `position` for its first `element` (a string) and its first
+        /// `point` (there and not `null`), as the decoders read them; false when it is not an object.
+        mutating func peekBody(into peek: inout EnvelopePeek) -> Bool {
+            position += 1
+            var seenElement = false, seenPoint = false
+            skipWhitespace()
+            if position < count, bytes[position] == UInt8(ascii: "}") { position += 1; return true }
+            while true {
+                skipWhitespace()
+                guard let (name, nameEscaped) = string() else { return false }
+                skipWhitespace()
+                guard position < count, bytes[position] == UInt8(ascii: ":") else { return false }
+                position += 1
+                skipWhitespace()
+                guard position < count else { return false }
+                let valueStart = position
+                if !seenElement, key(name, escaped: nameEscaped, is: "element") {
+                    seenElement = true
+                    if bytes[position] == UInt8(ascii: "\"") {
+                        guard let (value, valueEscaped) = string() else { return false }
+                        peek.element = value
+                        peek.elementEscaped = valueEscaped
+                    }
+                } else if !seenPoint, key(name, escaped: nameEscaped, is: "point") {
+                    seenPoint = true
+                    peek.point = bytes[position] != UInt8(ascii: "n")
+                }
+                if position == valueStart { guard skipValue(), position > valueStart else { return false } }
+                skipWhitespace()
+                guard position < count else { return false }
+                if bytes[position] == UInt8(ascii: "}") { position += 1; return true }
+                guard bytes[position] == UInt8(ascii: ",") else { return false }
+                position += 1
+            }
+        }
+
         /// Records the string at `value` if `key` is a header field not seen yet.
         @inline(__always)
         func note(key: Range<Int>, value: Range<Int>, valueEscaped: Bool, into peek: inout EnvelopePeek) {
@@ -215,6 +273,11 @@ public struct EnvelopePeek: Sendable, Equatable {
                 if position < count, bytes[position] == UInt8(ascii: "\"") {
                     guard let (value, valueEscaped) = string() else { return false }
                     note(key: key, value: value, valueEscaped: valueEscaped, into: &peek)
+                    if !fields.isEmpty, peek.found.isSuperset(of: fields) { return true }
+                } else if !peek.bodyRead, fields.isEmpty || fields.contains(.element), equals(key, "body"),
+                          position < count, bytes[position] == UInt8(ascii: "{") {
+                    guard peekBody(into: &peek) else { return false }
+                    peek.bodyRead = true
                     if !fields.isEmpty, peek.found.isSuperset(of: fields) { return true }
                 } else {
                     guard skipValue(), position > valueStart else { return false }

@@ -43,14 +43,15 @@ public struct Envelope: Sendable, Equatable {
     }
 
     /// The topic frame this envelope is published on (`Topic`): its type, keyed by its device's
-    /// bucket (`.byDevice`, when it has a device) or by its `replyTo` (`.toClient`, when set).
+    /// bucket (`.byDevice`, when it has a device; a tap's or an interaction change's owner first,
+    /// `Topic.deviceKey`) or by its `replyTo` (`.toClient`, when set).
     public var topic: String { Topic.name(type, key: topicKey) }
 
     /// The key of `topic`, if it has one.
     public var topicKey: String? {
         switch type.addressing {
         case .broadcast: nil
-        case .byDevice: device.map(Topic.bucket(ofDevice:))
+        case .byDevice: Topic.deviceKey(owner: Routing.owner(of: body), bucket: device.map(Topic.bucket(ofDevice:)))
         case .toClient: replyTo
         }
     }

@@ -1,6 +1,7 @@
 /// Which service handles what: each action goes first to the services that own what it touches.
 /// The gateway sends an action and waits for the acknowledgements of its first hop; the monitor
-/// follows actions the same way. One table, read by both.
+/// follows actions the same way; the bus writes the owner of a tap or an interaction change
+/// into its topic, and each owner subscribes to its own. One table, read by all of them.
 public enum Routing {
     private typealias Service = MonsterBus.Service
 
@@ -21,25 +22,48 @@ public enum Routing {
     /// A tap or an interaction change goes by what it touches: `firstHop(of:)` a body.
     public static func firstHop(of type: MessageType) -> [String]? { firstHop[type] }
 
-    /// The services that handle `body` directly, by element where the type alone does not say:
-    /// the keyboard's window (input-handling's) is above the app's, so a tap at a point and a tap
-    /// or interaction change on an input view's button go to input-handling; every other name
-    /// to presentation-policy, which refuses a name neither owns. `nil` for a type no client sends.
-    public static func firstHop(of body: Body) -> [String]? {
-        switch body {
-        case .tap(let tap) where tap.element.map(InputElement.weaponPickerButtons.contains) ?? (tap.point != nil):
-            [Service.inputHandling]
-        case .interaction(let interaction) where InputElement.weaponPickerButtons.contains(interaction.element):
-            [Service.inputHandling]
+    /// The types whose one owner depends on the element (or point) of their body: the bus keys
+    /// their topics `type/OWNER/BUCKET` (`owner(of:element:point:)`).
+    public static let ownedByElement: Set<MessageType> = [.tap, .interaction]
+
+    /// The one service that owns an action of `type` (one of `ownedByElement`) on `element`
+    /// (`nil`: it names none), `point` saying whether it gives a point: the keyboard's window
+    /// (input-handling's) is above the app's, so a tap at a point and a tap or interaction change
+    /// on an input view's button go to input-handling; every other name to presentation-policy,
+    /// which refuses a name neither owns. `nil` for the other types. The bus calls it with what
+    /// it reads of a message's body, the services and the gateway with the decoded body.
+    public static func owner(of type: MessageType, element: String?, point: Bool) -> String? {
+        switch type {
+        case .tap:
+            element.map(InputElement.weaponPickerButtons.contains) ?? point ? Service.inputHandling : Service.presentationPolicy
+        case .interaction:
+            element.map(InputElement.weaponPickerButtons.contains) == true ? Service.inputHandling : Service.presentationPolicy
         default:
-            firstHop[body.type]
+            nil
         }
     }
 
-    /// Whether `service` handles `body` when it handles its type: a client's action only where
-    /// it is among its first hop (a tap or interaction change reaches both owners' subscriptions).
-    public static func handles(_ service: String, _ body: Body) -> Bool {
-        firstHop(of: body).map { $0.contains(service) } ?? true
+    /// The owner of `body` when its type is one of `ownedByElement` (`owner(of:element:point:)`).
+    public static func owner(of body: Body) -> String? {
+        switch body {
+        case .tap(let tap): owner(of: .tap, element: tap.element, point: tap.point != nil)
+        case .interaction(let interaction): owner(of: .interaction, element: interaction.element, point: false)
+        default: nil
+        }
+    }
+
+    /// The services that handle `body` directly: its owner for a tap or an interaction change,
+    /// else those of its type. `nil` for a type no client sends.
+    public static func firstHop(of body: Body) -> [String]? {
+        owner(of: body).map { [$0] } ?? firstHop[body.type]
+    }
+
+    /// The topic prefix `service` subscribes to for a handled `type`: `type/SERVICE` for one of
+    /// `ownedByElement` (only its own taps and interaction changes reach it), else the bare type.
+    /// `bucket`: only that bucket's (a sharded instance's), for a `.byDevice` type.
+    public static func subscription(to type: MessageType, as service: String, bucket: String? = nil) -> String {
+        let owned = ownedByElement.contains(type) ? type.rawValue + "/" + service : type.rawValue
+        return bucket.map { owned + "/" + $0 } ?? owned
     }
 
     /// The services that also handle what another service publishes for everyone, and

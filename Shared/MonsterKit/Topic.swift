@@ -22,8 +22,15 @@ public enum Topic {
     /// The bucket of `device`: FNV-1a (32 bits) of its UTF-8 bytes, modulo 256, as two lowercase
     /// hex digits — the same in every language (docs/asyncapi.yaml says how).
     public static func bucket(ofDevice device: String) -> String {
+        bucket(ofDeviceBytes: device.utf8)
+    }
+
+    /// The bucket of the device id whose UTF-8 is `bytes` (`bucket(ofDevice:)`; the bus hashes
+    /// the bytes of a message in place).
+    @inlinable
+    public static func bucket<Bytes: Sequence>(ofDeviceBytes bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hash: UInt32 = 2_166_136_261
-        for byte in device.utf8 {
+        for byte in bytes {
             hash ^= UInt32(byte)
             hash &*= 16_777_619
         }
@@ -44,6 +51,26 @@ public enum Topic {
     public static func name(_ type: MessageType, key: String?) -> String {
         guard let key else { return type.rawValue }
         return type.rawValue + "/" + key
+    }
+
+    /// The key of a device's request: its `owner` (`Routing.ownedByElement`), `/` and its
+    /// device's `bucket`, either alone when the other is missing; `nil` with neither.
+    public static func deviceKey(owner: String?, bucket: String?) -> String? {
+        guard let owner else { return bucket }
+        return bucket.map { owner + "/" + $0 } ?? owner
+    }
+
+    /// Whether `key` is `deviceKey(owner:bucket:)` (one of them given), compared without making it.
+    public static func isDeviceKey(_ key: UnsafeRawBufferPointer, owner: String?, bucket: String?) -> Bool {
+        switch (owner, bucket) {
+        case (nil, nil): return false
+        case (let owner?, nil): return key.elementsEqual(owner.utf8)
+        case (nil, let bucket?): return key.elementsEqual(bucket.utf8)
+        case (let owner?, let bucket?):
+            let length = owner.utf8.count
+            return key.count == length + 1 + bucket.utf8.count && key.prefix(length).elementsEqual(owner.utf8)
+                && key[length] == separator && key.suffix(from: length + 1).elementsEqual(bucket.utf8)
+        }
     }
 
     /// The type part of a topic frame: the bytes before the first `/` (all of them without one).

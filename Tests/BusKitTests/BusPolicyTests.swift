@@ -146,13 +146,19 @@ import Testing
             }
         }
         let bucket = Topic.bucket(ofDevice: "ipad")
-        #expect(retopic("device.tap", device: "ipad") == "device.tap/" + bucket)
-        #expect(retopic("device.tap/zz", device: "ipad") == "device.tap/" + bucket)
-        #expect(retopic("device.tap/" + bucket, device: "ipad") == nil)
+        #expect(retopic("device.rotate", device: "ipad") == "device.rotate/" + bucket)
+        #expect(retopic("device.rotate/zz", device: "ipad") == "device.rotate/" + bucket)
+        #expect(retopic("device.rotate/" + bucket, device: "ipad") == nil)
         #expect(retopic("input.tap", device: "ipad") == "input.tap/" + bucket)
-        // Without a device (the body's does not count) it stays bare.
-        #expect(retopic("device.tap", device: nil) == nil)
-        #expect(retopic("device.tap/zz", device: nil) == "device.tap")
+        // A tap names its owner first (here, with no element: presentation-policy).
+        #expect(retopic("device.tap", device: "ipad") == "device.tap/presentation-policy/" + bucket)
+        #expect(retopic("device.tap/" + bucket, device: "ipad") == "device.tap/presentation-policy/" + bucket)
+        #expect(retopic("device.tap/presentation-policy/" + bucket, device: "ipad") == nil)
+        // Without a device (the body's does not count) it stays bare, or the owner alone.
+        #expect(retopic("device.rotate", device: nil) == nil)
+        #expect(retopic("device.rotate/zz", device: nil) == "device.rotate")
+        #expect(retopic("device.tap", device: nil) == "device.tap/presentation-policy")
+        #expect(retopic("device.tap/presentation-policy", device: nil) == nil)
         // Other addressings are forwarded as they are.
         #expect(retopic("ack/0123456789abcdef", device: "ipad") == nil)
         #expect(retopic("sys.heartbeat", device: "ipad") == nil)
@@ -181,7 +187,8 @@ import Testing
         #expect(EnvelopePeek(headerOf: Array(#"{"id":"a","correlationId":"c","service":"s","body":{"#.utf8)) != nil)
         // Without the whole header before the body, it reads the whole object, as the bus does.
         let bodyFirst = Array(#"{"body":{"id":"inner"},"id":"outer","correlationId":"c","service":"s"}"#.utf8)
-        #expect(EnvelopePeek(headerOf: bodyFirst) == EnvelopePeek(bodyFirst))
+        let header = try #require(EnvelopePeek(headerOf: bodyFirst)), whole = try #require(EnvelopePeek(bodyFirst))
+        #expect(header.id == whole.id && header.correlationId == whole.correlationId && header.service == whole.service)
         #expect(EnvelopePeek(headerOf: Array(#"{"body":{"#.utf8)) == nil)
     }
 

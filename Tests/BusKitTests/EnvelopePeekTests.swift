@@ -80,7 +80,9 @@ import Testing
         #expect(EnvelopePeek(Array(bytes[..<deviceEnd]), upTo: [.service, .device]) == partial)
         #expect(EnvelopePeek(Array(bytes[..<deviceEnd])) == nil)
         // In plaintext only a device's request needs its header; an answer's is not read at all.
-        Array("device.tap/3f".utf8).withUnsafeBytes { #expect(policy.headerFields(from: .anonymous, topic: $0) == .device) }
+        Array("device.rotate/3f".utf8).withUnsafeBytes { #expect(policy.headerFields(from: .anonymous, topic: $0) == .device) }
+        // A tap's owner depends on its body: its element and point are read too.
+        Array("device.tap/3f".utf8).withUnsafeBytes { #expect(policy.headerFields(from: .anonymous, topic: $0) == [.device, .element]) }
         Array("presentation.presented/0123456789abcdef".utf8).withUnsafeBytes {
             #expect(policy.headerFields(from: .anonymous, topic: $0).isEmpty)
             #expect(policy.headerFields(from: .client(.presentationPolicy), topic: $0) == .service)
@@ -90,7 +92,7 @@ import Testing
 
     @Test func aFieldMissingBeforeTheBodyIsLookedForInTheWholeObject() throws {
         // The device after the body: found, and the request goes to its bucket.
-        let bucket = "device.tap/" + Topic.bucket(ofDevice: "ipad")
+        let bucket = "device.tap/presentation-policy/" + Topic.bucket(ofDevice: "ipad")
         let late = appending(tap(device: nil), #""device":"ipad""#)
         #expect(judged(late, from: .anonymous) == (nil, bucket))
         #expect(judged(late, from: gateway) == (nil, bucket))
@@ -103,7 +105,7 @@ import Testing
         let inner = #"{"v":1,"type":"device.tap","body":{"service":"gateway","device":"x"},"id":"m1","correlationId":"m1","seq":1,"time":"2026-11-30T03:14:40.000Z","service":"roster"}"#
         #expect(judged(inner, from: gateway).refusal == .forgedService)
         // No device anywhere: the bare type, as before.
-        #expect(judged(tap(device: nil), topic: "device.tap/zz", from: gateway) == (nil, "device.tap"))
+        #expect(judged(tap(device: nil), topic: "device.tap/zz", from: gateway) == (nil, "device.tap/presentation-policy"))
     }
 
     /// A repeated key cannot show the bus one value and the service another: both take the first.
@@ -125,7 +127,7 @@ import Testing
         // The bucket is the first device's, which is the one the service reads.
         let twoDevices = appending(replacing(json, #""device":"ipad""#, with: #""device":"ipad","device":"phone""#), #""device":"tv""#)
         let topic = judged(twoDevices, from: .anonymous).topic
-        #expect(topic == "device.tap/" + Topic.bucket(ofDevice: "ipad"))
+        #expect(topic == "device.tap/presentation-policy/" + Topic.bucket(ofDevice: "ipad"))
         #expect(try decoded(twoDevices, topic: topic).get().device == "ipad")
         // The type: the bus goes by the topic; the service takes the first type and holds it to the topic.
         let typeLater = replacing(json, #""type":"device.tap""#, with: #""type":"device.tap","type":"sys.shutdown""#)
@@ -187,5 +189,53 @@ import Testing
                 }
             }
         }
+    }
+
+    /// The bus writes a tap's owner into its topic from the body as the services decode it
+    /// (`Routing.owner`): whatever the shape, the service that receives it decodes it on that
+    /// topic (no `topic-mismatch`) and owns it.
+    @Test func theOwnerInATapsTopicIsTheOneTheServiceDecodes() throws {
+        let bucket = Topic.bucket(ofDevice: "ipad")
+        let header = #""v":1,"type":"device.tap","id":"m1","correlationId":"m1","service":"gateway","device":"ipad","seq":1,"time":"2026-11-30T03:14:40.000Z""#
+        let cases: [(body: String, owner: String)] = [
+            (#"{"element":"add"}"#, "presentation-policy"),
+            (#"{"element":"fire"}"#, "input-handling"),
+            (#"{"element":"close","profile":null}"#, "input-handling"),
+            (#"{"element":"laser"}"#, "presentation-policy"),
+            (#"{"point":{"x":1,"y":2}}"#, "input-handling"),
+            (#"{"element":null,"point":{"x":1,"y":2}}"#, "input-handling"),
+            (#"{"element":"add","point":{"x":1,"y":2}}"#, "presentation-policy"),
+            (#"{"point":null}"#, "presentation-policy"),
+            (#"{"element":"add","element":"fire"}"#, "presentation-policy"),
+            (#"{"element":"fire","element":"add"}"#, "input-handling"),
+            (#"{"element":"fire"}"#, "input-handling"),
+            (#"{"element":"fire"}"#, "input-handling"),
+            (#"{"extra":{"element":"fire"},"element":"add"}"#, "presentation-policy"),
+            (#"{"extra":[{"point":{"x":1,"y":2}}],"element":null}"#, "presentation-policy"),
+        ]
+        for (body, owner) in cases {
+            for json in ["{" + header + #","body":"# + body + "}", #"{"body":"# + body + "," + header + "}"] {
+                for sender in [BusPolicy.Sender.anonymous, gateway] {
+                    let topic = judged(json, topic: "device.tap", from: sender).topic
+                    #expect(topic == "device.tap/\(owner)/\(bucket)", "\(json)")
+                    let envelope = try decoded(json, topic: topic).get()
+                    #expect(Routing.firstHop(of: envelope.body) == [owner], "\(json)")
+                    #expect(BusPolicy().deviceTopic(frames: [Array("device.tap".utf8), Array(json.utf8)]).map { String(decoding: $0, as: UTF8.self) } == topic)
+                }
+            }
+        }
+        // An interaction change goes by its element alone.
+        let interaction = #"{"v":1,"type":"device.interaction","id":"m1","correlationId":"m1","service":"gateway","device":"ipad","seq":1,"time":"2026-11-30T03:14:40.000Z","body":{"element":"blowgun","enabled":false}}"#
+        #expect(judged(interaction, topic: "device.interaction", from: gateway).topic == "device.interaction/input-handling/" + bucket)
+        let weapon = interaction.replacingOccurrences(of: "blowgun", with: "weapon")
+        #expect(judged(weapon, topic: "device.interaction/input-handling/" + bucket, from: gateway).topic == "device.interaction/presentation-policy/" + bucket)
+        // A body that is not readable goes to presentation-policy, which answers the error.
+        let broken = "{" + header + #","body":{"element":5}}"#
+        #expect(judged(broken, from: gateway).topic == "device.tap/presentation-policy/" + bucket)
+        #expect(failure(broken, topic: "device.tap/presentation-policy/" + bucket) != nil)
+        // An escaped device is keyed by the id the service decodes.
+        let escaped = replacing(tap(), #""device":"ipad""#, with: #""device":"ipad""#)
+        #expect(judged(escaped, from: gateway).topic == "device.tap/presentation-policy/" + bucket)
+        #expect(try decoded(escaped, topic: "device.tap/presentation-policy/" + bucket).get().device == "ipad")
     }
 }

@@ -32,9 +32,16 @@ import Testing
     @Test func theTopicIsTheTypeKeyedAsItsAddressingSays() throws {
         var action = Samples.envelope(.tap(Tap(element: "add")), device: "ipad")
         action.replyTo = "0123456789abcdef"
-        #expect(try codec.frames(action)[0] == Array(("device.tap/" + Topic.bucket(ofDevice: "ipad")).utf8))
+        // A tap names its owner (`Routing`) before the bucket; other requests the bucket alone.
+        #expect(try codec.frames(action)[0] == Array(("device.tap/presentation-policy/" + Topic.bucket(ofDevice: "ipad")).utf8))
+        action.body = .tap(Tap(element: "fire"))
+        #expect(try codec.frames(action)[0] == Array(("device.tap/input-handling/" + Topic.bucket(ofDevice: "ipad")).utf8))
         action.device = nil
-        #expect(try codec.frames(action)[0] == Array("device.tap".utf8))
+        #expect(try codec.frames(action)[0] == Array("device.tap/input-handling".utf8))
+        var rotate = Samples.envelope(.rotate(Rotate(orientation: .landscape)), device: "ipad")
+        #expect(try codec.frames(rotate)[0] == Array(("device.rotate/" + Topic.bucket(ofDevice: "ipad")).utf8))
+        rotate.device = nil
+        #expect(try codec.frames(rotate)[0] == Array("device.rotate".utf8))
         var answer = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
         #expect(try codec.frames(answer)[0] == Array("ack".utf8))
         answer.replyTo = "0123456789abcdef"
@@ -56,12 +63,17 @@ import Testing
             #expect(error.code == .topicMismatch)
             #expect(error.reason.contains("expected 'ack' or 'ack/0123456789abcdef'"), "\(error.reason)")
         }
-        // A device's request: its bucket, not another's.
+        // A device's request: its bucket, not another's; a tap: its owner, not the other service.
         let tap = try codec.encode(Samples.envelope(.tap(Tap(element: "add")), device: "ipad"))
         let bucket = Topic.bucket(ofDevice: "ipad")
-        #expect(throws: Never.self) { try codec.decode(frames: [Array("device.tap/\(bucket)".utf8), tap]) }
         let other = bucket == "00" ? "01" : "00"
-        #expect(throws: MessageError.self) { try codec.decode(frames: [Array("device.tap/\(other)".utf8), tap]) }
+        #expect(throws: Never.self) { try codec.decode(frames: [Array("device.tap/presentation-policy/\(bucket)".utf8), tap]) }
+        for wrong in ["device.tap/\(bucket)", "device.tap/presentation-policy/\(other)", "device.tap/input-handling/\(bucket)", "device.tap/presentation-policy"] {
+            #expect(throws: MessageError.self) { try codec.decode(frames: [Array(wrong.utf8), tap]) }
+        }
+        let rotate = try codec.encode(Samples.envelope(.rotate(Rotate(orientation: .landscape)), device: "ipad"))
+        #expect(throws: Never.self) { try codec.decode(frames: [Array("device.rotate/\(bucket)".utf8), rotate]) }
+        #expect(throws: MessageError.self) { try codec.decode(frames: [Array("device.rotate/\(other)".utf8), rotate]) }
     }
 
     @Test func replyToFollowsTheIdentifierRulesAndHasNoSlash() {

@@ -3,12 +3,15 @@ import MonsterKit
 
 /// A bus inside one process: what a connection publishes reaches every connection subscribed
 /// to a prefix of its topic (the first frame), the publisher's own included, in the order
-/// published — as through the ZeroMQ bus, without sockets. For `gateway --embedded` and for
+/// published — as through the ZeroMQ bus, without sockets; a device's request goes on the topic
+/// the bus would give it (its bucket, a tap's owner: `BusPolicy.deviceTopic`). For `gateway --embedded` and for
 /// tests that run the real handlers in milliseconds. Thread-safe; each connection is owned by
 /// one thread.
 public final class InMemoryBus: @unchecked Sendable {
     private let lock = NSLock()
     private var connections: [InMemoryConnection] = []
+    /// The bus's policy, for the topic of a device's request (`BusPolicy.deviceTopic`).
+    private let policy = BusPolicy()
     /// The bus's message size limit, for the connections' codecs.
     public let maxMessageBytes: Int
 
@@ -28,6 +31,8 @@ public final class InMemoryBus: @unchecked Sendable {
     }
 
     fileprivate func publish(_ frames: [[UInt8]]) {
+        var frames = frames
+        if let retopic = policy.deviceTopic(frames: frames) { frames[0] = retopic }
         guard let topic = frames.first else { return }
         for connection in lock.withLock({ connections }) { connection.deliver(frames, topic: topic) }
     }

@@ -29,11 +29,9 @@ public protocol DeviceCoreHandler: DeviceStateHandler where DeviceState == Core.
 }
 
 extension DeviceCoreHandler {
-    /// Its handled types, and of a client's tap or interaction change only the elements it owns
-    /// (`Routing.handles`: both services subscribe to `device.tap` and `device.interaction`).
-    public func accepts(_ envelope: Envelope) -> Bool {
-        accepts(envelope.type) && Routing.handles(service, envelope.body)
-    }
+    /// Every handled type, bare, but a tap or an interaction change only on this service's own
+    /// elements (`Routing.subscription(to:as:)`: the bus writes their owner into their topic).
+    public var subscriptions: [String] { handledTypes.map { Routing.subscription(to: $0, as: service) } }
 
     /// `device.forget` drops the device (answered `device.forgotten`); anything else is the
     /// core's action, and the device counts as used now.
@@ -97,6 +95,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private let membership: ShardMembership
     private let client: EtcdClient
     private let snapshots: String
+    private let service: String
     private let log: Log
     /// The snapshot revision of each device held in memory (0: none stored yet).
     private var held: [String: Int64] = [:]
@@ -114,10 +113,11 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         self.inner = inner
         self.membership = membership
         self.client = client
+        self.service = service
         self.log = log
         snapshots = "/monsterbus/snapshots/\(service)/"
         let view = membership.view
-        bucketTopics = Self.topics(for: inner.handledTypes, membership: membership, view: view)
+        bucketTopics = Self.topics(for: inner.handledTypes, service: service, membership: membership, view: view)
         topicsGeneration = view.generation
     }
 
@@ -146,18 +146,23 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         let view = membership.view
         guard view.generation != topicsGeneration else { return ([], []) }
         topicsGeneration = view.generation
-        let wanted = Self.topics(for: inner.handledTypes, membership: membership, view: view)
+        let wanted = Self.topics(for: inner.handledTypes, service: service, membership: membership, view: view)
         guard wanted != bucketTopics else { return ([], []) }
         defer { bucketTopics = wanted }
         return (wanted.subtracting(bucketTopics).sorted(), bucketTopics.subtracting(wanted).sorted())
     }
 
     /// `type/BB` for each `.byDevice` type of `types` and each bucket this instance owns in
-    /// `view` (none while it is not a member).
-    private static func topics(for types: [MessageType], membership: ShardMembership, view: ShardMembership.View) -> Set<String> {
+    /// `view` (none while it is not a member); `type/SERVICE/BB` for a tap or an interaction
+    /// change (`Routing.subscription(to:as:bucket:)`: only `service`'s own elements).
+    private static func topics(
+        for types: [MessageType], service: String, membership: ShardMembership, view: ShardMembership.View
+    ) -> Set<String> {
         guard view.epoch != nil else { return [] }
         let buckets = Rendezvous.buckets(ownedBy: membership.instance, among: view.members)
-        return Set(types.filter { $0.addressing == .byDevice }.flatMap { type in buckets.map { Topic.name(type, key: $0) } })
+        return Set(types.filter { $0.addressing == .byDevice }.flatMap { type in
+            buckets.map { Routing.subscription(to: type, as: service, bucket: $0) }
+        })
     }
 
     public mutating func handle(_ envelope: Envelope) -> Reply {

@@ -15,6 +15,14 @@ public enum JSONStringLiteral {
         } + "\""
     }
 
+    /// The text of the JSON string literal `literal` (quotes included), unescaped as the
+    /// decoders read it; `nil` when it is not one. For the bus, which reads a value's bytes in
+    /// place and needs the text only when it holds escapes.
+    public static func text(ofLiteral literal: [UInt8]) -> String? {
+        guard let document = try? JSONDocument(literal), document.nodes.first?.kind == .string else { return nil }
+        return document.string(at: 0)
+    }
+
     /// The characters JSON escapes with a backslash and a letter (or themselves).
     private static let shortEscapes: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
 }
