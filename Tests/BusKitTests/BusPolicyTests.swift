@@ -165,6 +165,35 @@ import Testing
         #expect(retopic("bench.x", device: "ipad") == nil)
     }
 
+    /// Issue 13: the owners' subscriptions to taps and interaction changes, unsharded and per
+    /// bucket, match (as ZeroMQ prefixes) exactly the ones each owns; the bare type matches all.
+    @Test func eachOwnersSubscriptionsMatchExactlyItsOwnTaps() throws {
+        let owners = [MonsterBus.Service.presentationPolicy, MonsterBus.Service.inputHandling]
+        let bodies: [Body] = [
+            .tap(Tap(element: "add")), .tap(Tap(element: "fire")), .tap(Tap(point: Point(x: 1, y: 2))), .tap(Tap(element: "laser")),
+            .interaction(Interaction(element: "blowgun", enabled: false)), .interaction(Interaction(element: "weapon", enabled: true)),
+        ]
+        let buckets = (0..<Topic.bucketCount).map(Topic.bucketName)
+        for body in bodies {
+            for device in ["ipad", "iphone", "d-17", nil] {
+                let envelope = Envelope(
+                    id: "m", correlationId: "m", service: "gateway", device: device, seq: 1, time: "2026-11-30T03:14:40.000Z", body: body)
+                let topic = envelope.topic
+                // Our senders write the topic the bus would: it forwards it as it is.
+                #expect(policy.deviceTopic(frames: try EnvelopeCodec().frames(envelope)) == nil, "\(topic)")
+                let owner = try #require(Routing.firstHop(of: body)?.first)
+                for service in owners {
+                    #expect(topic.hasPrefix(Routing.subscription(to: body.type, as: service)) == (service == owner), "\(service) \(topic)")
+                    let matching = buckets.filter { topic.hasPrefix(Routing.subscription(to: body.type, as: service, bucket: $0)) }
+                    #expect(matching == (service == owner ? device.map { [Topic.bucket(ofDevice: $0)] } ?? [] : []), "\(service) \(topic)")
+                }
+                #expect(topic.hasPrefix(body.type.rawValue))
+            }
+        }
+        #expect(Routing.subscription(to: .rotate, as: MonsterBus.Service.presentationPolicy) == "device.rotate")
+        #expect(Routing.subscription(to: .rotate, as: MonsterBus.Service.presentationPolicy, bucket: "3f") == "device.rotate/3f")
+    }
+
     @Test func thePeekFindsTheFirstTopLevelFields() throws {
         let json = Array(#" { "body" : {"id":"inner","device":["x"]}, "id" : "outer", "n": -1.5e3, "ok": true, "device":"ipad", "correlationId":"c", "service":"gateway", "service":"roster" } "#.utf8)
         let peek = try #require(EnvelopePeek(json))
