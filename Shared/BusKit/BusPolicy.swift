@@ -128,10 +128,14 @@ public struct BusPolicy: Sendable {
         return fields
     }
 
-    /// The `.byDevice` type of topic frame `topic` (by its type part), if it is one.
+    /// The `.byDevice` type of topic frame `topic` (by its type part), if it is one; also the
+    /// type of `Routing.ownedByElement` a topic merely starts with (`device.tap one frame`): no
+    /// service subscribes to such a topic (each owner to its own `type/OWNER`), so the bus gives
+    /// it its owner's, where it is refused as ever.
     private func deviceType(of topic: UnsafeRawBufferPointer) -> MessageType? {
         let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
-        return byDevice.first { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }?.type
+        if let exact = byDevice.first(where: { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }) { return exact.type }
+        return byDevice.first { Routing.ownedByElement.contains($0.type) && type.starts(with: $0.bytes) }?.type
     }
 
     /// The bus's judgement of a message from `sender` (`topic` its topic frame, `frames` its
@@ -192,6 +196,7 @@ public struct BusPolicy: Sendable {
         // Most senders (ours) write the right topic already: compared in place, nothing made.
         let written = UnsafeRawBufferPointer(rebasing: topic[min(typeEnd + 1, topic.endIndex)...])
         let hasKey = typeEnd < topic.endIndex
+        if hasKey, topic[typeEnd] != Topic.separator { return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8) }
         if owner == nil, bucket == nil { return hasKey ? Array(type.rawValue.utf8) : nil }
         if hasKey, Topic.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
         return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8)

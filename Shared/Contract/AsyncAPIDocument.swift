@@ -87,6 +87,17 @@ public enum AsyncAPIDocument {
         switch type.addressing {
         case .broadcast:
             return (type.rawValue, nil)
+        case .byDevice where Routing.ownedByElement.contains(type):
+            return (type.rawValue + "/{owner}/{bucket}", [
+                "owner": [
+                    "description": .string("The service that owns what it touches (Routing.owner): input-handling for a button of the weapon picker\(type == .tap ? " or a point" : ""), presentation-policy for anything else. The bus sets it from the body's element\(type == .tap ? " (or point)" : "") whatever its sender wrote. Each owner subscribes to \(type.rawValue)/<owner> and receives only its own; subscribe to \(type.rawValue) for all."),
+                    "location": "$message.payload#/body/element",
+                ],
+                "bucket": [
+                    "description": .string("The device's bucket: FNV-1a (32 bits: offset basis 2166136261, prime 16777619) of the UTF-8 bytes of the envelope's device, modulo 256, as two lowercase hex digits. The bus sets it from the device whatever its sender wrote; a message without a device has the topic \(type.rawValue)/<owner>. A sharded instance subscribes to \(type.rawValue)/<owner>/<bucket> for each bucket it owns."),
+                    "location": "$message.payload#/device",
+                ],
+            ])
         case .byDevice:
             return (type.rawValue + "/{bucket}", [
                 "bucket": [
@@ -170,7 +181,7 @@ public enum AsyncAPIDocument {
                 "channel": ["$ref": .string("#/channels/\(id)")],
                 "summary": .string(type.addressing == .broadcast
                     ? "Every subscriber to a prefix of \(type.rawValue) receives it."
-                    : "Every subscriber to a prefix of \(type.rawValue) receives it, whatever its key; a subscriber to \(type.rawValue)/<\(type.addressing == .byDevice ? "bucket" : "replyTo")> only that key's."),
+                    : "Every subscriber to a prefix of \(type.rawValue) receives it, whatever its key; a subscriber to \(type.rawValue)/<\(type.addressing == .byDevice ? (Routing.ownedByElement.contains(type) ? "owner" : "bucket") : "replyTo")> only that key's."),
                 "messages": [messageReference],
             ]))
         }

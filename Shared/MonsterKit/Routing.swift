@@ -67,10 +67,18 @@ public enum Routing {
     }
 
     /// The services that also handle what another service publishes for everyone, and
-    /// acknowledge it: input-handling keeps the keyboard of each `layout.changed`, and whether a
-    /// modal alert is up from `presentation.presented` and `presentation.dismissed`.
+    /// acknowledge it (what they publish because of it, too): input-handling keeps the keyboard
+    /// of each `layout.changed`, and re-shows its input view at the new size.
     public static let readers: [MessageType: [String]] = [
         .deviceLayout: [Service.inputHandling],
+    ]
+
+    /// What a service reads without acknowledging it, because reading it never publishes
+    /// anything: input-handling keeps whether a modal alert is up from `presentation.presented`
+    /// and `presentation.dismissed`. Nobody waits for that read, and no action need: the bus
+    /// delivers to each subscriber in the order it forwards, so every message sent after the
+    /// presentation's own acknowledgement has come reaches input-handling after the presentation.
+    public static let quietReaders: [MessageType: [String]] = [
         .presented: [Service.inputHandling],
         .dismissed: [Service.inputHandling],
     ]

@@ -159,6 +159,10 @@ import Testing
         #expect(retopic("device.rotate/zz", device: nil) == "device.rotate")
         #expect(retopic("device.tap", device: nil) == "device.tap/presentation-policy")
         #expect(retopic("device.tap/presentation-policy", device: nil) == nil)
+        // A topic that only starts with a tap's type goes to its owner too (no one else hears it).
+        #expect(retopic("device.tap one frame", device: "ipad") == "device.tap/presentation-policy/" + bucket)
+        #expect(retopic("device.tapx/" + bucket, device: nil) == "device.tap/presentation-policy")
+        #expect(retopic("device.rotatex", device: "ipad") == nil)
         // Other addressings are forwarded as they are.
         #expect(retopic("ack/0123456789abcdef", device: "ipad") == nil)
         #expect(retopic("sys.heartbeat", device: "ipad") == nil)

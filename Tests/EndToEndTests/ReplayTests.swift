@@ -149,17 +149,19 @@ import Testing
         var text = String(decoding: try client.bus.codec.encode(tap), as: UTF8.self)
         text = text.replacingOccurrences(of: "\"x\":1", with: "\"x\":1e999")
         try client.bus.sendRaw([Array("device.tap".utf8), Array(text.utf8)])
-        let decodeRefusal = try #require(error(about: tap.id, from: MonsterBus.Service.presentationPolicy))
+        // A tap at a point is input-handling's (the bus reads the point's owner, not its number).
+        let decodeRefusal = try #require(error(about: tap.id, from: MonsterBus.Service.inputHandling))
         #expect(decodeRefusal.code == "bad-shape")
     }
 
     @Test func aOneFrameMessageIsAnsweredWithAnError() throws {
         try client.bus.sendRaw([Array("device.tap one frame".utf8)])
         let answer = client.waitFor { message in
-            if case .error(let error) = message.body { return error.code == "bad-frames" && error.excerpt == "device.tap one frame" }
+            if case .error(let error) = message.body { return error.code == "bad-frames" && error.excerpt == "device.tap/presentation-policy" }
             return false
         }
-        // Both services that take device.tap (each its own elements) read the frame, and refuse it.
-        #expect([MonsterBus.Service.presentationPolicy, MonsterBus.Service.inputHandling].contains(answer?.service ?? ""))
+        // No service subscribes to that topic: the bus gives it the owner of a tap it cannot
+        // read, presentation-policy, which refuses it.
+        #expect(answer?.service == MonsterBus.Service.presentationPolicy)
     }
 }

@@ -223,6 +223,11 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         switch verdict {
         case .fresh:
             reply = handler.handle(envelope)
+            // A read nobody waits for (`Routing.quietReaders`), which published nothing: no ack.
+            if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true {
+                counters.handled += 1
+                return []
+            }
         case .duplicate(var ack):
             // Already handled: what it passed on, again (the same messages: a hop lost on the way
             // is completed, a hop that was not is answered as a duplicate), then its first
