@@ -273,15 +273,14 @@ public struct EnvelopePeek: Sendable, Equatable {
                 if position < count, bytes[position] == UInt8(ascii: "\"") {
                     guard let (value, valueEscaped) = string() else { return false }
                     note(key: key, value: value, valueEscaped: valueEscaped, into: &peek)
-                    if !fields.isEmpty, peek.found.isSuperset(of: fields) { return true }
                 } else if !peek.bodyRead, fields.isEmpty || fields.contains(.element), equals(key, "body"),
                           position < count, bytes[position] == UInt8(ascii: "{") {
                     guard peekBody(into: &peek) else { return false }
                     peek.bodyRead = true
-                    if !fields.isEmpty, peek.found.isSuperset(of: fields) { return true }
                 } else {
                     guard skipValue(), position > valueStart else { return false }
                 }
+                if !fields.isEmpty, peek.found.isSuperset(of: fields) { return true }
                 skipWhitespace()
                 guard position < count else { return false }
                 if bytes[position] == UInt8(ascii: "}") { return true }
