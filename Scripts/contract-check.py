@@ -71,13 +71,15 @@ def document(path):
     for name, message in messages.items():
         Draft7Validator.check_schema(message["payload"])
     for name, channel in doc["channels"].items():
-        # The topic: the message's name (its type), or the type, "/" and a key named by a
-        # parameter of the channel ("device.tap/{bucket}", "ack/{replyTo}").
+        # The topic: the message's name (its type), or the type, "/" and a key of parameters of
+        # the channel, separated by "/" ("device.rotate/{bucket}", "device.tap/{owner}/{bucket}",
+        # "ack/{replyTo}").
         address, _, key = channel["address"].partition("/")
         if address != messages[name]["name"]:
             sys.exit(f"{path}: channel {name}'s address {channel['address']} is not its message's name")
-        if key and not (key.startswith("{") and key.endswith("}") and key[1:-1] in channel.get("parameters", {})):
-            sys.exit(f"{path}: channel {name}'s address {channel['address']} has a key that is not one of its parameters")
+        for part in key.split("/") if key else []:
+            if not (part.startswith("{") and part.endswith("}") and part[1:-1] in channel.get("parameters", {})):
+                sys.exit(f"{path}: channel {name}'s address {channel['address']} has a key that is not one of its parameters")
     for name, operation in doc["operations"].items():
         channel = resolve(doc, operation["channel"]["$ref"])
         for message in operation["messages"]:

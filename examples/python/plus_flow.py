@@ -90,8 +90,9 @@ class Client:
     def send(self, envelope):
         """Two frames: the topic (the channel's address) and the JSON envelope.
 
-        A keyed address (`device.tap/{bucket}`, `ack/{replyTo}`) is sent bare: the bus sets a
-        device's bucket itself, and this client sets no replyTo (it subscribes to everything)."""
+        A keyed address (`device.tap/{owner}/{bucket}`, `ack/{replyTo}`) is sent bare: the bus sets
+        a tap's owner and a device's bucket itself, and this client sets no replyTo (it subscribes
+        to everything)."""
         address = DOC["channels"][envelope["type"].replace(".", "_")]["address"].split("/")[0]
         self.pub.send_multipart([address.encode(), json.dumps(envelope, ensure_ascii=False).encode()])
 
@@ -103,7 +104,8 @@ class Client:
                 return None
             topic, payload = self.sub.recv_multipart()
             envelope = json.loads(payload)
-            # The topic is the type, or the type and a key (a device's bucket, a client's replyTo).
+            # The topic is the type, or the type and a key (a device's bucket, a tap's owner and
+            # bucket, a client's replyTo).
             if topic.decode().split("/")[0] != envelope.get("type"):
                 raise SystemExit(f"topic {topic!r} is not the type {envelope.get('type')}")
             return check(envelope)

@@ -226,6 +226,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             // A read nobody waits for (`Routing.quietReaders`), which published nothing: no ack.
             if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true {
                 counters.handled += 1
+                write(
+                    .info, "span: handled \(envelope.type.rawValue) from \(envelope.service) in \(Int(((clock.monotonic() - now.monotonic) * 1_000_000).rounded())) µs; published nothing",
+                    context: LogContext(envelope))
                 return []
             }
         case .duplicate(var ack):
