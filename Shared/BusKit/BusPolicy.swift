@@ -40,7 +40,7 @@ public struct BusPolicy: Sendable {
     public static let longestKey = 64
     /// The `.byDevice` types of the vocabulary (the bus keys their topics by the device's bucket,
     /// and by the owner of the body's element for `Routing.ownedByElement`).
-    private let byDevice: [(bytes: [UInt8], type: MessageType)]
+    private let byDevice: [(bytes: [UInt8], type: MessageType, ownedByElement: Bool)]
     /// Every type of the vocabulary.
     private let types: Set<[UInt8]>
     /// Every topic of the vocabulary with the roles that may publish it, as bit masks.
@@ -54,7 +54,8 @@ public struct BusPolicy: Sendable {
     public init(topics: [String] = MessageType.allCases.map(\.rawValue)) {
         known = topics.map { (Array($0.utf8), Self.mask(Permissions.publishers(of: $0))) }
         longestType = topics.map(\.utf8.count).max() ?? 0
-        byDevice = topics.compactMap { MessageType(rawValue: $0) }.filter { $0.addressing == .byDevice }.map { (Array($0.rawValue.utf8), $0) }
+        byDevice = topics.compactMap { MessageType(rawValue: $0) }.filter { $0.addressing == .byDevice }
+            .map { (Array($0.rawValue.utf8), $0, Routing.ownedByElement.contains($0)) }
         types = Set(topics.map { Array($0.utf8) })
         var prefixes: Set<[UInt8]> = []
         for topic in topics {
@@ -135,7 +136,7 @@ public struct BusPolicy: Sendable {
     private func deviceType(of topic: UnsafeRawBufferPointer) -> MessageType? {
         let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
         if let exact = byDevice.first(where: { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }) { return exact.type }
-        return byDevice.first { Routing.ownedByElement.contains($0.type) && type.starts(with: $0.bytes) }?.type
+        return byDevice.first { $0.ownedByElement && type.starts(with: $0.bytes) }?.type
     }
 
     /// The bus's judgement of a message from `sender` (`topic` its topic frame, `frames` its

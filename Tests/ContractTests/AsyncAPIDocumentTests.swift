@@ -25,7 +25,7 @@ import Testing
             let id = AsyncAPIDocument.identifier(type)
             let address: String = switch type.addressing {
             case .broadcast: type.rawValue
-            case .byDevice: type.rawValue + "/{bucket}"
+            case .byDevice: type.rawValue + (Routing.ownedByElement.contains(type) ? "/{owner}/{bucket}" : "/{bucket}")
             case .toClient: type.rawValue + "/{replyTo}"
             }
             #expect(document["channels"]?[id]?["address"] == .string(address))
