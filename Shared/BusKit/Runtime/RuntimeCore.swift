@@ -51,7 +51,7 @@ public struct RuntimeCounters: Sendable, Equatable {
     public var received: UInt64 = 0
     /// Messages of a handled type this instance decided on (refusals included).
     public var handled: UInt64 = 0
-    /// Messages subscribed to but not this instance's (another owner's device or element).
+    /// Messages subscribed to but not this instance's (another sharded instance's device).
     public var ignored: UInt64 = 0
     /// Repeats of an id already handled, answered with the first ack.
     public var duplicates: UInt64 = 0
