@@ -197,9 +197,11 @@ public struct BusPolicy: Sendable {
         // Most senders (ours) write the right topic already: compared in place, nothing made.
         let written = UnsafeRawBufferPointer(rebasing: topic[min(typeEnd + 1, topic.endIndex)...])
         let hasKey = typeEnd < topic.endIndex
-        if hasKey, topic[typeEnd] != Topic.separator { return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8) }
-        if owner == nil, bucket == nil { return hasKey ? Array(type.rawValue.utf8) : nil }
-        if hasKey, Topic.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
+        // A topic that only starts with the type (`deviceType(of:)`) is rewritten whole.
+        if !hasKey || topic[typeEnd] == Topic.separator {
+            if owner == nil, bucket == nil { return hasKey ? Array(type.rawValue.utf8) : nil }
+            if hasKey, Topic.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
+        }
         return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8)
     }
 
@@ -211,12 +213,13 @@ public struct BusPolicy: Sendable {
     /// The topic the bus forwards `frames` on when it is not their first (`deviceTopic`), read as
     /// a client's without a role: for the in-memory bus, which routes as the bus does.
     public func deviceTopic(frames: [[UInt8]]) -> [UInt8]? {
-        guard frames.count == 2 else { return nil }
-        return frames[0].withUnsafeBytes { topic in
-            frames[1].withUnsafeBytes { json in
+        guard let first = frames.first else { return nil }
+        let second = frames.count > 1 ? frames[1] : []
+        return first.withUnsafeBytes { topic in
+            second.withUnsafeBytes { json in
                 let fields = headerFields(from: .anonymous, topic: topic)
                 guard !fields.isEmpty else { return nil }
-                return deviceTopic(topic: topic, peek: EnvelopePeek(json, upTo: fields), json: json)
+                return deviceTopic(topic: topic, peek: frames.count > 1 ? EnvelopePeek(json, upTo: fields) : nil, json: json)
             }
         }
     }

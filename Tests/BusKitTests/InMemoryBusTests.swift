@@ -26,6 +26,25 @@ import Testing
         #expect(try roster.receiveFramesNow() == nil)
     }
 
+    /// A device's request goes on the topic the bus would give it: a tap's owner and bucket.
+    @Test func aTapGoesToItsOwnersTopicAsThroughTheBus() throws {
+        let bus = InMemoryBus()
+        let policy = bus.connect(service: "presentation-policy", subscriptions: ["device.tap/presentation-policy"])
+        let input = bus.connect(service: "input-handling", subscriptions: ["device.tap/input-handling"])
+        let watcher = bus.connect(service: "watcher", subscriptions: ["device.tap"])
+        for (element, owner, other) in [("add", policy, input), ("fire", input, policy)] {
+            let tap = watcher.envelope(.tap(Tap(element: element)), device: "ipad")
+            let json = try watcher.codec.encode(tap)
+            try watcher.sendRaw([Array("device.tap".utf8), json])
+            let expected = [Array(tap.topic.utf8), json]
+            #expect(try owner.receiveFramesNow() == expected)
+            #expect(try other.receiveFramesNow() == nil)
+            #expect(try watcher.receiveFramesNow() == expected)
+        }
+        try watcher.sendRaw([Array("device.tap one frame".utf8)])
+        #expect(try policy.receiveFramesNow() == [Array("device.tap/presentation-policy".utf8)])
+    }
+
     @Test func subscriptionsChangeWhatArrives() throws {
         let bus = InMemoryBus()
         let client = bus.connect(service: "client")
