@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Settings read from the environment (12-factor), with defaults for a laptop.
 public struct BusConfig: Sendable {
     /// Where publishers connect; the bus binds XSUB here (`BUS_FRONTEND`).
@@ -46,7 +44,7 @@ public struct BusConfig: Sendable {
     /// The configuration in `environment` (the process's by default) for `component` (`bus`,
     /// a service's name or `gateway`: it names the default certificate); bad values are reported.
     public static func fromEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment, component: String? = nil
+        _ environment: [String: String] = ProcessEnvironment.current, component: String? = nil
     ) throws(ConfigError) -> BusConfig {
         var config = BusConfig()
         if let value = environment[EnvironmentVariable.busFrontend.name], !value.isEmpty { config.frontend = value }

@@ -4,10 +4,8 @@ import Glibc
 import RosterService
 import RosterStore
 
-import FoundationEssentials
-
 // roster: owns the monsters, selections, weapon and colour changes, in SQLite.
-let environment = ProcessInfo.processInfo.environment
+let environment = ProcessEnvironment.current
 let reset = ProgramOption("--reset", help: "start a new, empty database on purpose (the current files are kept aside)")
 let restore = ProgramOption("--restore", value: "FILE", help: "start on a copy of the backup FILE (gateway roster backup FILE), its id kept")
 

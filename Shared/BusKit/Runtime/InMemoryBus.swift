@@ -1,4 +1,3 @@
-import Foundation
 import MonsterKit
 
 /// A bus inside one process: what a connection publishes reaches every connection subscribed
@@ -8,8 +7,7 @@ import MonsterKit
 /// tests that run the real handlers in milliseconds. Thread-safe; each connection is owned by
 /// one thread.
 public final class InMemoryBus: @unchecked Sendable {
-    private let lock = NSLock()
-    private var connections: [InMemoryConnection] = []
+    private let connections = Locked<[InMemoryConnection]>([])
     /// The bus's policy, for the topic of a device's request (`BusPolicy.deviceTopic`).
     private let policy = BusPolicy()
     /// The bus's message size limit, for the connections' codecs.
@@ -21,24 +19,24 @@ public final class InMemoryBus: @unchecked Sendable {
     /// A new connection as `service`, subscribed to `subscriptions`.
     public func connect(service: String, subscriptions: [String] = []) -> InMemoryConnection {
         let connection = InMemoryConnection(bus: self, service: service, subscriptions: subscriptions)
-        lock.withLock { connections.append(connection) }
+        connections.withLock { $0.append(connection) }
         return connection
     }
 
     /// Asks every connection's runtime to stop (`BusTransport.wait` says `stop`).
     public func stopAll() {
-        for connection in lock.withLock({ connections }) { connection.stop() }
+        for connection in connections.current { connection.stop() }
     }
 
     fileprivate func publish(_ frames: [[UInt8]]) {
         var frames = frames
         if let retopic = policy.deviceTopic(frames: frames) { frames[0] = retopic }
         guard let topic = frames.first else { return }
-        for connection in lock.withLock({ connections }) { connection.deliver(frames, topic: topic) }
+        for connection in connections.current { connection.deliver(frames, topic: topic) }
     }
 
     fileprivate func remove(_ connection: InMemoryConnection) {
-        lock.withLock { connections.removeAll { $0 === connection } }
+        connections.withLock { $0.removeAll { $0 === connection } }
     }
 }
 
@@ -50,7 +48,7 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
     public var sendWaits: UInt64 { 0 }
     public var sendsDropped: UInt64 { 0 }
     private weak var bus: InMemoryBus?
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var queue: [[[UInt8]]] = []
     private var head = 0
     private var prefixes: [[UInt8]]
@@ -98,7 +96,7 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
     public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
         condition.lock()
         defer { condition.unlock() }
-        let until = timeoutMilliseconds < 0 ? Date.distantFuture : Date(timeIntervalSinceNow: Double(timeoutMilliseconds) / 1000)
+        let until = ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)
         while head == queue.count && !stopped {
             if !condition.wait(until: until) { break }
         }
@@ -130,7 +128,7 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
         condition.lock()
         defer { condition.unlock() }
-        let until = timeoutMilliseconds < 0 ? Date.distantFuture : Date(timeIntervalSinceNow: Double(timeoutMilliseconds) / 1000)
+        let until = ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)
         while head == queue.count && !stopped {
             if !condition.wait(until: until) { break }
         }

@@ -1,5 +1,4 @@
-import Foundation
-import FoundationNetworking
+import MonsterKit
 
 /// What went wrong talking to etcd.
 public struct EtcdError: Error, CustomStringConvertible, Sendable {
@@ -19,67 +18,91 @@ public struct EtcdKeyValue: Sendable, Equatable {
     public let modRevision: Int64
 }
 
-/// A small client of etcd's v3 JSON gateway over HTTP (`/v3/kv/...`, `/v3/lease/...`; keys and
-/// values base64), synchronous: each call blocks the calling thread (never call it from the
-/// cooperative pool) until etcd answers or `timeout` passes.
+/// A small client of etcd's v3 JSON gateway over plain HTTP (`/v3/kv/...`, `/v3/lease/...`;
+/// keys and values base64), synchronous: each call blocks the calling thread (never call it
+/// from the cooperative pool) until etcd answers or `timeout` passes. It speaks HTTP/1.1 itself
+/// (`HTTPClient`) and codes JSON with MonsterKit's coders, so that no process loads Foundation
+/// for it (issue 15: idle memory).
 public final class EtcdClient: Sendable {
-    private let endpoint: URL
-    private let session: URLSession
+    private typealias M = EtcdMessages
+    private let endpoint: String
+    private let basePath: String
+    private let http: HTTPClient
     private let timeout: Double
 
-    /// A client of the etcd at `endpoint` (e.g. `http://127.0.0.1:2379`).
+    /// A client of the etcd at `endpoint` (`http://HOST:PORT`, e.g. `http://127.0.0.1:2379`;
+    /// a path after it prefixes every call's).
     public init(endpoint: String, timeout: Double = 2) throws(EtcdError) {
-        guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https" else {
-            throw EtcdError(description: "etcd endpoint '\(endpoint)' is not an http(s) URL")
+        let scheme = "http://"
+        guard endpoint.hasPrefix(scheme) else {
+            throw EtcdError(description: endpoint.hasPrefix("https://")
+                ? "etcd endpoint '\(endpoint)': https is not supported (etcd's client URL must be http://HOST:PORT)"
+                : "etcd endpoint '\(endpoint)' is not an http URL (http://HOST:PORT)")
         }
-        self.endpoint = url
+        let rest = endpoint.dropFirst(scheme.count)
+        let authority = rest.prefix { $0 != "/" }
+        var path = String(rest.dropFirst(authority.count))
+        while path.hasSuffix("/") { path.removeLast() }
+        var host = Substring(authority)
+        var portText: Substring?
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty { portText = after.hasPrefix(":") ? after.dropFirst() : after }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        }
+        let port = portText.map { UInt16($0) } ?? 80
+        guard let port, port > 0, !host.isEmpty,
+              host.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "@" && $0 != "/" })
+        else {
+            throw EtcdError(description: "etcd endpoint '\(endpoint)' is not an http URL (http://HOST:PORT)")
+        }
+        self.endpoint = endpoint
+        basePath = path
+        http = HTTPClient(host: String(host), port: port)
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
     }
 
     /// Grants a lease of `ttl` seconds; returns its id.
     public func grantLease(ttl: Int) throws(EtcdError) -> Int64 {
-        let answer = try call("/v3/lease/grant", ["TTL": ttl])
-        guard let id = Self.int(answer["ID"]) else { throw EtcdError(description: "lease grant: no ID in \(answer)") }
+        let answer = try call("/v3/lease/grant", M.LeaseGrant(ttl: ttl), as: M.Lease.self)
+        guard let id = answer.id?.value else { throw EtcdError(description: "lease grant: no ID in etcd's answer") }
         return id
     }
 
     /// Refreshes lease `id`; returns its TTL in seconds (0 or less: the lease has expired).
     public func keepAlive(lease id: Int64) throws(EtcdError) -> Int64 {
-        let answer = try call("/v3/lease/keepalive", ["ID": String(id)])
-        let result = answer["result"] as? [String: Any] ?? answer
-        return Self.int(result["TTL"]) ?? 0
+        let answer = try call("/v3/lease/keepalive", M.LeaseID(id: M.Int64Text(id)), as: M.Streamed<M.Lease>.self)
+        return answer.result?.ttl?.value ?? 0
     }
 
     /// Revokes lease `id`, deleting its keys.
     public func revoke(lease id: Int64) throws(EtcdError) {
-        _ = try call("/v3/lease/revoke", ["ID": String(id)])
+        _ = try call("/v3/lease/revoke", M.LeaseID(id: M.Int64Text(id)), as: M.Header.self)
     }
 
     /// Puts `value` at `key`, attached to `lease` if given.
     public func put(_ key: String, _ value: [UInt8], lease: Int64? = nil) throws(EtcdError) {
-        var request: [String: Any] = ["key": Self.base64(key), "value": Data(value).base64EncodedString()]
-        if let lease { request["lease"] = String(lease) }
-        _ = try call("/v3/kv/put", request)
+        _ = try call("/v3/kv/put", M.Put(key: Base64.encode(key.utf8), value: Base64.encode(value), lease: lease.map(M.Int64Text.init)), as: M.Header.self)
     }
 
     /// The key `key`, if it exists.
     public func get(_ key: String) throws(EtcdError) -> EtcdKeyValue? {
-        try range(["key": Self.base64(key)]).first
+        try range(M.Range(key: Base64.encode(key.utf8))).first
     }
 
     /// Every key starting with `prefix`, in key order.
     public func list(prefix: String) throws(EtcdError) -> [EtcdKeyValue] {
         var end = Array(prefix.utf8)
         if let last = end.indices.last { end[last] += 1 }
-        return try range(["key": Self.base64(prefix), "range_end": Data(end).base64EncodedString()])
+        return try range(M.Range(key: Base64.encode(prefix.utf8), rangeEnd: Base64.encode(end)))
     }
 
     /// Deletes `key` (nothing if it does not exist).
     public func delete(_ key: String) throws(EtcdError) {
-        _ = try call("/v3/kv/deleterange", ["key": Self.base64(key)])
+        _ = try call("/v3/kv/deleterange", M.Key(key: Base64.encode(key.utf8)), as: M.Header.self)
     }
 
     /// Puts `value` at `key` (or deletes `key` when `value` is nil) only if `guardKey` exists
@@ -90,91 +113,55 @@ public final class EtcdClient: Sendable {
         _ key: String, _ value: [UInt8]?, ifKey guardKey: String, wasCreatedAt createRevision: Int64,
         andKeyIsAt keyRevision: Int64? = nil
     ) throws(EtcdError) -> Int64? {
-        let operation: [String: Any] = if let value {
-            ["request_put": ["key": Self.base64(key), "value": Data(value).base64EncodedString()]]
+        let encodedKey = Base64.encode(key.utf8)
+        let operation = if let value {
+            M.Operation(put: M.Put(key: encodedKey, value: Base64.encode(value)))
         } else {
-            ["request_delete_range": ["key": Self.base64(key)]]
+            M.Operation(deleteRange: M.Key(key: encodedKey))
         }
-        var compare: [[String: Any]] = [
-            ["key": Self.base64(guardKey), "target": "CREATE", "result": "EQUAL", "create_revision": String(createRevision)],
-        ]
+        var compare = [M.Compare(key: Base64.encode(guardKey.utf8), target: "CREATE", createRevision: M.Int64Text(createRevision))]
         if let keyRevision {
-            compare.append(["key": Self.base64(key), "target": "MOD", "result": "EQUAL", "mod_revision": String(keyRevision)])
+            compare.append(M.Compare(key: encodedKey, target: "MOD", modRevision: M.Int64Text(keyRevision)))
         }
-        let answer = try call("/v3/kv/txn", ["compare": compare, "success": [operation]])
-        guard answer["succeeded"] as? Bool ?? false else { return nil }
-        return Self.int((answer["header"] as? [String: Any])?["revision"])
+        let answer = try call("/v3/kv/txn", M.Transaction(compare: compare, success: [operation]), as: M.TransactionAnswer.self)
+        guard answer.succeeded ?? false else { return nil }
+        return answer.header?.revision?.value
     }
 
-    private func range(_ request: [String: Any]) throws(EtcdError) -> [EtcdKeyValue] {
-        let answer = try call("/v3/kv/range", request)
-        let kvs = answer["kvs"] as? [[String: Any]] ?? []
-        return kvs.compactMap { kv in
-            guard let key = (kv["key"] as? String).flatMap({ Data(base64Encoded: $0) }).flatMap({ String(bytes: $0, encoding: .utf8) })
-            else { return nil }
-            let value = (kv["value"] as? String).flatMap { Data(base64Encoded: $0) } ?? Data()
+    private func range(_ request: M.Range) throws(EtcdError) -> [EtcdKeyValue] {
+        let answer = try call("/v3/kv/range", request, as: M.RangeAnswer.self)
+        return (answer.kvs ?? []).compactMap { kv in
+            guard let key = kv.key.flatMap(Base64.decode), let text = String(validating: key, as: UTF8.self) else { return nil }
             return EtcdKeyValue(
-                key: key, value: [UInt8](value),
-                createRevision: Self.int(kv["create_revision"]) ?? 0, modRevision: Self.int(kv["mod_revision"]) ?? 0)
+                key: text, value: kv.value.flatMap(Base64.decode) ?? [],
+                createRevision: kv.createRevision?.value ?? 0, modRevision: kv.modRevision?.value ?? 0)
         }
     }
 
-    /// Posts `body` as JSON to `path` and returns etcd's JSON answer.
-    private func call(_ path: String, _ body: [String: Any]) throws(EtcdError) -> [String: Any] {
-        var request = URLRequest(url: endpoint.appendingPathComponent(path))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    /// Posts `request` as JSON to `path` and returns etcd's JSON answer as an `Answer`.
+    private func call<Request: Encodable, Answer: Decodable>(_ path: String, _ request: Request, as: Answer.Type) throws(EtcdError) -> Answer {
+        let body: [UInt8]
         do {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            body = try JSONCoding.encode(request)
         } catch {
             throw EtcdError(description: "\(path): cannot encode the request: \(error)")
         }
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: request) { data, response, error in
-            outcome.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
-            done.signal()
-        }.resume()
-        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-            throw EtcdError(description: "\(path): etcd at \(endpoint) did not answer within \(timeout) s")
+        let response: HTTPClient.Response
+        do {
+            response = try http.post(basePath + path, body: body, contentType: "application/json", timeout: timeout)
+        } catch {
+            throw EtcdError(description: "\(path): etcd at \(endpoint) (timeout \(timeout) s): \(error.description)")
         }
-        let (data, status, error) = outcome.get()
-        if let error { throw EtcdError(description: "\(path): etcd at \(endpoint): \(error.localizedDescription)") }
-        let text = data.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        guard status == 200, let data,
-              let object = try? JSONSerialization.jsonObject(with: data), let answer = object as? [String: Any]
-        else {
-            throw EtcdError(description: "\(path): etcd answered \(status.map(String.init) ?? "nothing"): \(text.prefix(300))")
-        }
+        let text = String(decoding: response.body.prefix(300), as: UTF8.self)
+        guard response.status == 200 else { throw EtcdError(description: "\(path): etcd answered \(response.status): \(text)") }
         // A streamed RPC (keepalive) answers {"result": …} or {"error": …}.
-        if let failure = answer["error"] { throw EtcdError(description: "\(path): \(failure)") }
-        return answer
-    }
-
-    private static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
-
-    /// An int64 of etcd's JSON: a string (as the gateway writes them) or a number.
-    private static func int(_ value: Any?) -> Int64? {
-        if let text = value as? String { return Int64(text) }
-        if let number = value as? NSNumber { return number.int64Value }
-        return nil
-    }
-}
-
-/// What a URLSession callback handed back, across threads.
-private final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    private var status: Int?
-    private var error: (any Error)?
-
-    func set(data: Data?, status: Int?, error: (any Error)?) {
-        lock.lock(); defer { lock.unlock() }
-        (self.data, self.status, self.error) = (data, status, error)
-    }
-
-    func get() -> (Data?, Int?, (any Error)?) {
-        lock.lock(); defer { lock.unlock() }
-        return (data, status, error)
+        if let probe = try? JSONCoding.decode(M.ErrorProbe.self, from: response.body), probe.failed {
+            throw EtcdError(description: "\(path): \(probe.message ?? text)")
+        }
+        do {
+            return try JSONCoding.decode(Answer.self, from: response.body)
+        } catch {
+            throw EtcdError(description: "\(path): etcd's answer is not what was expected (\(error)): \(text)")
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One instance's membership among its service's instances, kept in etcd: a key
 /// `/monsterbus/members/<service>/<instance>` on a lease refreshed every third of its TTL, and
@@ -24,10 +24,10 @@ public final class ShardMembership: @unchecked Sendable {
     private let client: EtcdClient
     private let ttl: Int
     private let log: Log
-    private let lock = NSLock()
-    private var current = View(members: [], epoch: nil, generation: 0)
+    private let current = Locked(View(members: [], epoch: nil, generation: 0))
     private var lease: Int64 = 0
-    private var lastRenewed = Date.distantPast
+    /// When the lease was last renewed, in seconds of the monotonic clock.
+    private var lastRenewed = 0.0
 
     /// Joins the members of `service` (blocking until etcd answers) and keeps the membership up
     /// to date from then on.
@@ -38,22 +38,18 @@ public final class ShardMembership: @unchecked Sendable {
         ttl = config.leaseSeconds
         self.log = log
         try join()
-        let thread = Thread { [self] in keep() }
-        thread.name = "membership"
-        thread.start()
+        _ = OSThread { [self] in keep() }
     }
 
     /// The membership now.
-    public var view: View {
-        lock.lock(); defer { lock.unlock() }
-        return current
-    }
+    public var view: View { current.current }
 
     private func update(members: [String], epoch: Int64?) {
-        lock.lock()
-        let changed = current.members != members || current.epoch != epoch
-        if changed { current = View(members: members, epoch: epoch, generation: current.generation + 1) }
-        lock.unlock()
+        let changed = current.withLock { current in
+            guard current.members != members || current.epoch != epoch else { return false }
+            current = View(members: members, epoch: epoch, generation: current.generation + 1)
+            return true
+        }
         if changed {
             log.info("shard members: \(members.joined(separator: ", ")); this instance \(instance) \(epoch.map { "at epoch \($0)" } ?? "is not a member")")
         }
@@ -63,7 +59,7 @@ public final class ShardMembership: @unchecked Sendable {
         lease = try client.grantLease(ttl: ttl)
         try client.put(memberKey, Array(instance.utf8), lease: lease)
         guard let mine = try client.get(memberKey) else { throw EtcdError(description: "\(memberKey) vanished as it was written") }
-        lastRenewed = Date()
+        lastRenewed = Self.seconds()
         update(members: try client.list(prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }, epoch: mine.createRevision)
     }
 
@@ -73,7 +69,7 @@ public final class ShardMembership: @unchecked Sendable {
     private func keep() {
         let interval = max(0.2, Double(ttl) / 3)
         while true {
-            Thread.sleep(forTimeInterval: interval)
+            usleep(UInt32(interval * 1_000_000))
             do {
                 if view.epoch == nil {
                     try join()
@@ -85,16 +81,23 @@ public final class ShardMembership: @unchecked Sendable {
                     update(members: [], epoch: nil)
                     continue
                 }
-                lastRenewed = Date()
+                lastRenewed = Self.seconds()
                 let members = try client.list(prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }
                 update(members: members, epoch: members.contains(instance) ? view.epoch : nil)
             } catch {
                 log.warn("membership: \(error)")
-                if Date().timeIntervalSince(lastRenewed) >= Double(ttl), view.epoch != nil {
+                if Self.seconds() - lastRenewed >= Double(ttl), view.epoch != nil {
                     log.warn("membership lease not renewed for \(ttl) s: this instance stops deciding")
                     update(members: [], epoch: nil)
                 }
             }
         }
+    }
+
+    /// The monotonic clock, in seconds.
+    private static func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

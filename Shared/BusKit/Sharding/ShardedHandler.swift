@@ -1,4 +1,3 @@
-import Foundation
 import MonsterKit
 
 /// A service handler whose state is per device and can be saved and rebuilt: what sharding
@@ -214,13 +213,13 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             held[device] = 0
             return
         }
-        let data = Data(snapshot.value)
-        if let stored = try? JSONDecoder().decode(DeviceSnapshot<Inner.DeviceState>.self, from: data) {
+        let data = snapshot.value
+        if let stored = try? JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: data) {
             inner.restore(stored.state, of: device)
             recent[device] = stored.recent
         } else {
             // A snapshot from before the action ids were kept in it: the state alone.
-            inner.restore(try JSONDecoder().decode(Inner.DeviceState.self, from: data), of: device)
+            inner.restore(try JSONCoding.decode(Inner.DeviceState.self, from: data), of: device)
         }
         held[device] = snapshot.modRevision
         log.info("\(device): rebuilt from its snapshot at revision \(snapshot.modRevision)")
@@ -235,7 +234,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             held.removeValue(forKey: device)
             return
         }
-        let value = try state.map { [UInt8](try JSONEncoder().encode(DeviceSnapshot(state: $0, recent: recent[device] ?? []))) }
+        let value = try state.map { try JSONCoding.encode(DeviceSnapshot(state: $0, recent: recent[device] ?? [])) }
         guard let revision = try client.write(
             snapshots + device, value, ifKey: membership.memberKey, wasCreatedAt: epoch, andKeyIsAt: known)
         else {
