@@ -58,9 +58,12 @@ extension MessageType {
     /// services that own devices by the device's bucket; the rest of an action's chain (answers,
     /// and requests passed to unsharded services such as roster, which subscribe by type) by the
     /// `replyTo` address of the client that asked; state everyone reads by its type alone.
-    public var addressing: Addressing { spec.addressing }
+    public var addressing: Addressing { Self.addressings[self]! }
 
     private static let specs: [MessageType: MessageSpec] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.declaration) })
+    /// Each type's addressing alone, read for every message sent and received (a whole
+    /// `MessageSpec` copied out of `specs` costs more than the look-up).
+    private static let addressings: [MessageType: Addressing] = specs.mapValues(\.addressing)
 
     private func declare<Payload: Codable & Sendable>(
         _ wrap: @escaping @Sendable (Payload) -> Body, _ addressing: Addressing, by publishers: Set<Role>, _ summary: String
