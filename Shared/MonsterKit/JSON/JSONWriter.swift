@@ -59,45 +59,38 @@ final class JSONWriter {
 
     /// `text` as a JSON string: quotes, and `"` `\` and control characters escaped.
     func writeString(_ text: String) {
-        // A native string's bytes are read in place (a copy to call `withUTF8` on costs a retain
-        // and a release per string).
-        if text.utf8.withContiguousStorageIfAvailable(writeString(utf8:)) != nil { return }
         var text = text
-        text.withUTF8(writeString(utf8:))
-    }
-
-    /// The string whose UTF-8 is `utf8` as a JSON string.
-    private func writeString(utf8: UnsafeBufferPointer<UInt8>) {
-        reserve(utf8.count + 2)
-        storage[count] = UInt8(ascii: "\"")
-        count += 1
-        if Self.isPlain(utf8) {
-            // Nothing to escape (ids, times, names): copied whole.
-            write(utf8)
-            write(UInt8(ascii: "\""))
-            return
-        }
-        var start = 0
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            write(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-            start = index + 1
-            write(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""): write(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): write(UInt8(ascii: "\\"))
-            case 0x0A: write(UInt8(ascii: "n"))
-            case 0x0D: write(UInt8(ascii: "r"))
-            case 0x09: write(UInt8(ascii: "t"))
-            case 0x08: write(UInt8(ascii: "b"))
-            case 0x0C: write(UInt8(ascii: "f"))
-            default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                for escaped in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] { write(escaped) }
+        text.withUTF8 { utf8 in
+            reserve(utf8.count + 2)
+            storage[count] = UInt8(ascii: "\"")
+            count += 1
+            if Self.isPlain(utf8) {
+                // Nothing to escape (ids, times, names): copied whole.
+                write(utf8)
+                return
             }
+            var start = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                write(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                start = index + 1
+                write(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): write(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): write(UInt8(ascii: "\\"))
+                case 0x0A: write(UInt8(ascii: "n"))
+                case 0x0D: write(UInt8(ascii: "r"))
+                case 0x09: write(UInt8(ascii: "t"))
+                case 0x08: write(UInt8(ascii: "b"))
+                case 0x0C: write(UInt8(ascii: "f"))
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    for escaped in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] { write(escaped) }
+                }
+            }
+            write(UnsafeBufferPointer(rebasing: utf8[start...]))
         }
-        write(UnsafeBufferPointer(rebasing: utf8[start...]))
         write(UInt8(ascii: "\""))
     }
 
