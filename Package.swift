@@ -4,6 +4,7 @@ import PackageDescription
 /// One set of settings for every Swift target: Swift 6 mode, warnings are errors.
 let strict: [SwiftSetting] = [
     .unsafeFlags(["-warnings-as-errors"]),
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
 /// A test target: its folder is `Tests/NAME`.

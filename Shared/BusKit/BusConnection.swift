@@ -132,11 +132,8 @@ public final class BusConnection {
 
     /// Waits up to `timeoutMilliseconds` for a message or for `stopDescriptor` to become readable.
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
-        guard let stopDescriptor else {
-            return TransportWake(message: try poll([pollItem], timeoutMilliseconds: timeoutMilliseconds)[0], stop: false)
-        }
-        let ready = try poll([pollItem, .fileDescriptor(stopDescriptor)], timeoutMilliseconds: timeoutMilliseconds)
-        return TransportWake(message: ready[0], stop: ready[1])
+        let ready = try poll(subscriber, orDescriptor: stopDescriptor, timeoutMilliseconds: timeoutMilliseconds)
+        return TransportWake(message: ready.message, stop: ready.descriptor)
     }
 }
 

@@ -46,8 +46,8 @@ public struct DeliveryWindow: Sendable {
     /// Most ids remembered at once (`IDEMPOTENCE_WINDOW`).
     public let capacity: Int
     private var entries: [String: Entry] = [:]
-    /// Ids in the order they were remembered; those before `head` are gone.
-    private var order: [String] = []
+    /// Ids in the order they were remembered, with their `sent`; those before `head` are gone.
+    private var order: [(id: String, sent: Double)] = []
     private var head = 0
     /// The latest `time` of an id forgotten before it expired, if any.
     private var forgottenUpTo = -Double.infinity
@@ -83,14 +83,14 @@ public struct DeliveryWindow: Sendable {
     public mutating func remember(id: String, sent: Double, ack: Ack, forwards: [[[UInt8]]] = [], now: Double) {
         guard entries[id] == nil else { return }
         while entries.count >= capacity, head < order.count {
-            let oldest = order[head]
+            let oldest = order[head].id
             head += 1
             if let entry = entries.removeValue(forKey: oldest), !isExpired(entry.sent, now: now) {
                 forgottenUpTo = max(forgottenUpTo, entry.sent)
             }
         }
         entries[id] = Entry(sent: sent, ack: ack, forwards: forwards)
-        order.append(id)
+        order.append((id, sent))
         compact()
     }
 
@@ -100,10 +100,10 @@ public struct DeliveryWindow: Sendable {
     /// Forgets, oldest first, the ids whose messages have expired (one that has not may keep
     /// later expired ones a little longer: they are still refused as too old).
     private mutating func dropExpired(now: Double) {
-        while head < order.count {
-            guard let entry = entries[order[head]] else { head += 1; continue }
-            guard isExpired(entry.sent, now: now) else { break }
-            entries.removeValue(forKey: order[head])
+        // Each id in `order` from `head` on is remembered (an id leaves `entries` only from the
+        // front of `order`), so its `sent` there says whether it expired: no look-up until it has.
+        while head < order.count, isExpired(order[head].sent, now: now) {
+            entries.removeValue(forKey: order[head].id)
             head += 1
         }
         compact()

@@ -110,9 +110,11 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// Does what the core said, in order. A message the bus would not take in time has been
     /// counted by the transport; it is logged and the service goes on.
     private func perform(_ outgoing: [Outgoing], on transport: any BusTransport) throws {
-        for item in outgoing {
+        // By index: each item is read in place, not copied out (an envelope copied is a retain
+        // and a release of each of its strings).
+        for index in outgoing.indices {
             do {
-                switch item {
+                switch outgoing[index] {
                 case .frames(let frames):
                     try transport.sendRaw(frames)
                 case .message(let envelope):

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Turns envelopes into frames (`[topic, JSON]`) and back, rejecting anything malformed with a
 /// `MessageError` that says why. The JSON is written and read by `FastJSONEncoder` and
 /// `FastJSONDecoder` (Foundation's coders cost several times more per message; the tests and
@@ -33,15 +35,47 @@ public struct EnvelopeCodec: Sendable {
     /// The two frames of `envelope` on the wire: its topic (`Envelope.topic`: the type, keyed
     /// as its addressing says), then its JSON; `non-finite` when it holds a number JSON cannot carry.
     public func frames(_ envelope: Envelope) throws(MessageError) -> [[UInt8]] {
-        var topic: [UInt8] = []
-        let key = envelope.topicKey
-        topic.reserveCapacity(envelope.type.rawValue.utf8.count + (key.map { $0.utf8.count + 1 } ?? 0))
-        topic.append(contentsOf: envelope.type.rawValue.utf8)
-        if let key {
-            topic.append(Topic.separator)
-            topic.append(contentsOf: key.utf8)
+        [Self.topicFrame(envelope.type, key: envelope.topicKey), try encode(envelope)]
+    }
+
+    /// The topic frame `type`, or `type/key`, written in one go.
+    static func topicFrame(_ type: MessageType, key: String?) -> [UInt8] {
+        let keyed = key != nil
+        var name = type.rawValue
+        var key = key ?? ""
+        return name.withUTF8 { name in
+            key.withUTF8 { key in
+                let count = keyed ? name.count + 1 + key.count : name.count
+                return [UInt8](unsafeUninitializedCapacity: count) { frame, written in
+                    _ = frame.initialize(from: name)
+                    if keyed {
+                        frame[name.count] = Topic.separator
+                        _ = UnsafeMutableBufferPointer(rebasing: frame[(name.count + 1)...]).initialize(from: key)
+                    }
+                    written = count
+                }
+            }
         }
-        return [topic, try encode(envelope)]
+    }
+
+    /// Whether `topic` is the topic frame `type`, or `type/key` when `key` is given.
+    static func topic(_ topic: [UInt8], is type: MessageType, key: String?) -> Bool {
+        let keyed = key != nil
+        var name = type.rawValue
+        var key = key ?? ""
+        return topic.withUnsafeBufferPointer { topic in
+            name.withUTF8 { name in
+                key.withUTF8 { key in
+                    guard topic.count == (keyed ? name.count + 1 + key.count : name.count), holds(topic, name, at: 0) else { return false }
+                    return !keyed || (topic[name.count] == Topic.separator && holds(topic, key, at: name.count + 1))
+                }
+            }
+        }
+    }
+
+    /// Whether `bytes` holds `part` from `start` (the caller has checked that it fits).
+    private static func holds(_ bytes: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        part.isEmpty || memcmp(bytes.baseAddress! + start, part.baseAddress!, part.count) == 0
     }
 
     /// The envelope in `frames`, or why they are not one.
@@ -51,14 +85,10 @@ public struct EnvelopeCodec: Sendable {
         }
         let envelope = try decode(frames[1])
         let topic = frames[0]
-        let type = envelope.type.rawValue.utf8
         // The bare type, or exactly `type/key` with the key its addressing gives this envelope.
-        if topic.elementsEqual(type) { return envelope }
+        if Self.topic(topic, is: envelope.type, key: nil) { return envelope }
         let key = envelope.topicKey
-        if let key, topic.count == type.count + 1 + key.utf8.count, topic.starts(with: type),
-           topic[type.count] == Topic.separator, topic[(type.count + 1)...].elementsEqual(key.utf8) {
-            return envelope
-        }
+        if let key, Self.topic(topic, is: envelope.type, key: key) { return envelope }
         let expected = key.map { "'\(envelope.type.rawValue)' or '\(envelope.type.rawValue)/\($0)'" } ?? "'\(envelope.type.rawValue)'"
         throw MessageError(
             .topicMismatch,

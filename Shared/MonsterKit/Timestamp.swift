@@ -4,8 +4,9 @@ import Glibc
 
 /// Wall-clock timestamps for envelopes, formatted without Foundation's date formatters.
 public enum Timestamp {
-    /// The text of the last second formatted, reused within that second.
-    private static let lastSecond = Mutex<(seconds: Int, text: String)>((-1, ""))
+    /// The last time formatted: its second's text, reused within that second, and the whole
+    /// text of its millisecond, reused within that millisecond (a message and its answers).
+    private static let last = Mutex<(seconds: Int, milliseconds: Int, second: String, text: String)>((-1, -1, "", ""))
 
     /// Now, as `2026-11-30T03:14:39.123Z`.
     public static func now() -> String {
@@ -15,18 +16,27 @@ public enum Timestamp {
     }
 
     /// `seconds` since 1970 plus `milliseconds`, in ISO 8601 UTC. The text of the second
-    /// (`2026-11-30T03:14:39`) is kept from one call to the next: every envelope has a time,
-    /// and most fall in the same second as the one before.
+    /// (`2026-11-30T03:14:39`) is kept from one call to the next, and so is the whole text of the
+    /// millisecond: every envelope has a time, and most fall in the same second as the one
+    /// before (an action's answers in the same millisecond).
     public static func format(seconds: Int, milliseconds: Int) -> String {
-        let prefix = lastSecond.withLock { last in
-            if last.seconds != seconds { last = (seconds, secondText(seconds)) }
+        let milliseconds = max(0, min(999, milliseconds))
+        return last.withLock { last in
+            if last.seconds == seconds && last.milliseconds == milliseconds { return last.text }
+            if last.seconds != seconds { last.second = secondText(seconds) }
+            last.seconds = seconds
+            last.milliseconds = milliseconds
+            last.text = text(second: last.second, milliseconds: milliseconds)
             return last.text
         }
-        var prefixBytes = prefix
-        return prefixBytes.withUTF8 { head in
+    }
+
+    /// `second` (`2026-11-30T03:14:39`) followed by `.mmmZ`.
+    private static func text(second: String, milliseconds: Int) -> String {
+        var second = second
+        return second.withUTF8 { head in
             String(unsafeUninitializedCapacity: head.count + 5) { buffer in
                 _ = buffer.initialize(from: head)
-                let milliseconds = max(0, min(999, milliseconds))
                 buffer[head.count] = UInt8(ascii: ".")
                 buffer[head.count + 1] = UInt8(ascii: "0") + UInt8(milliseconds / 100)
                 buffer[head.count + 2] = UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10)

@@ -1,7 +1,7 @@
 /// The vocabulary, declared once: for each message type (its case of `MessageType` is its wire
-/// name) the body it carries, how its topic is keyed, who may publish it and what it means.
-/// The rest is derived from it: the body's coding (`Body`), `MessageType.addressing`, the bus's
-/// permission table (`Permissions`), the contract (docs/asyncapi.yaml) and the permission tests.
+/// name) the body it carries, how its topic is keyed (`MessageType.addressing`, a switch of its
+/// own), who may publish it and what it means. The rest is derived from it: the body's coding
+/// (`Body`), the bus's permission table (`Permissions`), the contract (docs/asyncapi.yaml) and the permission tests.
 public struct MessageSpec: Sendable {
     /// The type declared.
     public let type: MessageType
@@ -58,12 +58,24 @@ extension MessageType {
     /// services that own devices by the device's bucket; the rest of an action's chain (answers,
     /// and requests passed to unsharded services such as roster, which subscribe by type) by the
     /// `replyTo` address of the client that asked; state everyone reads by its type alone.
-    public var addressing: Addressing { spec.addressing }
+    /// Declared here rather than with the rest of the declaration: it is read for every message
+    /// sent and received, and a switch costs nothing where a look-up hashes the type's name.
+    public var addressing: Addressing {
+        switch self {
+        case .tap, .rotate, .resize, .select, .interaction, .describe, .forget, .inputTap: .byDevice
+        case .snapshot, .selection, .monsterUpdated, .backupRequest, .ping, .heartbeat, .statusRequest,
+             .statusReport, .lossReport: .broadcast
+        case .forgotten, .presented, .hidden, .dismissed, .moved, .interactionChanged, .unchanged, .outcome,
+             .inputPassed, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState, .inputShown,
+             .inputHidden, .weaponSelected, .inputState, .snapshotRequest, .rosterSelect, .backup, .pong, .ack,
+             .error: .toClient
+        }
+    }
 
     private static let specs: [MessageType: MessageSpec] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.declaration) })
 
     private func declare<Payload: Codable & Sendable>(
-        _ wrap: @escaping @Sendable (Payload) -> Body, _ addressing: Addressing, by publishers: Set<Role>, _ summary: String
+        _ wrap: @escaping @Sendable (Payload) -> Body, by publishers: Set<Role>, _ summary: String
     ) -> MessageSpec {
         MessageSpec(self, wrap, addressing, by: publishers, summary)
     }
@@ -73,90 +85,90 @@ extension MessageType {
         let services = Role.services
         return switch self {
         // Device actions, from a client to the service that owns what they touch.
-        case .tap: declare(Body.tap, .byDevice, by: [.gateway],
+        case .tap: declare(Body.tap, by: [.gateway],
             "A tap on a named element or at a point of the device's screen: client → the service that owns what it touches (Routing.firstHop).")
-        case .rotate: declare(Body.rotate, .byDevice, by: [.gateway],
+        case .rotate: declare(Body.rotate, by: [.gateway],
             "The device turned to an orientation: client → presentation-policy.")
-        case .resize: declare(Body.resize, .byDevice, by: [.gateway],
+        case .resize: declare(Body.resize, by: [.gateway],
             "The app's window changed width class or multitasking mode: client → presentation-policy.")
-        case .select: declare(Body.select, .byDevice, by: [.gateway],
+        case .select: declare(Body.select, by: [.gateway],
             "A monster chosen in the list: client → presentation-policy.")
-        case .interaction: declare(Body.interaction, .byDevice, by: [.gateway],
+        case .interaction: declare(Body.interaction, by: [.gateway],
             "A view's user interaction turned on or off: client → presentation-policy.")
-        case .describe: declare(Body.describe, .byDevice, by: [.gateway, .observer],
+        case .describe: declare(Body.describe, by: [.gateway, .observer],
             "A request for the device's state: client or monitor → each owner (presentation-policy, input-handling, roster), which answers with its part.")
-        case .forget: declare(Body.forget, .byDevice, by: [.gateway],
+        case .forget: declare(Body.forget, by: [.gateway],
             "Drop the envelope's device: client → every service.")
-        case .forgotten: declare(Body.forgotten, .toClient, by: services,
+        case .forgotten: declare(Body.forgotten, by: services,
             "A service's answer to device.forget: whether it held state for the device.")
         // From presentation-policy.
-        case .presented: declare(Body.presented, .toClient, by: [.presentationPolicy],
+        case .presented: declare(Body.presented, by: [.presentationPolicy],
             "A popover or alert was presented: presentation-policy.")
-        case .hidden: declare(Body.hidden, .toClient, by: [.presentationPolicy],
+        case .hidden: declare(Body.hidden, by: [.presentationPolicy],
             "A popover was hidden for a rotation, to come back after it: presentation-policy.")
-        case .dismissed: declare(Body.dismissed, .toClient, by: [.presentationPolicy],
+        case .dismissed: declare(Body.dismissed, by: [.presentationPolicy],
             "A popover or alert was dismissed, and why: presentation-policy.")
-        case .moved: declare(Body.moved, .toClient, by: [.presentationPolicy],
+        case .moved: declare(Body.moved, by: [.presentationPolicy],
             "An alert that stayed up was re-centred (it is not presented again): presentation-policy.")
-        case .interactionChanged: declare(Body.interactionChanged, .toClient, by: [.presentationPolicy, .inputHandling],
+        case .interactionChanged: declare(Body.interactionChanged, by: [.presentationPolicy, .inputHandling],
             "A view's user interaction was turned on or off: presentation-policy for the app's views, input-handling for the weapon picker's buttons.")
         // Outcomes.
-        case .unchanged: declare(Body.unchanged, .toClient, by: services,
+        case .unchanged: declare(Body.unchanged, by: services,
             "The action a service handled changed nothing, and why: any service.")
-        case .outcome: declare(Body.outcome, .toClient, by: [],
+        case .outcome: declare(Body.outcome, by: [],
             "The gateway's verdict on an action, printed as the last line of every --json action; never sent.")
-        case .inputPassed: declare(Body.inputPassed, .toClient, by: [.inputHandling],
+        case .inputPassed: declare(Body.inputPassed, by: [.inputHandling],
             "No input view is under a tapped point; the app's window hit-tests it: input-handling → presentation-policy.")
-        case .mediaAddRequested: declare(Body.mediaAddRequested, .toClient, by: [.presentationPolicy],
+        case .mediaAddRequested: declare(Body.mediaAddRequested, by: [.presentationPolicy],
             "The add popover's photo or audio button was chosen: presentation-policy.")
-        case .colorSelected: declare(Body.colorSelected, .toClient, by: [.presentationPolicy],
+        case .colorSelected: declare(Body.colorSelected, by: [.presentationPolicy],
             "A colour was chosen for the selected monster: presentation-policy → roster.")
-        case .deviceLayout: declare(Body.deviceLayout, .toClient, by: [.presentationPolicy],
+        case .deviceLayout: declare(Body.deviceLayout, by: [.presentationPolicy],
             "The device's layout after a rotation or resize, keyboard geometry included: presentation-policy (read by input-handling).")
-        case .deviceState: declare(Body.deviceState, .toClient, by: [.presentationPolicy],
+        case .deviceState: declare(Body.deviceState, by: [.presentationPolicy],
             "presentation-policy's part of a device's state, the answer to device.describe.")
         // To and from input-handling.
-        case .inputTap: declare(Body.inputTap, .byDevice, by: [.presentationPolicy],
+        case .inputTap: declare(Body.inputTap, by: [.presentationPolicy],
             "A tap passed on to the input views: presentation-policy → input-handling.")
-        case .inputShown: declare(Body.inputShown, .toClient, by: [.inputHandling],
+        case .inputShown: declare(Body.inputShown, by: [.inputHandling],
             "An input view (weapon picker, keyboard) was shown: input-handling.")
-        case .inputHidden: declare(Body.inputHidden, .toClient, by: [.inputHandling],
+        case .inputHidden: declare(Body.inputHidden, by: [.inputHandling],
             "An input view was hidden, and why: input-handling.")
-        case .weaponSelected: declare(Body.weaponSelected, .toClient, by: [.inputHandling],
+        case .weaponSelected: declare(Body.weaponSelected, by: [.inputHandling],
             "A weapon was chosen in the picker: input-handling → roster.")
-        case .inputState: declare(Body.inputState, .toClient, by: [.inputHandling],
+        case .inputState: declare(Body.inputState, by: [.inputHandling],
             "input-handling's part of a device's state, the answer to device.describe.")
         // To and from roster.
-        case .snapshotRequest: declare(Body.snapshotRequest, .toClient, by: [.gateway, .observer],
+        case .snapshotRequest: declare(Body.snapshotRequest, by: [.gateway, .observer],
             "A request for the roster: client or monitor → roster.")
-        case .snapshot: declare(Body.snapshot, .broadcast, by: [.roster],
+        case .snapshot: declare(Body.snapshot, by: [.roster],
             "The whole roster and the device's selected monster: roster.")
-        case .rosterSelect: declare(Body.rosterSelect, .toClient, by: [.presentationPolicy],
+        case .rosterSelect: declare(Body.rosterSelect, by: [.presentationPolicy],
             "A monster to select for the device: presentation-policy → roster.")
-        case .selection: declare(Body.selection, .broadcast, by: [.roster],
+        case .selection: declare(Body.selection, by: [.roster],
             "The monster now selected on a device: roster.")
-        case .monsterUpdated: declare(Body.monsterUpdated, .broadcast, by: [.roster],
+        case .monsterUpdated: declare(Body.monsterUpdated, by: [.roster],
             "A monster's weapon or colour changed: roster.")
-        case .backupRequest: declare(Body.backupRequest, .broadcast, by: [.gateway],
+        case .backupRequest: declare(Body.backupRequest, by: [.gateway],
             "Write a copy of the roster's database to a path in roster's file system: client → roster.")
-        case .backup: declare(Body.backup, .toClient, by: [.roster],
+        case .backup: declare(Body.backup, by: [.roster],
             "The copy was written: roster.")
         // The system.
-        case .ping: declare(Body.ping, .broadcast, by: Set(Role.allCases),
+        case .ping: declare(Body.ping, by: Set(Role.allCases),
             "A health check, from anyone (a container checks its component with that component's certificate).")
-        case .pong: declare(Body.pong, .toClient, by: services.union([.bus]),
+        case .pong: declare(Body.pong, by: services.union([.bus]),
             "The answer to sys.ping: every service and the bus.")
-        case .heartbeat: declare(Body.heartbeat, .broadcast, by: services.union([.bus]),
+        case .heartbeat: declare(Body.heartbeat, by: services.union([.bus]),
             "Alive, with counters: every service and the bus, every interval.")
-        case .statusRequest: declare(Body.statusRequest, .broadcast, by: [.gateway, .observer],
+        case .statusRequest: declare(Body.statusRequest, by: [.gateway, .observer],
             "A request for the system's status: client or monitor → bus.")
-        case .statusReport: declare(Body.statusReport, .broadcast, by: [.bus],
+        case .statusReport: declare(Body.statusReport, by: [.bus],
             "The bus's counters and each service's last heartbeat: bus.")
-        case .lossReport: declare(Body.lossReport, .broadcast, by: [.gateway, .observer],
+        case .lossReport: declare(Body.lossReport, by: [.gateway, .observer],
             "Messages a reader missed by falling behind, by sender: reader (gateway watch) → bus.")
-        case .ack: declare(Body.ack, .toClient, by: services,
+        case .ack: declare(Body.ack, by: services,
             "A service handled a message: the ids it published and those it passed on to another service.")
-        case .error: declare(Body.error, .toClient, by: services.union([.bus]),
+        case .error: declare(Body.error, by: services.union([.bus]),
             "A message could not be read or was refused, and why: any service, or the bus for what it refuses.")
         }
     }

@@ -88,6 +88,8 @@ public final class ZMQSocket {
                 throw ZMQError.last("receive")
             }
             let size = zmq_msg_size(&message)
+            // Bus messages have two frames: room for both at once, not a regrowth on the second.
+            if frames.isEmpty { frames.reserveCapacity(2) }
             if let data = zmq_msg_data(&message), size > 0 {
                 frames.append(Array(UnsafeRawBufferPointer(start: data, count: size)))
             } else {

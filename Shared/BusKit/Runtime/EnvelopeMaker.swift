@@ -38,25 +38,29 @@ public struct EnvelopeMaker: Sendable {
     /// An envelope for a message that `cause` caused: its correlation id, a new span in its
     /// trace (a new trace when `cause` carries none, as W3C Trace Context has a receiver do),
     /// and its `replyTo`, so that the whole chain answers on the asking client's address.
-    public mutating func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil) -> Envelope {
+    /// `time` is the envelope's (`now()` if nil): the messages a message causes share the
+    /// moment it was handled.
+    public mutating func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil, time: String? = nil) -> Envelope {
         let (traceparent, parentSpan) = TraceContext.headers(causedBy: cause.traceparent)
         return make(
             body, correlationId: cause.correlationId, device: device ?? cause.device, traceparent: traceparent,
-            parentSpan: parentSpan, replyTo: cause.replyTo)
+            parentSpan: parentSpan, replyTo: cause.replyTo, time: time)
     }
 
     /// An envelope with the next sequence number, a fresh id and the current time.
     private mutating func make(
-        _ body: Body, correlationId: String?, device: String?, traceparent: String?, parentSpan: String?, replyTo: String?
+        _ body: Body, correlationId: String?, device: String?, traceparent: String?, parentSpan: String?, replyTo: String?,
+        time: String? = nil
     ) -> Envelope {
         sequence += 1
         let id = ids()
         return Envelope(
             id: id, correlationId: correlationId ?? id, service: service, device: device,
-            seq: sequence, time: time(), traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
+            seq: sequence, time: time ?? now(), traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
     }
 
-    private func time() -> String {
+    /// The current time, as an envelope's `time`.
+    public func now() -> String {
         guard let wallClock else { return Timestamp.now() }
         let seconds = wallClock()
         let whole = seconds.rounded(.down)

@@ -255,17 +255,17 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             reply = Reply([.error(MessageError.Code.badTime, "refused: its time is not a timestamp", offendingId: envelope.id)])
         }
         counters.handled += 1
-        var encoded = encode(reply.effects, causedBy: envelope)
-        if encoded == nil {
+        let time = maker.now()
+        // (One expression, so that `outgoing` is not shared with a copy when the ack is appended.)
+        var (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, at: time)
             // A decision held a number JSON cannot carry: refuse rather than send what no peer decodes.
-            encoded = encode(
+            ?? encode(
                 [.error(MessageError.Code.nonFinite, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
-                causedBy: envelope)
-        }
-        var (outgoing, emitted, forwarded, forwards) = encoded ?? ([], [], [], [])
+                causedBy: envelope, at: time)
+            ?? ([], [], [], [])
         let ack = Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)
         // The acknowledgement goes last, and is encoded by the loop only once the decision has gone.
-        outgoing.append(.message(maker.envelope(.ack(ack), causedBy: envelope)))
+        outgoing.append(.message(maker.envelope(.ack(ack), causedBy: envelope, time: time)))
         if case .fresh(let sent) = verdict {
             window.remember(id: envelope.id, sent: sent, ack: ack, forwards: forwards, now: now.wall)
         }
@@ -312,10 +312,10 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             service: settings.name, pid: settings.pid, counters: counters.byName, now: now.monotonic))))
     }
 
-    /// The frames of `effects` as messages caused by `envelope`, their ids, those passed on to
-    /// another service and their frames; nil if one of them cannot be encoded (logged).
+    /// The frames of `effects` as messages caused by `envelope` at `time`, their ids, those passed
+    /// on to another service and their frames; nil if one of them cannot be encoded (logged).
     private mutating func encode(
-        _ effects: [Effect], causedBy envelope: Envelope
+        _ effects: [Effect], causedBy envelope: Envelope, at time: String
     ) -> (outgoing: [Outgoing], emitted: [String], forwarded: [Forward], forwards: [[[UInt8]]])? {
         var outgoing: [Outgoing] = []
         var emitted: [String] = []
@@ -324,7 +324,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         outgoing.reserveCapacity(effects.count + 1)
         emitted.reserveCapacity(effects.count)
         for effect in effects {
-            let message = maker.envelope(effect.body, causedBy: envelope, device: effect.device)
+            let message = maker.envelope(effect.body, causedBy: envelope, device: effect.device, time: time)
             let frames: [[UInt8]]
             do {
                 frames = try codec.frames(message)
