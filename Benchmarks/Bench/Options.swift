@@ -40,6 +40,8 @@ struct Options {
     static let quick = ProgramOption(
         "--quick", help: "~30 s: 1 round, 1 s per throughput run, 1,000 round trips, up to 10,000 devices, no callgrind")
     static let full = ProgramOption("--full", help: "~5 min: 5 rounds, 6 s per throughput run, 20,000 round trips")
+    static let smoke = ProgramOption(
+        "--smoke", help: "a few samples of every measurement (or, with --weapon-tap-only, of the weapon tap's): checks that the bench runs to the end, measures nothing (Scripts/test)")
     static let roundsOption = ProgramOption("--rounds", value: "N", help: "rounds of throughput measurements (default 3)")
     static let secondsOption = ProgramOption("--seconds", value: "S", help: "seconds per throughput measurement (default 3)")
     static let roundTripsOption = ProgramOption("--round-trips", value: "N", help: "round trips measured per side (default 5000)")
@@ -55,13 +57,13 @@ struct Options {
         help: "with --weapon-tap-only: also a stack of the executables in DIR (another tree's .build/release), measured alternately; ratios this ÷ DIR (Scripts/bench-compare)")
     /// Every option, in the order the help lists them.
     static let all: [ProgramOption] = [
-        quick, full, roundsOption, secondsOption, roundTripsOption, windowOption, callgrindOption, noCallgrind, keepOption, weaponTapOnlyOption,
+        quick, full, smoke, roundsOption, secondsOption, roundTripsOption, windowOption, callgrindOption, noCallgrind, keepOption, weaponTapOnlyOption,
         againstOption, .help,
     ]
 
     /// The help text.
     static let usage = ProgramHelp(
-        usage: "bench [--quick | --full] [--rounds N] [--seconds S] [--round-trips N] [--window N] [--callgrind | --no-callgrind] [--keep] [--weapon-tap-only [--against DIR]]",
+        usage: "bench [--quick | --full | --smoke] [--rounds N] [--seconds S] [--round-trips N] [--window N] [--callgrind | --no-callgrind] [--keep] [--weapon-tap-only [--against DIR]]",
         summary: """
             Measures Monster Bus against libzmq alone, through the same XSUB/XPUB proxy, in one run:
             it starts its own bus, presentation-policy, roster and input-handling (the release
@@ -120,6 +122,11 @@ struct Options {
                 options.rounds = 5; options.seconds = 6; options.roundTrips = 20_000; options.warmUp = 1_000
                 options.codecIterations = 20_000
                 options.callgrindActions = 1_000
+            case smoke.names[0]:
+                options.profile = "smoke"
+                options.rounds = 1; options.seconds = 0.2; options.roundTrips = 50; options.warmUp = 10
+                options.codecIterations = 100
+                options.scales = [10, 100]; options.clientCounts = [1, 2]; options.callgrind = false
             case callgrindOption.names[0]: options.callgrind = true
             case noCallgrind.names[0]: options.callgrind = false
             case roundsOption.names[0]: options.rounds = Int(number ?? 1)

@@ -14,10 +14,7 @@ import Testing
     /// Picks a weapon for `monster` on the iPad through the whole stack; returns the revision.
     @discardableResult
     func changeWeapon(_ stack: Stack, _ monster: String, to weapon: String) throws -> Int? {
-        #expect(try stack.json("ipad", "select", monster).status == 0)
-        #expect(try stack.json("ipad", "tap", "weapon").status == 0)
-        let picked = try stack.json("ipad", "tap", weapon)
-        return value(picked.body("roster.monster.updated"), "revision") as? Int
+        value(try stack.pick(weapon, from: "weapon", for: monster).body("roster.monster.updated"), "revision") as? Int
     }
 
     /// The roster's snapshot as `gateway --json roster` prints it.

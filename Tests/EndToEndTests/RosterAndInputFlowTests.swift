@@ -75,9 +75,7 @@ import ZeroMQ
     }
 
     @Test func anAcknowledgedWeaponChangeSurvivesSIGKILLOfTheRoster() throws {
-        _ = try stack.json("ipad", "select", "Dog-Bot")
-        _ = try stack.json("ipad", "tap", "weapon")
-        let fire = try stack.json("ipad", "tap", "fire")
+        let fire = try stack.pick("fire", from: "weapon", for: "Dog-Bot")
         #expect(fire.types.contains("roster.monster.updated"))
         #expect(stack.stop("roster", signal: SIGKILL) != nil)
         try stack.start("roster")
@@ -90,9 +88,7 @@ import ZeroMQ
 
     @Test func aSubscriberThatJoinsLateStillReachesTheWholeRoster() throws {
         // Changes happen before the subscriber exists.
-        _ = try stack.json("ipad", "select", "Ice-Bot")
-        _ = try stack.json("ipad", "tap", "color")
-        _ = try stack.json("ipad", "tap", "blue")
+        _ = try stack.pick("blue", from: "color", for: "Ice-Bot")
 
         let context = try ZMQContext()
         var config = BusConfig()

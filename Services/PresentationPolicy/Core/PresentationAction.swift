@@ -3,34 +3,37 @@ import MonsterKit
 /// What presentation-policy is asked to do, built from an envelope's body by its handler; the
 /// core switches over it exhaustively.
 public enum PresentationAction: Sendable, Equatable {
+    // Taps on the app's window (`Taps`).
     /// `device.tap`: an element of the app's window, a presentation's button, or a point.
     case tap(Tap)
+    /// `input.passed`: a tap at a point the keyboard's window passed back to the app's.
+    case inputPassed(InputPassed)
+    // The window itself (`Rotation`).
     /// `device.rotate`.
     case rotate(Rotate)
     /// `device.resize`: an iPad's window.
     case resize(Resize)
+    // What the window shows.
     /// `device.select`: a monster of the roster list.
     case select(Select)
     /// `device.interaction`: a view's user interaction on or off.
     case interaction(Interaction)
     /// `device.describe`: the device's window and presentation.
     case describe(Describe)
-    /// `input.passed`: a tap at a point the keyboard's window passed back to the app's.
-    case inputPassed(InputPassed)
 
     /// The message types these actions come as: what the service subscribes to and dispatches.
-    public static let types: [MessageType] = [.tap, .rotate, .resize, .select, .interaction, .describe, .inputPassed]
+    public static let types: [MessageType] = [.tap, .inputPassed, .rotate, .resize, .select, .interaction, .describe]
 
     /// The action `body` carries; `nil` for a message presentation-policy does not handle.
     public init?(_ body: Body) {
         switch body {
         case .tap(let tap): self = .tap(tap)
+        case .inputPassed(let passed): self = .inputPassed(passed)
         case .rotate(let rotate): self = .rotate(rotate)
         case .resize(let resize): self = .resize(resize)
         case .select(let select): self = .select(select)
         case .interaction(let interaction): self = .interaction(interaction)
         case .describe(let describe): self = .describe(describe)
-        case .inputPassed(let passed): self = .inputPassed(passed)
         default: return nil
         }
     }
@@ -39,12 +42,12 @@ public enum PresentationAction: Sendable, Equatable {
     var profile: DeviceProfile? {
         switch self {
         case .tap(let tap): tap.profile
+        case .inputPassed(let passed): passed.profile
         case .rotate(let rotate): rotate.profile
         case .resize(let resize): resize.profile
         case .select(let select): select.profile
         case .interaction(let interaction): interaction.profile
         case .describe(let describe): describe.profile
-        case .inputPassed(let passed): passed.profile
         }
     }
 }

@@ -10,17 +10,20 @@ public struct RosterHandler: ServiceHandler {
     var core: RosterCore
     let database: RosterDatabase
     let marker: AcknowledgedMarker
-    var position: StoredPosition
+    /// The changes committed to the database so far (its count, as `store` returns it).
+    var commits: UInt64
+    /// Where the roster stands, as the marker records it after every change: the rest is the core's.
+    var position: StoredPosition { StoredPosition(databaseId: core.databaseId, revision: core.revision, commits: commits) }
     var activity: DeviceActivity
     let log: Log
 
-    /// A handler for `core` as loaded from `database` at `position`, recording acknowledged
-    /// positions with `marker`, forgetting devices as `activity` says.
+    /// A handler for `core` as loaded from `database` with `commits` committed, recording
+    /// acknowledged positions with `marker`, forgetting devices as `activity` says.
     public init(
-        core: RosterCore, database: RosterDatabase, marker: AcknowledgedMarker, position: StoredPosition,
+        core: RosterCore, database: RosterDatabase, marker: AcknowledgedMarker, commits: UInt64,
         activity: DeviceActivity, log: Log
     ) {
-        self.core = core; self.database = database; self.marker = marker; self.position = position
+        self.core = core; self.database = database; self.marker = marker; self.commits = commits
         self.activity = activity; self.log = log
     }
 
@@ -38,7 +41,7 @@ public struct RosterHandler: ServiceHandler {
         let now = Timestamp.wallClock()
         let lastUsed = stored.mapValues { $0 > 0 ? $0 : now }
         return RosterHandler(
-            core: core, database: database, marker: AcknowledgedMarker(databasePath: path), position: position,
+            core: core, database: database, marker: AcknowledgedMarker(databasePath: path), commits: position.commits,
             activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), log: log)
     }
 
@@ -53,13 +56,12 @@ public struct RosterHandler: ServiceHandler {
         guard let change = decision.change else { return Reply(decision.effects) }
         do {
             if try database.hasApplied(envelope.id) { return Reply([], duplicate: true) }
-            position.commits = try database.store(change, messageId: envelope.id, now: Timestamp.wallClock())
+            commits = try database.store(change, messageId: envelope.id, now: Timestamp.wallClock())
         } catch {
             log.error("could not store a change: \(error)")
             return Reply([.error(.storage, "the change could not be stored: \(error)")])
         }
         core.apply(change)
-        position.revision = core.revision
         do {
             try marker.write(position)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import MonsterKit
 
 /// Turns an SVG file into a PNG with whichever converter is installed: `rsvg-convert` (librsvg),
 /// else ImageMagick's `magick` or `convert`. Found by searching `PATH`; run as a subprocess.
@@ -39,30 +40,19 @@ public enum PNGConverter {
         public var description: String { "\(kind.rawValue) at \(path)" }
     }
 
-    /// Why a conversion did not happen.
-    public struct ConversionError: Error, Equatable, CustomStringConvertible {
-        /// The kinds of failure.
-        public enum Code: String, Sendable {
-            /// No converter is installed (on `PATH`).
-            case noConverter = "no-converter"
-            /// The SVG file is not there.
-            case missingInput = "missing-input"
-            /// The converter could not be started.
-            case launchFailed = "launch-failed"
-            /// The converter ran and failed, or wrote no PNG.
-            case conversionFailed = "conversion-failed"
-        }
+    /// Why a conversion did not happen: `no-converter: …`.
+    public typealias ConversionError = CodedError<ConversionFailure>
 
-        /// What kind of failure.
-        public let code: Code
-        /// What went wrong, for a person.
-        public let reason: String
-
-        /// A failure of `code` explained by `reason`.
-        public init(_ code: Code, _ reason: String) { self.code = code; self.reason = reason }
-
-        /// `no-converter: …`.
-        public var description: String { "\(code.rawValue): \(reason)" }
+    /// The kinds of failure of a conversion.
+    public enum ConversionFailure: String, Sendable {
+        /// No converter is installed (on `PATH`).
+        case noConverter = "no-converter"
+        /// The SVG file is not there.
+        case missingInput = "missing-input"
+        /// The converter could not be started.
+        case launchFailed = "launch-failed"
+        /// The converter ran and failed, or wrote no PNG.
+        case conversionFailed = "conversion-failed"
     }
 
     /// The first converter found in the directories of `searchPath` (a `PATH`-style list; the
