@@ -3,11 +3,7 @@
 /// Latency samples in seconds, summarised.
 struct LatencySummary {
     let count: Int
-    let p50: Double
-    let p90: Double
-    let p99: Double
-    let mean: Double
-    let max: Double
+    let p50, p90, p99, mean, max: Double
 
     /// The summary of `samples` (seconds); all zero when there are none.
     init(_ samples: [Double]) {

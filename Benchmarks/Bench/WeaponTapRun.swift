@@ -8,18 +8,14 @@ import Glibc
 import MonsterKit
 import ZeroMQ
 
-/// The weapon tap's figures against the raw echo of the same run.
+/// The weapon tap's figures against the raw echo of the same run: `tap` until the weapon has
+/// changed (roster's answer, the weapon tap's round trip), `hidden` until the picker is hidden
+/// (input-handling's answer) and `add` the product row's action by the same client
+/// (`TapClient.addTap`), the last two when measured.
 struct WeaponTapFigures {
-    let raw: LatencySummary
-    /// Until the weapon has changed (roster's answer): the weapon tap's round trip.
-    let tap: LatencySummary
-    /// Until the picker is hidden (input-handling's answer), when measured.
-    let hidden: LatencySummary
-    /// The product row's action by the same client (`TapClient.addTap`), when measured.
-    let add: LatencySummary
-    /// The services a weapon tap went through.
-    let hops: Int
-    let lost: Int
+    let raw, tap, hidden, add: LatencySummary
+    /// The services a weapon tap went through, and the answers that never came.
+    let hops, lost: Int
 
     init(raw: [Double], tap: [Double], hidden: [Double] = [], add: [Double] = [], hops: Int, lost: Int) {
         self.raw = LatencySummary(raw)

@@ -112,8 +112,8 @@ final class Bus {
         case .zmqProxy: .zmqProxy(control: InProcess.proxyControl.endpoint)
         }
         let registry = BusRegistryLoop(
-            context: context, config: registryConfig, log: log, frontendMonitor: InProcess.frontendMonitor.endpoint,
-            proxy: proxy, refusalsEndpoint: InProcess.refusals.endpoint)
+            context: context, config: registryConfig, log: log, proxy: proxy,
+            frontendMonitor: InProcess.frontendMonitor.endpoint, refusalsEndpoint: InProcess.refusals.endpoint)
         return OSThread { registry.run() }
     }
 
@@ -174,10 +174,7 @@ private let subscriberFrameLimit = 1024
 /// the XPUB backend (on the configured endpoints and in-process for the registry), the
 /// backend's connection events, and libzmq's proxy's control socket.
 private final class ProxySockets {
-    let frontend: ZMQSocket
-    let backend: ZMQSocket
-    let backendEvents: ZMQSocket
-    let control: ZMQSocket
+    let frontend, backend, backendEvents, control: ZMQSocket
     /// Where publishers connect, as bound (a `*` port resolved).
     let frontendEndpoint: String
     /// Where subscribers connect, as bound.

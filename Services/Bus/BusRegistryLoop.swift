@@ -13,12 +13,10 @@ struct BusRegistryLoop {
     let context: ZMQContext
     let config: BusConfig
     let log: Log
-    /// Where the frontend's socket events are published.
-    let frontendMonitor: String
     /// The proxy's counters (the bus's own loop), or its control socket (`zmq_proxy`).
     let proxy: ProxyKind
-    /// Where the proxy pushes its refusals.
-    let refusalsEndpoint: String
+    /// Where the frontend's socket events are published, and where the proxy pushes its refusals.
+    let frontendMonitor, refusalsEndpoint: String
 
     /// Which proxy the bus runs, and so where its counters come from.
     enum ProxyKind {

@@ -9,8 +9,7 @@ final class JSONDocument {
     struct Node {
         var kind: Kind
         /// Byte range of the value (for strings: inside the quotes).
-        var start: Int
-        var end: Int
+        var start, end: Int
         /// Index of the node after this value's subtree.
         var next: Int
         /// Number of members (objects) or elements (arrays).
