@@ -32,7 +32,13 @@ public enum InputAction: Sendable, Equatable {
         case .dismissed(let dismissed): self = .dismissed(dismissed)
         case .deviceLayout(let layout): self = .layout(layout)
         case .describe(let describe): self = .describe(describe)
-        default: return nil
+        // Every other message: listed, so that a new type is a decision here.
+        case .rotate, .resize, .select, .forget, .forgotten, .hidden, .moved, .interactionChanged,
+             .unchanged, .outcome, .inputPassed, .mediaAddRequested, .colorSelected, .deviceState,
+             .inputShown, .inputHidden, .weaponSelected, .inputState, .snapshotRequest, .snapshot,
+             .rosterSelect, .selection, .monsterUpdated, .backupRequest, .backup, .ping, .pong,
+             .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error:
+            return nil
         }
     }
 }

@@ -97,7 +97,7 @@ public struct InputCore: Sendable {
                 return [.unchanged(.noKey, "the tap at \(describe(point)) landed on the \(view.view)\(keys): no key is there, nothing changed")]
             }
             return button(view.buttons[index], on: &device)
-        default:
+        case (nil, nil), (_?, _?):
             return [.error(.badTap, "a tap names either an element or a point")]
         }
     }

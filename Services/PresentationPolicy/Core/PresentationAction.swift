@@ -34,7 +34,13 @@ public enum PresentationAction: Sendable, Equatable {
         case .select(let select): self = .select(select)
         case .interaction(let interaction): self = .interaction(interaction)
         case .describe(let describe): self = .describe(describe)
-        default: return nil
+        // Every other message: listed, so that a new type is a decision here.
+        case .forget, .forgotten, .presented, .hidden, .dismissed, .moved, .interactionChanged,
+             .unchanged, .outcome, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
+             .inputTap, .inputShown, .inputHidden, .weaponSelected, .inputState, .snapshotRequest,
+             .snapshot, .rosterSelect, .selection, .monsterUpdated, .backupRequest, .backup, .ping,
+             .pong, .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error:
+            return nil
         }
     }
 

@@ -38,7 +38,7 @@ enum Taps {
         case (nil, let point?):
             // Routed to the keyboard's window first; hit-tested here as if it had passed it on.
             return hitTest(point, in: &session)
-        default:
+        case (nil, nil), (_?, _?):
             return [.error(.badTap, "a tap names either an element or a point")]
         }
     }

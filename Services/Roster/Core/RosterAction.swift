@@ -29,7 +29,13 @@ public enum RosterAction: Sendable, Equatable {
         case .weaponSelected(let picked): self = .weaponSelected(picked)
         case .colorSelected(let picked): self = .colorSelected(picked)
         case .forget(let forget): self = .forget(forget)
-        default: return nil
+        // Every other message: listed, so that a new type is a decision here.
+        case .tap, .rotate, .resize, .select, .interaction, .forgotten, .presented, .hidden,
+             .dismissed, .moved, .interactionChanged, .unchanged, .outcome, .inputPassed,
+             .mediaAddRequested, .deviceLayout, .deviceState, .inputTap, .inputShown, .inputHidden,
+             .inputState, .snapshot, .selection, .monsterUpdated, .backupRequest, .backup, .ping,
+             .pong, .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error:
+            return nil
         }
     }
 }
