@@ -526,11 +526,17 @@ fileprivate final class TemporaryDirectory {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    /// Writes an executable script `name` holding `script`.
+    /// Writes an executable script `name` holding `script`. A shell of its own writes it: were
+    /// this (multi-threaded) test process to hold the file open for writing, a child that another
+    /// test forks at that moment would inherit the descriptor, and running the script could fail
+    /// with "Text file busy" (ETXTBSY).
     func executable(_ name: String, _ script: String) throws {
-        let file = path + "/" + name
-        try script.write(toFile: file, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "printf '%s' \"$1\" > \"$2\" && chmod 755 \"$2\"", "sh", script, path + "/" + name]
+        try writer.run()
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
