@@ -11,10 +11,12 @@ enum CallgrindRun {
     /// The sides: libzmq's echo, presentation-policy, the Python peer.
     static let sides = ["raw", "product", "peer"]
 
-    /// Starts only the bus and the side's service, then makes `count` sequential round trips.
+    /// Starts only the bus and the side's service (for the product, with input-handling, which
+    /// reads each presentation presented or dismissed), then makes `count` sequential round trips.
     static func run(side: String, count: Int) throws {
         let policy = MonsterBus.Service.presentationPolicy
-        let stack = try BenchStack(services: side == "product" ? [policy] : [], echo: side == "raw")
+        let stack = try BenchStack(
+            services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : [], echo: side == "raw")
         defer { stack.stop(keep: false) }
         let context = try ZMQContext()
         switch side {

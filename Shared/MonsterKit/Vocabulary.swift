@@ -74,6 +74,12 @@ extension MessageType {
 
     private static let specs: [MessageType: MessageSpec] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.declaration) })
 
+    /// Builds the declarations now. The first use costs about 10 million instructions (a few ms:
+    /// the runtime instantiates a body decoder per type), once per process; programs call this as
+    /// they start, so that the first message read through `Decodable` (a heartbeat, an error)
+    /// does not pay it on the latency path.
+    public static func loadDeclarations() { _ = specs.count }
+
     private func declare<Payload: Codable & Sendable>(
         _ wrap: @escaping @Sendable (Payload) -> Body, by publishers: Set<Role>, _ summary: String
     ) -> MessageSpec {

@@ -34,6 +34,7 @@ public enum ProgramStart {
             print(help().text)
             return .exit(0)
         }
+        MessageType.loadDeclarations()
         return .run(parsed)
     }
 }
