@@ -20,6 +20,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     public private(set) var core: RuntimeCore<Handler>
     /// The core's codec, for what the loop encodes (read once: not through the core each time).
     private let codec: EnvelopeCodec
+    /// Where the loop writes the JSON of what it encodes (acknowledgements, heartbeats), reused.
+    private let writer = JSONWriter()
     private var signalledAt: Double?
 
     /// A runtime for the service `name` with `handler`, configured by `config`, reading `clock`.
@@ -120,7 +122,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 case .message(let envelope):
                     let frames: [[UInt8]]
                     do {
-                        frames = try codec.frames(envelope)
+                        frames = try codec.frames(envelope, using: writer)
                     } catch {
                         log.error("refused to publish \(envelope.type.rawValue): \(error)")
                         continue

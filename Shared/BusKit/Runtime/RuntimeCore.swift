@@ -133,6 +133,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     public private(set) var isReady = false
     /// The codec (the bus's size limit), also for the loop's encoding of `Outgoing.message`.
     public let codec: EnvelopeCodec
+    /// Where the decisions' JSON is written, one message after another (the core runs on one thread).
+    private let writer = JSONWriter()
     private let settings: Settings
     private let clock: RuntimeClock
     private var maker: EnvelopeMaker
@@ -327,7 +329,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             let message = maker.envelope(effect.body, causedBy: envelope, device: effect.device, time: time)
             let frames: [[UInt8]]
             do {
-                frames = try codec.frames(message)
+                frames = try codec.frames(message, using: writer)
             } catch {
                 write(.error, "refused to publish what \(envelope.type.rawValue) \(envelope.id) caused: \(error)")
                 return nil

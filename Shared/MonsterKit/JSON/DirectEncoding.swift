@@ -6,9 +6,10 @@
 /// out): `DirectEncodingTests` and the fuzzer compare them. A non-finite number makes it give up
 /// (nil), and the codec takes the `Encodable` path, which names the field in its error.
 enum DirectEncoding {
-    /// The JSON of `envelope` when its body is one of the direct types; nil otherwise.
-    static func encode(_ envelope: Envelope) -> [UInt8]? {
-        let writer = JSONWriter(capacity: 1024)
+    /// The JSON of `envelope` when its body is one of the direct types; nil otherwise. Written
+    /// in `writer` (emptied first).
+    static func encode(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) -> [UInt8]? {
+        writer.reset()
         do {
             switch envelope.body {
             case .presented(let presented):

@@ -1,6 +1,7 @@
 /// Appends JSON text to a byte buffer: the one place where strings are escaped and numbers
-/// are spelled.
-final class JSONWriter {
+/// are spelled. A service keeps one per thread and hands it to `EnvelopeCodec.frames(_:using:)`
+/// for every message it sends: its buffer is reused, not allocated for each.
+public final class JSONWriter {
     /// The bytes written so far, in storage of its own (appending to an `Array` costs a
     /// uniqueness check and a generic copy per call; envelopes are written in ~40 pieces).
     /// Only ever touched by one encoding on one thread: no need for runtime exclusivity checks,
@@ -9,7 +10,8 @@ final class JSONWriter {
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private(set) var count = 0
 
-    init(capacity: Int) {
+    /// An empty writer with room for `capacity` bytes (it grows when it needs more).
+    public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
         storage = .allocate(capacity: self.capacity)
     }
@@ -18,6 +20,9 @@ final class JSONWriter {
 
     /// What was written, as an array.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+
+    /// Forgets what was written, keeping the buffer for the next text.
+    func reset() { count = 0 }
 
     /// Room for `more` bytes after `count`.
     @inline(__always) private func reserve(_ more: Int) {
