@@ -208,7 +208,16 @@ enum Report {
             let parts = entry.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(format($0.value * 1e6 / Double(entry.completed), 1))" }
             let total = entry.seconds.values.reduce(0, +) * 1e6 / Double(entry.completed)
             let isRaw = kind.contains("raw")
-            table.row("  \(kind)", isRaw ? parts.joined(separator: ", ") : "", isRaw ? "" : parts.joined(separator: ", "), "", "Σ \(format(total, 1))", "")
+            // In a throughput run, the cores the processes kept busy (CPU seconds ÷ wall seconds):
+            // 2 on this machine means the run is bound by CPU, less that something waits.
+            let runs: [Throughput]? = switch kind {
+            case "raw echo": m.rawEcho
+            case "raw echo 1→2": m.rawShapedEcho
+            default: kind.hasPrefix("product ") ? Int(kind.dropFirst(8)).flatMap { m.sustained[$0] } : nil
+            }
+            let wall = (runs ?? []).map(\.seconds).reduce(0, +)
+            let busy = wall > 0 ? ", \(format(entry.seconds.values.reduce(0, +) / wall, 2)) cores busy" : ""
+            table.row("  \(kind)", isRaw ? parts.joined(separator: ", ") : "", isRaw ? "" : parts.joined(separator: ", "), "", "Σ \(format(total, 1))\(busy)", "")
         }
 
         if !m.proxyCost.own.isEmpty {
