@@ -1,4 +1,5 @@
 import Glibc
+import MonsterKit
 
 /// A small HTTP/1.1 client over plain TCP (no TLS), for etcd's JSON gateway: a POST with a body,
 /// an answer with a `Content-Length` or chunked. It keeps its connections open between requests
@@ -37,7 +38,7 @@ final class HTTPClient: Sendable {
 
     /// POSTs `body` to `path` with `contentType`, and returns the answer, within `timeout` seconds.
     func post(_ path: String, body: [UInt8], contentType: String, timeout: Double) throws(Failure) -> Response {
-        let deadline = Self.now() + Int64(timeout * 1e9)
+        let deadline = Timestamp.monotonic() + timeout
         let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let head = "POST \(path) HTTP/1.1\r\nHost: \(authority)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n"
         let request = Array(head.utf8) + body
@@ -55,7 +56,7 @@ final class HTTPClient: Sendable {
 
     /// Sends `request` on `socket` and reads the answer; the socket is kept for the next request
     /// when the answer leaves it reusable, closed otherwise.
-    private func exchange(_ socket: Int32, _ request: [UInt8], deadline: Int64) throws(Failure) -> Response {
+    private func exchange(_ socket: Int32, _ request: [UInt8], deadline: Double) throws(Failure) -> Response {
         var reader = ResponseReader(socket: socket, deadline: deadline)
         do {
             try Self.send(socket, request, deadline: deadline)
@@ -69,7 +70,7 @@ final class HTTPClient: Sendable {
     }
 
     /// A new connection, non-blocking, to the first of the host's addresses that accepts one.
-    private func connect(deadline: Int64) throws(Failure) -> Int32 {
+    private func connect(deadline: Double) throws(Failure) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -109,7 +110,7 @@ final class HTTPClient: Sendable {
         throw Failure(description: "cannot connect: \(reason)")
     }
 
-    private static func send(_ socket: Int32, _ bytes: [UInt8], deadline: Int64) throws(Failure) {
+    private static func send(_ socket: Int32, _ bytes: [UInt8], deadline: Double) throws(Failure) {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -124,22 +125,15 @@ final class HTTPClient: Sendable {
     }
 
     /// Waits until `socket` is ready for `events`, or throws when `deadline` has passed.
-    fileprivate static func waitFor(_ events: Int16, on socket: Int32, deadline: Int64) throws(Failure) {
+    fileprivate static func waitFor(_ events: Int16, on socket: Int32, deadline: Double) throws(Failure) {
         while true {
-            let left = deadline - now()
+            let left = deadline - Timestamp.monotonic()
             guard left > 0 else { throw Failure(description: "no answer in time") }
             var entry = pollfd(fd: socket, events: events, revents: 0)
-            let ready = poll(&entry, 1, Int32(min(left / 1_000_000 + 1, Int64(Int32.max))))
+            let ready = poll(&entry, 1, Int32(min(left * 1000 + 1, Double(Int32.max))))
             if ready > 0 { return }
             if ready < 0 && errno != EINTR { throw Failure(description: "poll: \(systemError())") }
         }
-    }
-
-    /// The monotonic clock, in nanoseconds.
-    fileprivate static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     fileprivate static func systemError() -> String { String(cString: strerror(errno)) }
@@ -149,7 +143,7 @@ final class HTTPClient: Sendable {
 /// `Content-Length`, chunked, or up to the end of the connection.
 private struct ResponseReader {
     let socket: Int32
-    let deadline: Int64
+    let deadline: Double
     private var buffer: [UInt8] = []
     private var position = 0
     /// Whether the connection can carry another request after this answer.
@@ -157,7 +151,7 @@ private struct ResponseReader {
     /// The largest header block accepted.
     private static let maxHeaderBytes = 65_536
 
-    init(socket: Int32, deadline: Int64) {
+    init(socket: Int32, deadline: Double) {
         self.socket = socket
         self.deadline = deadline
     }

@@ -1,4 +1,5 @@
 import Glibc
+import MonsterKit
 
 /// One instance's membership among its service's instances, kept in etcd: a key
 /// `/monsterbus/members/<service>/<instance>` on a lease refreshed every third of its TTL, and
@@ -59,7 +60,7 @@ public final class ShardMembership: @unchecked Sendable {
         lease = try client.grantLease(ttl: ttl)
         try client.put(memberKey, Array(instance.utf8), lease: lease)
         guard let mine = try client.get(memberKey) else { throw EtcdError(description: "\(memberKey) vanished as it was written") }
-        lastRenewed = Self.seconds()
+        lastRenewed = Timestamp.monotonic()
         update(members: try client.list(prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }, epoch: mine.createRevision)
     }
 
@@ -81,23 +82,16 @@ public final class ShardMembership: @unchecked Sendable {
                     update(members: [], epoch: nil)
                     continue
                 }
-                lastRenewed = Self.seconds()
+                lastRenewed = Timestamp.monotonic()
                 let members = try client.list(prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }
                 update(members: members, epoch: members.contains(instance) ? view.epoch : nil)
             } catch {
                 log.warn("membership: \(error)")
-                if Self.seconds() - lastRenewed >= Double(ttl), view.epoch != nil {
+                if Timestamp.monotonic() - lastRenewed >= Double(ttl), view.epoch != nil {
                     log.warn("membership lease not renewed for \(ttl) s: this instance stops deciding")
                     update(members: [], epoch: nil)
                 }
             }
         }
-    }
-
-    /// The monotonic clock, in seconds.
-    private static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
