@@ -122,9 +122,9 @@ public struct BusPolicy: Sendable {
     public func headerFields(from sender: Sender, topic: UnsafeRawBufferPointer) -> EnvelopePeek.Fields {
         var fields: EnvelopePeek.Fields = []
         if case .client = sender { fields.insert(.service) }
-        if let type = deviceType(of: topic) {
+        if let entry = deviceType(of: topic) {
             fields.insert(.device)
-            if Routing.ownedByElement.contains(type) { fields.insert(.element) }
+            if entry.ownedByElement { fields.insert(.element) }
         }
         return fields
     }
@@ -133,10 +133,11 @@ public struct BusPolicy: Sendable {
     /// type of `Routing.ownedByElement` a topic merely starts with (`device.tap one frame`): no
     /// service subscribes to such a topic (each owner to its own `type/OWNER`), so the bus gives
     /// it its owner's, where it is refused as ever.
-    private func deviceType(of topic: UnsafeRawBufferPointer) -> MessageType? {
+    private func deviceType(of topic: UnsafeRawBufferPointer) -> (type: MessageType, ownedByElement: Bool)? {
         let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
-        if let exact = byDevice.first(where: { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }) { return exact.type }
-        return byDevice.first { $0.ownedByElement && type.starts(with: $0.bytes) }?.type
+        let entry = byDevice.first { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }
+            ?? byDevice.first { $0.ownedByElement && type.starts(with: $0.bytes) }
+        return entry.map { ($0.type, $0.ownedByElement) }
     }
 
     /// The bus's judgement of a message from `sender` (`topic` its topic frame, `frames` its
@@ -176,7 +177,7 @@ public struct BusPolicy: Sendable {
     /// without a device); the bare type when it has no key. Values written with escapes are read
     /// as the decoders read them. `nil`: forward it as it is.
     public func deviceTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard let type = deviceType(of: topic) else { return nil }
+        guard let (type, ownedByElement) = deviceType(of: topic) else { return nil }
         let typeEnd = type.rawValue.utf8.count
         var bucket: String?
         if let peek, let range = peek.device, !range.isEmpty {
@@ -187,7 +188,7 @@ public struct BusPolicy: Sendable {
             }
         }
         var owner: String?
-        if Routing.ownedByElement.contains(type) {
+        if ownedByElement {
             var element: String?
             if let peek, let range = peek.element {
                 element = peek.elementEscaped ? Self.text(of: range, in: json) : String(decoding: UnsafeRawBufferPointer(rebasing: json[range]), as: UTF8.self)
