@@ -1,3 +1,4 @@
+import Glibc
 import MonsterKit
 
 /// The few header fields the bus reads from a message's JSON without decoding it: where the
@@ -91,18 +92,6 @@ public struct EnvelopePeek: Sendable, Equatable {
 
     private init() {}
 
-    /// The fields found so far.
-    private var found: Fields {
-        var found: Fields = []
-        if service != nil { found.insert(.service) }
-        if id != nil { found.insert(.id) }
-        if correlationId != nil { found.insert(.correlationId) }
-        if device != nil { found.insert(.device) }
-        if replyTo != nil { found.insert(.replyTo) }
-        if bodyRead { found.insert(.element) }
-        return found
-    }
-
     /// A structural JSON scanner: finds the top-level keys and skips every value.
     private struct Scanner {
         let bytes: UnsafePointer<UInt8>
@@ -120,6 +109,8 @@ public struct EnvelopePeek: Sendable, Equatable {
         }
 
         /// Reads a string at `position`; returns its inside range and whether it has escapes.
+        /// Ids and names are long: eight bytes at a time are tested for a quote or a backslash
+        /// (`quoteOrBackslash`) while eight are left, then one by one.
         @inline(__always)
         mutating func string() -> (range: Range<Int>, escaped: Bool)? {
             guard position < count, bytes[position] == UInt8(ascii: "\"") else { return nil }
@@ -127,6 +118,15 @@ public struct EnvelopePeek: Sendable, Equatable {
             var escaped = false
             var at = start
             while at < count {
+                if at + 8 <= count {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(bytes + at).loadUnaligned(as: UInt64.self))
+                    let marks = Self.quoteOrBackslash(word)
+                    if marks == 0 {
+                        at += 8
+                        continue
+                    }
+                    at += marks.trailingZeroBitCount >> 3
+                }
                 let byte = bytes[at]
                 if byte == UInt8(ascii: "\"") {
                     position = at + 1
@@ -140,6 +140,17 @@ public struct EnvelopePeek: Sendable, Equatable {
                 }
             }
             return nil
+        }
+
+        /// The high bit of each byte of `word` (read little-endian) that is a quote or a
+        /// backslash, and possibly of bytes after the first such byte (a borrow of the zero test
+        /// carries upwards): the lowest bit set marks the first one exactly.
+        @inline(__always)
+        static func quoteOrBackslash(_ word: UInt64) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let quotes = word ^ (ones &* 0x22)
+            let backslashes = word ^ (ones &* 0x5C)
+            return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & (ones &* 0x80)
         }
 
         /// Skips one value of any kind (containers by depth, strings by their quotes).
@@ -182,9 +193,7 @@ public struct EnvelopePeek: Sendable, Equatable {
         @inline(__always)
         func equals(_ range: Range<Int>, _ name: StaticString) -> Bool {
             guard range.count == name.utf8CodeUnitCount else { return false }
-            let text = name.utf8Start
-            for offset in 0..<range.count where bytes[range.lowerBound + offset] != text[offset] { return false }
-            return true
+            return memcmp(bytes + range.lowerBound, name.utf8Start, range.count) == 0
         }
 
         /// Whether the key at `range` (`escaped`: written with escapes) is `name`.
@@ -230,29 +239,39 @@ public struct EnvelopePeek: Sendable, Equatable {
             }
         }
 
-        /// Records the string at `value` if `key` is a header field not seen yet.
+        /// Records the string at `value` if `key` is a header field not seen yet; returns that field.
         @inline(__always)
-        func note(key: Range<Int>, value: Range<Int>, valueEscaped: Bool, into peek: inout EnvelopePeek) {
+        func note(key: Range<Int>, value: Range<Int>, valueEscaped: Bool, into peek: inout EnvelopePeek) -> Fields {
             switch key.count {
             case 2:
-                if peek.id == nil, equals(key, "id") { peek.id = value }
+                if peek.id == nil, equals(key, "id") {
+                    peek.id = value
+                    return .id
+                }
             case 6:
                 if peek.device == nil, equals(key, "device") {
                     peek.device = value
                     peek.deviceEscaped = valueEscaped
+                    return .device
                 }
             case 7:
                 if peek.service == nil, equals(key, "service") {
                     peek.service = value
                     if valueEscaped { peek.escaped = true }
+                    return .service
                 } else if peek.replyTo == nil, equals(key, "replyTo") {
                     peek.replyTo = value
+                    return .replyTo
                 }
             case 13:
-                if peek.correlationId == nil, equals(key, "correlationId") { peek.correlationId = value }
+                if peek.correlationId == nil, equals(key, "correlationId") {
+                    peek.correlationId = value
+                    return .correlationId
+                }
             default:
                 break
             }
+            return []
         }
 
         mutating func peekObject(into peek: inout EnvelopePeek, upTo fields: Fields) -> Bool {
@@ -261,6 +280,8 @@ public struct EnvelopePeek: Sendable, Equatable {
             position += 1
             skipWhitespace()
             if position < count, bytes[position] == UInt8(ascii: "}") { return true }
+            // The fields found so far (`bodyRead` counting as `.element`).
+            var found: Fields = []
             while true {
                 skipWhitespace()
                 guard let (key, keyEscaped) = string() else { return false }
@@ -272,15 +293,16 @@ public struct EnvelopePeek: Sendable, Equatable {
                 let valueStart = position
                 if position < count, bytes[position] == UInt8(ascii: "\"") {
                     guard let (value, valueEscaped) = string() else { return false }
-                    note(key: key, value: value, valueEscaped: valueEscaped, into: &peek)
+                    found.formUnion(note(key: key, value: value, valueEscaped: valueEscaped, into: &peek))
                 } else if !peek.bodyRead, fields.isEmpty || fields.contains(.element), equals(key, "body"),
                           position < count, bytes[position] == UInt8(ascii: "{") {
                     guard peekBody(into: &peek) else { return false }
                     peek.bodyRead = true
+                    found.insert(.element)
                 } else {
                     guard skipValue(), position > valueStart else { return false }
                 }
-                if !fields.isEmpty, peek.found.isSuperset(of: fields) { return true }
+                if !fields.isEmpty, found.isSuperset(of: fields) { return true }
                 skipWhitespace()
                 guard position < count else { return false }
                 if bytes[position] == UInt8(ascii: "}") { return true }

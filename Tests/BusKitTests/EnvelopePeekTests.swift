@@ -238,4 +238,31 @@ import Testing
         #expect(judged(escaped, from: gateway).topic == "device.tap/presentation-policy/" + bucket)
         #expect(try decoded(escaped, topic: "device.tap/presentation-policy/" + bucket).get().device == "ipad")
     }
+
+    /// Strings are scanned eight bytes at a time: a quote or an escape at every offset of a
+    /// word, at its edges and in the last few bytes is found exactly where the byte-by-byte
+    /// reading finds it (the value's range, whether it is escaped, where the scan goes on).
+    @Test func aQuoteOrEscapeIsFoundAtEveryOffsetOfAWord() throws {
+        for length in 0...27 {
+            for escapeAt in [nil] + Array(0..<length) {
+                var value = Array(repeating: UInt8(ascii: "a"), count: length)
+                // Bytes that differ from a quote or backslash by one bit, and a multi-byte letter.
+                for (offset, byte) in [(1, UInt8(ascii: "#")), (3, UInt8(ascii: "]")), (5, 0xC3), (6, 0xA9)] where offset < length {
+                    value[offset] = byte
+                }
+                if let escapeAt { value.replaceSubrange(escapeAt..<(escapeAt + 1), with: Array(#"\""#.utf8)) }
+                let head = Array(#"{"id":"m1","service":""#.utf8)
+                let json = head + value + Array(#"","correlationId":"c1"}"#.utf8)
+                let peek = try #require(EnvelopePeek(json), "\(value)")
+                #expect(peek.service == head.count..<(head.count + value.count), "\(value)")
+                #expect(peek.escaped == (escapeAt != nil), "\(value)")
+                #expect(peek.correlationId == (json.count - 4)..<(json.count - 2), "\(value)")
+            }
+        }
+        // A string that never ends, whatever its length, is not an object.
+        for length in 0...20 {
+            #expect(EnvelopePeek(Array((#"{"service":""# + String(repeating: "b", count: length)).utf8)) == nil)
+            #expect(EnvelopePeek(Array((#"{"service":""# + String(repeating: "b", count: length) + "\\").utf8)) == nil)
+        }
+    }
 }
