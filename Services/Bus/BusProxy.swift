@@ -45,11 +45,18 @@ final class BusProxy {
         do {
             while true {
                 try poller.wait(timeoutMilliseconds: -1)
-                if poller.isReady(0) { try forwardMessages() }
-                if poller.isReady(1) { try handleSubscriptions() }
+                let (published, subscribed) = (poller.isReady(0), poller.isReady(1))
+                let frontendDrained = published ? try forwardMessages() : true
+                let backendDrained = subscribed ? try handleSubscriptions() : !published
                 if poller.isReady(2) { reload() }
                 if poller.isReady(3) { try trackSubscribers() }
                 counters.publish()
+                // What the next wait need not ask libzmq about before it blocks: a socket received
+                // from until nothing was waiting, or not ready and not used since. The backend,
+                // sent to since it was last read, may have taken in subscriptions as it sent.
+                if frontendDrained { poller.idle(0) }
+                if backendDrained { poller.idle(1) }
+                poller.idle(3)
             }
         } catch let error as ZMQError where error.isTerminated {
             return
@@ -57,12 +64,13 @@ final class BusProxy {
     }
 
     /// Forwards or refuses the publishers' waiting messages (a bounded batch, so subscriptions
-    /// and reloads are not kept waiting by a flood).
-    private func forwardMessages() throws {
+    /// and reloads are not kept waiting by a flood); true when none is left waiting.
+    private func forwardMessages() throws -> Bool {
         for _ in 0..<512 {
-            guard try message.receive(from: frontend) else { return }
+            guard try message.receive(from: frontend) else { return true }
             counters.add(.messagesIn)
-            let userId = message.property("User-Id")
+            // In plaintext no connection has a `User-Id` (no ZAP handler): not looked up.
+            let userId = identities.hasKeys ? message.property("User-Id") : nil
             let client = identities.client(userId: userId)
             track(userId: userId, client: client)
             let topic = message.bytes(0)
@@ -84,6 +92,7 @@ final class BusProxy {
             try message.send(to: backend)
             counters.add(.messagesOut)
         }
+        return false
     }
 
     /// Remembers which connection a key sends from, to cut it if the key is revoked.
@@ -126,10 +135,11 @@ final class BusProxy {
 
     /// Lets through the subscriptions the policy accepts and every unsubscription (a sharded
     /// instance gives up the buckets it no longer owns, so that it stops receiving them; a
-    /// leaving subscriber's are removed by libzmq), and drops anything else a subscriber sends up.
-    private func handleSubscriptions() throws {
+    /// leaving subscriber's are removed by libzmq), and drops anything else a subscriber sends up;
+    /// true when none is left waiting.
+    private func handleSubscriptions() throws -> Bool {
         for _ in 0..<512 {
-            guard try message.receive(from: backend) else { return }
+            guard try message.receive(from: backend) else { return true }
             let bytes = message.bytes(0)
             guard message.frameCount == 1, let kind = bytes.first, kind == 1 || kind == 0 else {
                 counters.add(.upstreamDropped)
@@ -154,6 +164,7 @@ final class BusProxy {
                 counters.add(.subscriptionsRefused)
             }
         }
+        return false
     }
 
     /// Keeps the set of subscribers' connections up to date.

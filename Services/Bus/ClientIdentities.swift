@@ -43,6 +43,10 @@ final class ClientIdentities {
         return removed
     }
 
+    /// Whether clients have keys (CURVE): without, every one is anonymous and no connection has
+    /// a `User-Id`.
+    var hasKeys: Bool { ownKey != nil }
+
     /// The sender of a message whose `User-Id` is `userId` (nil: none). In CURVE mode only the
     /// bus's own in-process client has none (inproc skips the handshake).
     func client(userId: UnsafePointer<CChar>?) -> Client {

@@ -6,11 +6,14 @@ import Glibc
 public final class Multipart {
     /// Frames kept; the frames of a longer message are counted and let go.
     public let capacity: Int
-    private var parts: UnsafeMutablePointer<zmq_msg_t>
+    private let parts: UnsafeMutablePointer<zmq_msg_t>
+    // The two counts are read and written several times per message by the one thread that
+    // owns this object, never during another access to them: not checked for exclusive access
+    // at run time (as `JSONWriter.count`).
     /// Frames held (at most `capacity`).
-    public private(set) var held = 0
+    @exclusivity(unchecked) public private(set) var held = 0
     /// Frames the last message had in all.
-    public private(set) var frameCount = 0
+    @exclusivity(unchecked) public private(set) var frameCount = 0
 
     /// Room for `capacity` frames.
     public init(capacity: Int) {
@@ -112,10 +115,13 @@ public final class Multipart {
 /// `wait` is libzmq's `zmq_poll` (a `poll(2)` on each socket's `ZMQ_FD` and the plain
 /// descriptors, first without waiting; a socket is ready by its `ZMQ_EVENTS`, read after every
 /// `poll(2)` because `ZMQ_FD` only signals that its commands need processing), less what
-/// `zmq_poll` repeats on every call: looking each socket's `ZMQ_FD` up and building the arrays.
+/// `zmq_poll` repeats on every call: looking each socket's `ZMQ_FD` up, building the arrays, and
+/// after a wait, reading the events of sockets whose descriptor did not signal.
 public final class Poller {
     private let items: UnsafeMutableBufferPointer<zmq_pollitem_t>
     private let descriptors: UnsafeMutableBufferPointer<pollfd>
+    /// The socket items the caller said are idle (`idle(_:)`) since the last `wait`.
+    private let idle: UnsafeMutableBufferPointer<Bool>
     private let sockets: [ZMQSocket]
 
     /// Polls `items`.
@@ -123,6 +129,8 @@ public final class Poller {
         var sockets: [ZMQSocket] = []
         self.items = .allocate(capacity: items.count)
         descriptors = .allocate(capacity: items.count)
+        idle = .allocate(capacity: items.count)
+        idle.initialize(repeating: false)
         for (index, item) in items.enumerated() {
             switch item {
             case .socket(let socket):
@@ -138,7 +146,7 @@ public final class Poller {
             if let socket = self.items[index].socket {
                 var size = MemoryLayout<Int32>.size
                 if zmq_getsockopt(socket, ZMQ_FD, &fd, &size) != 0 {
-                    self.items.deallocate(); descriptors.deallocate()
+                    self.items.deallocate(); descriptors.deallocate(); idle.deallocate()
                     throw ZMQError.last("getsockopt ZMQ_FD")
                 }
             }
@@ -151,12 +159,24 @@ public final class Poller {
     deinit {
         items.deallocate()
         descriptors.deallocate()
+        idle.deallocate()
+    }
+
+    /// Tells the next `wait` that socket item `index` has nothing waiting: the caller has just
+    /// received from it until libzmq answered "nothing waiting" (`EAGAIN`, which processes its
+    /// pending commands first), or the last `wait` found it not ready, and it has not been used
+    /// since. Its events are then read only if its descriptor signals (a new command), not
+    /// before every wait. Only for items that wait for input; forgotten at the end of `wait`.
+    public func idle(_ index: Int) {
+        precondition(items[index].socket != nil && items[index].events == Int16(ZMQ_POLLIN))
+        idle[index] = true
     }
 
     /// Waits up to `timeoutMilliseconds` (-1: for ever) until an item is ready; retries when a
     /// signal interrupts.
     public func wait(timeoutMilliseconds: Int) throws {
         let deadline = timeoutMilliseconds > 0 ? Self.milliseconds() + timeoutMilliseconds : 0
+        defer { idle.update(repeating: false) }
         var firstPass = true
         while true {
             let timeout = firstPass || timeoutMilliseconds == 0 ? 0 : timeoutMilliseconds < 0 ? -1 : max(0, deadline - Self.milliseconds())
@@ -168,6 +188,14 @@ public final class Poller {
             for index in items.indices {
                 var revents: Int16 = 0
                 if let socket = items[index].socket {
+                    // A socket whose descriptor stayed quiet has had no command since its events
+                    // were last read — by the first pass (nothing touches it between passes) or
+                    // by the caller's last receive (`idle`): it is still not ready, and asking
+                    // libzmq again costs a `getsockopt` and a `poll(2)` of its mailbox.
+                    if !firstPass || idle[index], descriptors[index].revents == 0 {
+                        items[index].revents = 0
+                        continue
+                    }
                     var events: UInt32 = 0
                     var size = MemoryLayout<UInt32>.size
                     if zmq_getsockopt(socket, ZMQ_EVENTS, &events, &size) != 0 { throw ZMQError.last("poll") }
