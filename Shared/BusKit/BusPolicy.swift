@@ -1,3 +1,4 @@
+import Glibc
 import MonsterKit
 
 /// The bus's decisions on each message and subscription, from the `Permissions` table: pure,
@@ -41,6 +42,9 @@ public struct BusPolicy: Sendable {
     /// The `.byDevice` types of the vocabulary (the bus keys their topics by the device's bucket,
     /// and by the owner of the body's element for `Routing.ownedByElement`).
     private let byDevice: [(bytes: [UInt8], type: MessageType, ownedByElement: Bool)]
+    /// The length and first eight bytes (`head(of:)`) of each of `byDevice`'s types, in the same
+    /// order: compared first, without touching (and retaining) the types' arrays.
+    private let byDeviceHeads: [(count: Int, head: UInt64)]
     /// Every type of the vocabulary.
     private let types: Set<[UInt8]>
     /// Every topic of the vocabulary with the roles that may publish it, as bit masks.
@@ -56,6 +60,7 @@ public struct BusPolicy: Sendable {
         longestType = topics.map(\.utf8.count).max() ?? 0
         byDevice = topics.compactMap { MessageType(rawValue: $0) }.filter { $0.addressing == .byDevice }
             .map { (Array($0.rawValue.utf8), $0, Routing.ownedByElement.contains($0)) }
+        byDeviceHeads = byDevice.map { entry in (entry.bytes.count, entry.bytes.withUnsafeBytes { Self.head(of: $0) }) }
         types = Set(topics.map { Array($0.utf8) })
         var prefixes: Set<[UInt8]> = []
         for topic in topics {
@@ -133,11 +138,39 @@ public struct BusPolicy: Sendable {
     /// type of `Routing.ownedByElement` a topic merely starts with (`device.tap one frame`): no
     /// service subscribes to such a topic (each owner to its own `type/OWNER`), so the bus gives
     /// it its owner's, where it is refused as ever.
+    /// Asked twice for every message: one pass over the few entries, each compared by its
+    /// length and first eight bytes, and in full (`memcmp`) only when those match.
     private func deviceType(of topic: UnsafeRawBufferPointer) -> (type: MessageType, ownedByElement: Bool)? {
-        let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
-        let entry = byDevice.first { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }
-            ?? byDevice.first { $0.ownedByElement && type.starts(with: $0.bytes) }
-        return entry.map { ($0.type, $0.ownedByElement) }
+        guard let base = topic.baseAddress else { return nil }
+        let typeLength = memchr(base, Int32(Topic.separator), topic.count).map { base.distance(to: UnsafeRawPointer($0)) } ?? topic.count
+        let head = Self.head(of: UnsafeRawBufferPointer(start: base, count: typeLength))
+        var prefixOf: (type: MessageType, ownedByElement: Bool)?
+        for index in byDeviceHeads.indices {
+            let (count, entryHead) = byDeviceHeads[index]
+            guard count <= typeLength, head & Self.headMask(count) == entryHead else { continue }
+            let entry = byDevice[index]
+            if count > 8 {
+                guard entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress! + 8, base + 8, count - 8) == 0 }) else { continue }
+            }
+            if count == typeLength { return (entry.type, entry.ownedByElement) }
+            if entry.ownedByElement, prefixOf == nil { prefixOf = (entry.type, entry.ownedByElement) }
+        }
+        return prefixOf
+    }
+
+    /// The first (up to) eight bytes of `bytes` as an integer, the first in the lowest byte, zero
+    /// where `bytes` is shorter.
+    private static func head(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+        if bytes.count >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) }
+        var head: UInt64 = 0
+        for (offset, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (8 * UInt64(offset)) }
+        return head
+    }
+
+    /// The bits of `head(of:)` that the first `count` bytes fill.
+    @inline(__always)
+    private static func headMask(_ count: Int) -> UInt64 {
+        count >= 8 ? ~0 : (1 << (8 * UInt64(count))) &- 1
     }
 
     /// The bus's judgement of a message from `sender` (`topic` its topic frame, `frames` its
