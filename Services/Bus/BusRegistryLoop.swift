@@ -98,6 +98,8 @@ struct BusRegistryLoop {
                 counters[event.is(.accepted) ? "publishersConnected" : "publishersDisconnected", default: 0] += 1
             }
             guard ready[0], let frames = try bus.receiveFramesNow() else { continue }
+            // Its own heartbeats come back to it (it hears every service's): dropped unread.
+            if Self.isOwnHeartbeat(frames) { continue }
             guard let envelope = try? bus.codec.decode(frames: frames) else {
                 counters["unreadable", default: 0] += 1
                 continue
@@ -122,5 +124,13 @@ struct BusRegistryLoop {
                 break
             }
         }
+    }
+
+    /// Whether `frames` are a heartbeat whose header's `service` is the bus: the registry's own
+    /// (in CURVE, no other client may send as `bus`; in plaintext anyone may send anything).
+    private static func isOwnHeartbeat(_ frames: [[UInt8]]) -> Bool {
+        guard frames.count == 2, Topic.typePart(frames[0]).elementsEqual(MessageType.heartbeat.rawValue.utf8),
+              let service = EnvelopePeek(frames[1], upTo: [.service])?.service else { return false }
+        return frames[1][service].elementsEqual(MonsterBus.Service.bus.utf8)
     }
 }
