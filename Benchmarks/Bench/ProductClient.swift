@@ -29,10 +29,14 @@ final class ProductClient {
     let firstAction = Body.tap(Tap(element: "add", profile: .ipad))
     /// The devices that have had their first action since the deciding service last started.
     private var created: Set<String> = []
+    /// The device of the last action (in `created`): a run of actions on one device looks it up once.
+    private var lastDevice: String?
 
     /// The action to send for `device`: `firstAction` the first time, then `action`.
     func action(for device: String) -> Body {
-        created.insert(device).inserted ? firstAction : action
+        if device == lastDevice { return action }
+        lastDevice = device
+        return created.insert(device).inserted ? firstAction : action
     }
     /// Actions sent whose acknowledgement never came, over every measurement.
     private(set) var lost = 0
@@ -52,8 +56,9 @@ final class ProductClient {
 
     /// Actions sent since presentation-policy last (re)started, to compare with its counters.
     private(set) var actionsSinceStart = 0
-    /// presentation-policy's `handled` counter in its last heartbeat, and when that arrived.
-    private var policyHandled: (count: UInt64, at: Double)?
+    /// presentation-policy's last heartbeat, and when it arrived: decoded only when its
+    /// `handled` counter is asked for (`policyHandledCount`), not as it comes.
+    private var policyHeartbeat: (frames: [[UInt8]], at: Double)?
 
     /// The deciding service whose answers count: presentation-policy, or the Python peer.
     let service: String
@@ -78,7 +83,8 @@ final class ProductClient {
     func policyRestarted() {
         actionsSinceStart = 0
         created.removeAll()
-        policyHandled = nil
+        lastDevice = nil
+        policyHeartbeat = nil
     }
 
     /// For a loss report: waits (up to `timeout` s) for a heartbeat of presentation-policy sent
@@ -87,19 +93,25 @@ final class ProductClient {
         let asked = Timestamp.monotonic()
         // A heartbeat leaves at most one interval after `asked`; allow for one in transit.
         while Timestamp.monotonic() < asked + timeout {
-            if let last = policyHandled, last.at > asked + 0.05 { return last.count }
+            if let last = policyHeartbeat, last.at > asked + 0.05 { return handled(in: last.frames) }
             _ = try next(until: min(asked + timeout, Timestamp.monotonic() + 0.1))
         }
-        return policyHandled?.count
+        return policyHeartbeat.flatMap { handled(in: $0.frames) }
     }
 
-    /// Notes presentation-policy's heartbeats (decoded in full); true when `reply` was one.
+    /// The `handled` counter of the heartbeat in `frames` (decoded in full), if it is the
+    /// deciding service's.
+    private func handled(in frames: [[UInt8]]) -> UInt64? {
+        guard let envelope = try? bus.codec.decode(frames: frames), case .heartbeat(let beat) = envelope.body,
+              beat.service == service else { return nil }
+        return beat.counters["handled"]
+    }
+
+    /// Keeps the deciding service's last heartbeat (by its header's `service`; the others' are
+    /// dropped unread); true when `reply` was a heartbeat.
     private func noteHeartbeat(_ reply: Reply) -> Bool {
         guard reply.type == .heartbeat else { return false }
-        if let envelope = try? bus.codec.decode(frames: reply.frames), case .heartbeat(let beat) = envelope.body,
-           beat.service == service, let handled = beat.counters["handled"] {
-            policyHandled = (handled, Timestamp.monotonic())
-        }
+        if reply.isFrom(service) { policyHeartbeat = (reply.frames, Timestamp.monotonic()) }
         return true
     }
 
@@ -309,9 +321,7 @@ struct Reply {
     /// The header of `frames`; nil when they are not two frames, a type outside the
     /// vocabulary, or no correlation id and service.
     init?(_ frames: [[UInt8]]) {
-        guard frames.count == 2 else { return nil }
-        let topic = Topic.typePart(frames[0])
-        guard let type = Self.types.first(where: { $0.topic.elementsEqual(topic) })?.type,
+        guard frames.count == 2, let type = Self.type(ofTopic: frames[0]),
               let peek = EnvelopePeek(frames[1], upTo: [.correlationId, .service]),
               let correlation = peek.correlationId, let sender = peek.service
         else { return nil }
@@ -319,6 +329,19 @@ struct Reply {
         self.frames = frames
         self.correlation = correlation
         self.sender = sender
+    }
+
+    /// The type of topic frame `topic` by its part before any `/`, among `types` (compared by
+    /// length, then with `memcmp`).
+    private static func type(ofTopic topic: [UInt8]) -> MessageType? {
+        topic.withUnsafeBytes { topic in
+            guard let base = topic.baseAddress else { return nil }
+            let length = memchr(base, Int32(Topic.separator), topic.count).map { base.distance(to: UnsafeRawPointer($0)) } ?? topic.count
+            for index in types.indices where types[index].topic.count == length {
+                if types[index].topic.withUnsafeBytes({ memcmp($0.baseAddress!, base, length) == 0 }) { return types[index].type }
+            }
+            return nil
+        }
     }
 
     /// The correlation id.
