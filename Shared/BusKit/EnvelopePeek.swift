@@ -50,6 +50,9 @@ public struct EnvelopePeek: Sendable, Equatable {
         /// The body's `element` and `point` (read with the body: `element`, `elementEscaped`,
         /// `point`, `bodyRead`). The whole read (no fields) reads them too.
         public static let element = Fields(rawValue: 32)
+
+        /// The fields our encoders write before `service` (`DirectEncoding.header`), and it.
+        static let beforeService: Fields = [.id, .correlationId, .service]
     }
 
     /// The header of the JSON object in `bytes`, the whole object read; `nil` when they are not
@@ -64,11 +67,19 @@ public struct EnvelopePeek: Sendable, Equatable {
     /// point can change what they read (our encoders write the header first, so the body is
     /// never scanned). When one of `fields` is missing (or `fields` is empty) it reads the whole
     /// object, as `init?(_:)` does. Only what was read is checked: `nil` when the bytes are not
-    /// a JSON object up to the stop; `escaped` covers the keys before it.
+    /// a JSON object up to the stop; `escaped` covers the keys before it. When `fields` stop at
+    /// `service`, the header as our encoders begin it is first read straight through
+    /// (`Scanner.peekWrittenHeader`), with the same result.
     public init?(_ bytes: UnsafeRawBufferPointer, upTo fields: Fields) {
         self.init()
         guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
-        var scanner = Scanner(bytes: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        if fields.contains(.service), Fields.beforeService.isSuperset(of: fields) {
+            var scanner = Scanner(bytes: start, count: bytes.count)
+            if scanner.peekWrittenHeader(into: &self) { return }
+            self = EnvelopePeek()
+        }
+        var scanner = Scanner(bytes: start, count: bytes.count)
         guard scanner.peekObject(into: &self, upTo: fields) else { return nil }
     }
 
@@ -272,6 +283,37 @@ public struct EnvelopePeek: Sendable, Equatable {
                 break
             }
             return []
+        }
+
+        /// Whether `text` is next; if so, goes past it.
+        @inline(__always)
+        mutating func literal(_ text: StaticString) -> Bool {
+            let length = text.utf8CodeUnitCount
+            guard count - position >= length, memcmp(bytes + position, text.utf8Start, length) == 0 else { return false }
+            position += length
+            return true
+        }
+
+        /// The header as our encoders begin it — `{"v":N,"type":"…","id":"…","correlationId":"…",
+        /// "service":"…"`, no whitespace — read straight through; false as soon as the bytes
+        /// differ from that (another order, spaces, a key written with escapes, …), and the whole
+        /// scan then reads them. Where it succeeds, it finds what `peekObject(into:upTo:)` finds
+        /// for fields that include `service` and are among `Fields.beforeService`: that scan,
+        /// too, records every header field it passes and stops after `service`.
+        mutating func peekWrittenHeader(into peek: inout EnvelopePeek) -> Bool {
+            guard literal(#"{"v":"#) else { return false }
+            let version = position
+            while position < count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") { position += 1 }
+            guard position > version, literal(#","type":"#), string() != nil,
+                  literal(#","id":"#), let (id, _) = string(),
+                  literal(#","correlationId":"#), let (correlationId, _) = string(),
+                  literal(#","service":"#), let (service, serviceEscaped) = string()
+            else { return false }
+            peek.id = id
+            peek.correlationId = correlationId
+            peek.service = service
+            peek.escaped = serviceEscaped
+            return true
         }
 
         mutating func peekObject(into peek: inout EnvelopePeek, upTo fields: Fields) -> Bool {

@@ -265,4 +265,41 @@ import Testing
             #expect(EnvelopePeek(Array((#"{"service":""# + String(repeating: "b", count: length) + "\\").utf8)) == nil)
         }
     }
+
+    /// A header as our encoders begin it is read straight through when the fields stop at
+    /// `service` (an answer's correlation id and sender); anything that differs from that layout
+    /// is read by the whole scan. Either way the values are those the scan finds when it goes on
+    /// to a later field (`device`).
+    @Test func theWrittenHeaderIsReadStraightThroughAndAnyOtherAsBefore() throws {
+        let written = tap()
+        #expect(written.hasPrefix(#"{"v":1,"type":"device.tap","id":"m1","correlationId":"m1","service":"gateway","device""#))
+        let variants = [
+            written,
+            replacing(written, #""service":"gateway""#, with: #""service":"gate\u0077ay""#),
+            replacing(written, #""correlationId":"m1""#, with: #""correlationId":"m\"1""#),
+            replacing(written, #"{"v":1,"#, with: #"{ "v":1,"#),
+            replacing(written, #""v":1,"#, with: #""v":1.0,"#),
+            replacing(written, #""v":1,"#, with: #""v":"1","#),
+            replacing(written, #""id":"m1","#, with: ""),
+            replacing(written, #""id":"m1","#, with: #""id":"m1","id":"m2","#),
+            replacing(written, #""service":"gateway","#, with: ""),
+            replacing(written, #""type":"device.tap","#, with: ""),
+            replacing(written, #"{"v":1,"type":"device.tap","#, with: #"{"type":"device.tap","v":1,"#),
+        ]
+        for json in variants {
+            let bytes = Array(json.utf8)
+            let further = try #require(EnvelopePeek(bytes, upTo: [.service, .device]), "\(json)")
+            for fields: EnvelopePeek.Fields in [[.service], [.correlationId, .service], [.id, .correlationId, .service]] {
+                let peek = try #require(EnvelopePeek(bytes, upTo: fields), "\(json)")
+                #expect(peek.id == further.id && peek.correlationId == further.correlationId, "\(json)")
+                #expect(peek.service == further.service && peek.escaped == further.escaped, "\(json)")
+            }
+        }
+        // Read only up to `service`: what follows is not looked at, as by the scan.
+        let cut = #"{"v":1,"type":"ack","id":"m2","correlationId":"m1","service":"presentation-policy","#
+        let peek = try #require(EnvelopePeek(Array(cut.utf8), upTo: [.correlationId, .service]))
+        #expect(peek.correlationId.map { String(cut.utf8.dropFirst($0.lowerBound).prefix($0.count))! } == "m1")
+        #expect(peek.service.map { String(cut.utf8.dropFirst($0.lowerBound).prefix($0.count))! } == "presentation-policy")
+        #expect(EnvelopePeek(Array(cut.dropLast(2).utf8), upTo: [.correlationId, .service]) == nil)
+    }
 }
