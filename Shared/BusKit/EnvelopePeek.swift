@@ -53,6 +53,8 @@ public struct EnvelopePeek: Sendable, Equatable {
 
         /// The fields our encoders write before `service` (`DirectEncoding.header`), and it.
         static let beforeService: Fields = [.id, .correlationId, .service]
+        /// The fields `Scanner.peekWrittenHeader` reads.
+        static let written: Fields = [.id, .correlationId, .service, .device, .element]
     }
 
     /// The header of the JSON object in `bytes`, the whole object read; `nil` when they are not
@@ -68,15 +70,15 @@ public struct EnvelopePeek: Sendable, Equatable {
     /// never scanned). When one of `fields` is missing (or `fields` is empty) it reads the whole
     /// object, as `init?(_:)` does. Only what was read is checked: `nil` when the bytes are not
     /// a JSON object up to the stop; `escaped` covers the keys before it. When `fields` stop at
-    /// `service`, the header as our encoders begin it is first read straight through
-    /// (`Scanner.peekWrittenHeader`), with the same result.
+    /// `service`, `device` or the body's `element`, the header as our encoders write it is
+    /// first read straight through (`Scanner.peekWrittenHeader`), with the same result.
     public init?(_ bytes: UnsafeRawBufferPointer, upTo fields: Fields) {
         self.init()
         guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
         let start = base.assumingMemoryBound(to: UInt8.self)
-        if fields.contains(.service), Fields.beforeService.isSuperset(of: fields) {
+        if Fields.written.isSuperset(of: fields), !fields.isDisjoint(with: [.service, .device, .element]) {
             var scanner = Scanner(bytes: start, count: bytes.count)
-            if scanner.peekWrittenHeader(into: &self) { return }
+            if scanner.peekWrittenHeader(into: &self, upTo: fields) { return }
             self = EnvelopePeek()
         }
         var scanner = Scanner(bytes: start, count: bytes.count)
@@ -294,17 +296,26 @@ public struct EnvelopePeek: Sendable, Equatable {
             return true
         }
 
-        /// The header as our encoders begin it — `{"v":N,"type":"…","id":"…","correlationId":"…",
-        /// "service":"…"`, no whitespace — read straight through; false as soon as the bytes
-        /// differ from that (another order, spaces, a key written with escapes, …), and the whole
-        /// scan then reads them. Where it succeeds, it finds what `peekObject(into:upTo:)` finds
-        /// for fields that include `service` and are among `Fields.beforeService`: that scan,
-        /// too, records every header field it passes and stops after `service`.
-        mutating func peekWrittenHeader(into peek: inout EnvelopePeek) -> Bool {
-            guard literal(#"{"v":"#) else { return false }
-            let version = position
+        /// Goes past one or more ASCII digits; false when there is none.
+        @inline(__always)
+        mutating func digits() -> Bool {
+            let start = position
             while position < count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") { position += 1 }
-            guard position > version, literal(#","type":"#), string() != nil,
+            return position > start
+        }
+
+        /// The header as our encoders write it (`DirectEncoding.header`) — `{"v":N,"type":"…",
+        /// "id":"…","correlationId":"…","service":"…"`, then `,"device":"…"`, then `,"seq":N,
+        /// "time":"…"`, the optional `traceparent`, `parentSpan` and `replyTo`, and `,"body":{` —
+        /// read straight through up to where `fields` stop (`Fields.written`, one of `service`,
+        /// `device`, `element` among them): after `service` when they are among
+        /// `Fields.beforeService`, else after `device` without `element`, else after the body
+        /// (read by `peekBody`). False as soon as the bytes differ from that (another order,
+        /// spaces, a key written with escapes, a number not in digits, no device, …): the whole
+        /// scan then reads them. Where it succeeds it finds what `peekObject(into:upTo:)` finds:
+        /// that scan, too, records every header field it passes and stops at the same place.
+        mutating func peekWrittenHeader(into peek: inout EnvelopePeek, upTo fields: Fields) -> Bool {
+            guard literal(#"{"v":"#), digits(), literal(#","type":"#), string() != nil,
                   literal(#","id":"#), let (id, _) = string(),
                   literal(#","correlationId":"#), let (correlationId, _) = string(),
                   literal(#","service":"#), let (service, serviceEscaped) = string()
@@ -313,6 +324,20 @@ public struct EnvelopePeek: Sendable, Equatable {
             peek.correlationId = correlationId
             peek.service = service
             peek.escaped = serviceEscaped
+            if Fields.beforeService.isSuperset(of: fields) { return true }
+            guard literal(#","device":"#), let (device, deviceEscaped) = string() else { return false }
+            peek.device = device
+            peek.deviceEscaped = deviceEscaped
+            guard fields.contains(.element) else { return true }
+            guard literal(#","seq":"#), digits(), literal(#","time":"#), string() != nil else { return false }
+            if literal(#","traceparent":"#), string() == nil { return false }
+            if literal(#","parentSpan":"#), string() == nil { return false }
+            if literal(#","replyTo":"#) {
+                guard let (replyTo, _) = string() else { return false }
+                peek.replyTo = replyTo
+            }
+            guard literal(#","body":"#), position < count, bytes[position] == UInt8(ascii: "{"), peekBody(into: &peek) else { return false }
+            peek.bodyRead = true
             return true
         }
 

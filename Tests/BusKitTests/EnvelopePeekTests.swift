@@ -295,6 +295,35 @@ import Testing
                 #expect(peek.service == further.service && peek.escaped == further.escaped, "\(json)")
             }
         }
+        // Up to `device`, or through the body for its `element`: the same values as the scan
+        // that looks for `replyTo` too (which is not read straight through).
+        let bodies = [
+            written, tap(replyTo: nil), tap(device: nil), tap(service: "roster"),
+            replacing(written, #""device":"ipad""#, with: #""device":"ip\u0061d""#),
+            replacing(written, #""body":{"#, with: #""body":{"point":{"x":1,"y":2},"#),
+            replacing(written, #""body":{"#, with: #""body":{"element":null,"element":"x","#),
+            replacing(written, #""body":{"#, with: #""body":null,"body":{"#),
+            replacing(written, #","replyTo":"#, with: #","traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","parentSpan":"b7ad6b7169203331","replyTo":"#),
+            replacing(written, #","replyTo":"#, with: #","parentSpan":"b7ad6b7169203331","replyTo":"#),
+            replacing(written, #""seq":1"#, with: #""seq":-1"#),
+            replacing(written, #""seq":1,"#, with: ""),
+            String(written.dropLast(2)),
+        ]
+        for json in bodies {
+            let bytes = Array(json.utf8)
+            let scanned = EnvelopePeek(bytes, upTo: [.device, .element, .replyTo])
+            for fields: EnvelopePeek.Fields in [[.device, .element], [.service, .device, .element], [.id, .element]] {
+                #expect(EnvelopePeek(bytes, upTo: fields) == scanned, "\(fields.rawValue) \(json)")
+            }
+            // Up to `device` only: a body cut short is not looked at (the header is `written`'s).
+            for fields: EnvelopePeek.Fields in [[.device], [.service, .device]] {
+                let peek = try #require(EnvelopePeek(bytes, upTo: fields), "\(json)")
+                let scanned = scanned ?? EnvelopePeek(Array(written.utf8), upTo: [.device, .element, .replyTo])
+                #expect(peek.device == scanned?.device && peek.deviceEscaped == scanned?.deviceEscaped, "\(json)")
+                #expect(peek.service == scanned?.service && peek.id == scanned?.id, "\(json)")
+                #expect(!peek.bodyRead, "\(json)")
+            }
+        }
         // Read only up to `service`: what follows is not looked at, as by the scan.
         let cut = #"{"v":1,"type":"ack","id":"m2","correlationId":"m1","service":"presentation-policy","#
         let peek = try #require(EnvelopePeek(Array(cut.utf8), upTo: [.correlationId, .service]))
