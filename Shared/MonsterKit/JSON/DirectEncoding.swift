@@ -9,6 +9,12 @@ enum DirectEncoding {
     /// The JSON of `envelope` when its body is one of the direct types; nil otherwise. Written
     /// in `writer` (emptied first).
     static func encode(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) -> [UInt8]? {
+        write(envelope, into: writer) ? writer.bytes : nil
+    }
+
+    /// Writes the JSON of `envelope` in `writer` (emptied first) when its body is one of the
+    /// direct types; false otherwise (what the writer holds is then not the envelope).
+    static func write(_ envelope: Envelope, into writer: JSONWriter) -> Bool {
         writer.reset()
         do {
             switch envelope.body {
@@ -83,12 +89,12 @@ enum DirectEncoding {
                 header(envelope, writer)
                 writer.write("{}}")
             default:
-                return nil
+                return false
             }
         } catch {
-            return nil
+            return false
         }
-        return writer.bytes
+        return true
     }
 
     /// `{"v":…` up to `"body":`, in `Envelope.encode(to:)`'s order. Each key is written with

@@ -21,6 +21,11 @@ public final class JSONWriter {
     /// What was written, as an array.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
+    /// Calls `body` with the bytes written so far (valid only during the call).
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage, count: count))
+    }
+
     /// Forgets what was written, keeping the buffer for the next text.
     func reset() { count = 0 }
 
