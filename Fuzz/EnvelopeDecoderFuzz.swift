@@ -7,12 +7,15 @@
 // - the direct decoder (DirectDecoding, for the actions and their answers) and the Decodable
 //   path give the same outcome: the same envelope, or the same error (code and reason); what the
 //   direct decoder reads, the Decodable path reads alike;
-// - the direct writer (DirectEncoding) writes the bytes of the Encodable path.
+// - the direct writer (DirectEncoding) writes the bytes of the Encodable path, and writing
+//   into a sender's writer (`EnvelopeCodec.write(_:into:)`) gives the same frames.
 import Foundation
 
 /// The codec under test, one per process (libFuzzer runs inputs on one thread).
 nonisolated(unsafe) let codec = EnvelopeCodec(maxMessageBytes: 65_536)
 nonisolated(unsafe) let foundation = JSONDecoder()
+/// A sender's reused writer (`EnvelopeCodec.write(_:into:)`).
+nonisolated(unsafe) let writer = JSONWriter()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -42,6 +45,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // The direct writer (the actions and their answers) writes exactly the `Encodable` path's bytes.
     if let direct = DirectEncoding.encode(decoded), let encodable = try? FastJSONEncoder.encode(decoded), direct != encodable {
         fatalError("the direct writer and the Encodable path disagree: \(String(decoding: direct, as: UTF8.self)) versus \(String(decoding: encodable, as: UTF8.self))")
+    }
+    // Written into a sender's writer (published from its bytes), the same frames.
+    if let frames = try? codec.frames(decoded), let topic = try? codec.write(decoded, into: writer),
+       [topic, writer.withBytes { Array($0) }] != frames {
+        fatalError("writing into a writer and the frames disagree for \(decoded)")
     }
     return 0
 }

@@ -101,12 +101,24 @@ public final class BusConnection {
     /// Publishes raw frames as they are (also for tests of hostile input and for benchmarks),
     /// waiting as `send` does when the bus pushes back.
     public func sendRaw(_ frames: [[UInt8]]) throws {
-        if try publisher.send(frames, dontWait: true) { return }
+        try sendPatiently { try publisher.send(frames, dontWait: true) }
+    }
+
+    /// Publishes the two frames `topic` and `json` as they are (the JSON straight from an
+    /// encoder's buffer, not copied into an array first), waiting as `sendRaw` does.
+    public func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws {
+        try sendPatiently { try publisher.send(topic, json, dontWait: true) }
+    }
+
+    /// Tries `attempt` (a send that does not wait) until the bus takes it, for at most
+    /// `sendPatience` seconds, counting the waits and what is given up.
+    private func sendPatiently(_ attempt: () throws -> Bool) throws {
+        if try attempt() { return }
         sendWaits += 1
         let giveUp = Timestamp.monotonic() + sendPatience
         while Timestamp.monotonic() < giveUp {
             let ready = try poll([.socketWritable(publisher)], timeoutMilliseconds: 100)
-            if ready[0], try publisher.send(frames, dontWait: true) { return }
+            if ready[0], try attempt() { return }
         }
         sendsDropped += 1
         throw BusBackpressure(seconds: sendPatience)

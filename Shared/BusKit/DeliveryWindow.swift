@@ -32,6 +32,19 @@ public struct DeliveryWindow: Sendable {
         case unreadableTime
     }
 
+    /// An id with its hash, hashed once per message: the window looks an id up several times
+    /// (checked, remembered, expired), and a probe compares hashes before the ids' text.
+    private struct Key: Hashable, Sendable {
+        let id: String
+        let hash: Int
+
+        init(_ id: String) { self.id = id; hash = id.hashValue }
+
+        static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.id == b.id }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
     private struct Entry: Sendable {
         let sent: Double
         let ack: Ack
@@ -45,9 +58,11 @@ public struct DeliveryWindow: Sendable {
     public let clockSkew: Double
     /// Most ids remembered at once (`IDEMPOTENCE_WINDOW`).
     public let capacity: Int
-    private var entries: [String: Entry] = [:]
+    private var entries: [Key: Entry] = [:]
     /// Ids in the order they were remembered, with their `sent`; those before `head` are gone.
-    private var order: [(id: String, sent: Double)] = []
+    private var order: [(key: Key, sent: Double)] = []
+    /// The id checked last (most often the next one remembered).
+    private var checked: Key?
     private var head = 0
     /// The latest `time` of an id forgotten before it expired, if any.
     private var forgottenUpTo = -Double.infinity
@@ -65,7 +80,9 @@ public struct DeliveryWindow: Sendable {
     public mutating func check(id: String, time: String, now: Double) -> Verdict {
         dropExpired(now: now)
         guard let sent = Timestamp.parse(time) else { return .unreadableTime }
-        if let entry = entries[id], !isExpired(entry.sent, now: now) { return .duplicate(entry.ack) }
+        let key = Key(id)
+        checked = key
+        if let entry = entries[key], !isExpired(entry.sent, now: now) { return .duplicate(entry.ack) }
         let waited = Int(((now - sent) * 1000).rounded())
         if isExpired(sent, now: now) { return .tooOld(waitedMilliseconds: waited) }
         if sent - now > clockSkew { return .fromTheFuture(aheadMilliseconds: -waited) }
@@ -76,21 +93,22 @@ public struct DeliveryWindow: Sendable {
     /// The frames of what the handling of `id` passed on to other services (as `remember` was
     /// told), sent again with a duplicate's acknowledgement: a retry whose forwarded hop was
     /// lost completes it (the next service answers a repeat of the same id as a duplicate).
-    public func forwards(of id: String) -> [[[UInt8]]] { entries[id]?.forwards ?? [] }
+    public func forwards(of id: String) -> [[[UInt8]]] { entries[Key(id)]?.forwards ?? [] }
 
     /// Remembers that the message `id`, sent at `sent`, was answered with `ack`, having passed
     /// on the messages in `forwards` (their frames, kept as long as the id).
     public mutating func remember(id: String, sent: Double, ack: Ack, forwards: [[[UInt8]]] = [], now: Double) {
-        guard entries[id] == nil else { return }
+        let key = checked?.id == id ? checked! : Key(id)
+        guard entries[key] == nil else { return }
         while entries.count >= capacity, head < order.count {
-            let oldest = order[head].id
+            let oldest = order[head].key
             head += 1
             if let entry = entries.removeValue(forKey: oldest), !isExpired(entry.sent, now: now) {
                 forgottenUpTo = max(forgottenUpTo, entry.sent)
             }
         }
-        entries[id] = Entry(sent: sent, ack: ack, forwards: forwards)
-        order.append((id, sent))
+        entries[key] = Entry(sent: sent, ack: ack, forwards: forwards)
+        order.append((key, sent))
         compact()
     }
 
@@ -103,7 +121,7 @@ public struct DeliveryWindow: Sendable {
         // Each id in `order` from `head` on is remembered (an id leaves `entries` only from the
         // front of `order`), so its `sent` there says whether it expired: no look-up until it has.
         while head < order.count, isExpired(order[head].sent, now: now) {
-            entries.removeValue(forKey: order[head].id)
+            entries.removeValue(forKey: order[head].key)
             head += 1
         }
         compact()

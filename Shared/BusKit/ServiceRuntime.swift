@@ -20,7 +20,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     public private(set) var core: RuntimeCore<Handler>
     /// The core's codec, for what the loop encodes (read once: not through the core each time).
     private let codec: EnvelopeCodec
-    /// Where the loop writes the JSON of what it encodes (acknowledgements, heartbeats), reused.
+    /// Where the loop writes the JSON of what it encodes (acknowledgements, heartbeats), reused
+    /// and published from as it is.
     private let writer = JSONWriter()
     private var signalledAt: Double?
 
@@ -120,14 +121,14 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 case .frames(let frames):
                     try transport.sendRaw(frames)
                 case .message(let envelope):
-                    let frames: [[UInt8]]
+                    let topic: [UInt8]
                     do {
-                        frames = try codec.frames(envelope, using: writer)
+                        topic = try codec.write(envelope, into: writer)
                     } catch {
                         log.error("refused to publish \(envelope.type.rawValue): \(error)")
                         continue
                     }
-                    try transport.sendRaw(frames)
+                    try writer.withBytes { try transport.send(topic: topic, json: $0) }
                 case .subscribe(let prefix):
                     try transport.subscribe(prefix)
                 case .unsubscribe(let prefix):

@@ -20,6 +20,23 @@ public struct EnvelopeCodec: Sendable {
     public func encode(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) throws(MessageError) -> [UInt8] {
         // The answers to every action, written directly (the same bytes, a fraction of the cost).
         if let direct = DirectEncoding.encode(envelope, using: writer) { return direct }
+        return try encodeThroughEncodable(envelope)
+    }
+
+    /// Writes the JSON of `envelope` in `writer` (what `encode` returns) and returns its topic
+    /// frame (the first of `frames`): for a sender that publishes the JSON straight from the
+    /// writer's bytes (`JSONWriter.withBytes`), without an array of its own.
+    public func write(_ envelope: Envelope, into writer: JSONWriter) throws(MessageError) -> [UInt8] {
+        if !DirectEncoding.write(envelope, into: writer) {
+            let json = try encodeThroughEncodable(envelope)
+            writer.reset()
+            json.withUnsafeBufferPointer { writer.write($0) }
+        }
+        return Self.topicFrame(envelope.type, key: envelope.topicKey)
+    }
+
+    /// The JSON of `envelope` written through `Encodable`; `non-finite` for a number JSON cannot carry.
+    private func encodeThroughEncodable(_ envelope: Envelope) throws(MessageError) -> [UInt8] {
         do {
             return try FastJSONEncoder.encode(envelope)
         } catch EncodingError.invalidValue(let value, let context) {

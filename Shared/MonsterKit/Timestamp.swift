@@ -72,46 +72,80 @@ public enum Timestamp {
         return text.withUTF8 { parse(utf8: $0) }
     }
 
+    /// The second parsed last: the first 19 bytes of its text (`2026-11-30T03:14:39`, as three
+    /// overlapping words) and its seconds since 1970 (before any offset). Every message's `time`
+    /// is read (twice: the decoder checks it, the delivery window reads it), and most fall in the
+    /// same second as the one before: only the fraction and the zone are read again.
+    private static let lastSecond = Mutex<(key: (UInt64, UInt64, UInt64), seconds: Int)?>(nil)
+
     private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard bytes.count >= 20, bytes.count <= 35, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+        guard bytes.count >= 20, bytes.count <= 35 else { return nil }
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        let key = (
+            raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            raw.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
+        let known = lastSecond.withLock { last in last.flatMap { $0.key == key ? $0.seconds : nil } }
+        let second: Int
+        if let known {
+            second = known
+        } else {
+            guard let parsed = wholeSecond(bytes) else { return nil }
+            second = parsed
+            lastSecond.withLock { $0 = (key, parsed) }
+        }
+        return fractionAndZone(bytes, second: second)
+    }
+
+    /// Seconds since 1970 of the date and time in the first 19 bytes (`2026-11-30T03:14:39`,
+    /// read as UTC), or nil if they are not a date and time that exist.
+    private static func wholeSecond(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
         else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19),
+        guard let year = digits(bytes, 0..<4), let month = digits(bytes, 5..<7), let day = digits(bytes, 8..<10), let hour = digits(bytes, 11..<13),
+              let minute = digits(bytes, 14..<16), let second = digits(bytes, 17..<19),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
         else { return nil }
+        return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// `second` (of the first 19 bytes) with the fraction and the zone that follow them, or nil
+    /// if they are not `.digits` (1 to 9) then `Z` or `+hh:mm`/`-hh:mm`.
+    private static func fractionAndZone(_ bytes: UnsafeBufferPointer<UInt8>, second: Int) -> Double? {
         var index = 19
         var fraction = 0.0
         if bytes[index] == UInt8(ascii: ".") {
             let digitsStart = index + 1
             index = digitsStart
             while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            guard index > digitsStart, index - digitsStart <= 9, let digits = number(digitsStart..<index) else { return nil }
+            guard index > digitsStart, index - digitsStart <= 9, let fractionDigits = digits(bytes, digitsStart..<index) else { return nil }
             var scale = 1.0
             for _ in digitsStart..<index { scale *= 10 }
-            fraction = Double(digits) / scale
+            fraction = Double(fractionDigits) / scale
         }
         var offset = 0
         if index == bytes.count - 1, bytes[index] == UInt8(ascii: "Z") {
             offset = 0
         } else if index == bytes.count - 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
-                  bytes[index + 3] == UInt8(ascii: ":"), let hours = number(index + 1..<index + 3),
-                  let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60 {
+                  bytes[index + 3] == UInt8(ascii: ":"), let hours = digits(bytes, index + 1..<index + 3),
+                  let minutes = digits(bytes, index + 4..<index + 6), hours < 24, minutes < 60 {
             offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
         } else {
             return nil
         }
-        let days = daysSince1970(year: year, month: month, day: day)
-        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        return Double(second - offset) + fraction
+    }
+
+    /// The number written in decimal digits in `range` of `bytes`, or nil if one is not a digit.
+    @inline(__always)
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// Days in `month` (1–12) of `year`, in the proleptic Gregorian calendar.

@@ -118,12 +118,24 @@ public struct TraceContext: Sendable, Equatable {
         }
     }
 
-    /// `value` as 16 lowercase hex digits in `buffer` from `start`.
+    /// `value` as 16 lowercase hex digits in `buffer` from `start` (which has room for them):
+    /// 8 digits at a time.
     private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
-        for index in 0..<16 {
-            let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
-            buffer[start + index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-        }
+        let target = UnsafeMutableRawPointer(buffer.baseAddress! + start)
+        target.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: value >> 32)), as: UInt64.self)
+        target.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: value)), toByteOffset: 8, as: UInt64.self)
+    }
+
+    /// The 8 lowercase hex digits of `value`, most significant first in memory: its nibbles
+    /// spread one per byte, then each turned into `0`–`9` or `a`–`f` (no carry crosses a byte).
+    private static func hexDigits(_ value: UInt32) -> UInt64 {
+        var nibbles = UInt64(value)
+        nibbles = (nibbles | (nibbles << 16)) & 0x0000_FFFF_0000_FFFF
+        nibbles = (nibbles | (nibbles << 8)) & 0x00FF_00FF_00FF_00FF
+        nibbles = (nibbles | (nibbles << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        // 0x10 in each byte whose nibble is 10 or more, then 0x01: such a byte gets `'a' - '0' - 10` more.
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010) >> 4
+        return (nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27).bigEndian
     }
 
     /// Whether `bytes` are lowercase hex digits, not all zero unless `zeroAllowed`.

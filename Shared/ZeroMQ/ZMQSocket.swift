@@ -58,17 +58,33 @@ public final class ZMQSocket {
         for (index, frame) in frames.enumerated() {
             var flags: Int32 = dontWait ? ZMQ_DONTWAIT : 0
             if index < frames.count - 1 { flags |= ZMQ_SNDMORE }
-            while true {
-                let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
-                if sent >= 0 { break }
-                let error = ZMQError.last("send")
-                if error.isInterrupted { continue }
-                // libzmq queues multipart messages atomically: only the first frame can be refused.
-                if error.wouldBlock && index == 0 { return false }
-                throw error
-            }
+            guard try frame.withUnsafeBytes({ try send(frame: $0, flags: flags, isFirst: index == 0) }) else { return false }
         }
         return true
+    }
+
+    /// Sends the two frames `first` and `second` as one message (as `send(_:dontWait:)` does
+    /// with two frames), from the caller's memory.
+    public func send(_ first: [UInt8], _ second: UnsafeBufferPointer<UInt8>, dontWait: Bool = false) throws -> Bool {
+        let flags: Int32 = dontWait ? ZMQ_DONTWAIT : 0
+        let sent = try first.withUnsafeBytes { first in
+            try send(frame: UnsafeRawBufferPointer(first), flags: flags | ZMQ_SNDMORE, isFirst: true)
+        }
+        guard sent else { return false }
+        return try send(frame: UnsafeRawBufferPointer(second), flags: flags, isFirst: false)
+    }
+
+    /// Sends one frame, again when interrupted; false when it is the message's first and the
+    /// socket would block (libzmq queues multipart messages atomically: only the first frame
+    /// can be refused).
+    private func send(frame: UnsafeRawBufferPointer, flags: Int32, isFirst: Bool) throws -> Bool {
+        while true {
+            if zmq_send(handle, frame.baseAddress, frame.count, flags) >= 0 { return true }
+            let error = ZMQError.last("send")
+            if error.isInterrupted { continue }
+            if error.wouldBlock && isFirst { return false }
+            throw error
+        }
     }
 
     /// Receives one whole multipart message, of any size. Returns `nil` when `dontWait` is set

@@ -55,6 +55,42 @@ import Testing
         }
     }
 
+    /// Header texts of every length around the 8-byte words the writer checks at a time, with
+    /// a character to escape (or not) at each end, and a version other than 1 (which has no
+    /// prefix of its own), are written as the `Encodable` path writes them.
+    @Test func headerTextsOfEveryLengthAndVersion() throws {
+        for length in 0...19 {
+            for special in ["", "\"", "\\", "\u{1}", "é"] {
+                let plain = String(repeating: "a", count: length)
+                for text in [plain + special, special + plain] where !text.isEmpty {
+                    for version in [1, 2] {
+                        var envelope = Envelope(
+                            id: text, correlationId: "c" + text, service: text, device: text, seq: UInt64(length) * 1_000_003,
+                            time: text, traceparent: text, parentSpan: text, replyTo: text,
+                            body: .ack(Ack(handled: text, handledId: text, emitted: [text, text], forwarded: [Forward(id: text, service: text)])))
+                        envelope.version = version
+                        #expect(try #require(DirectEncoding.encode(envelope)) == (try FastJSONEncoder.encode(envelope)))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `EnvelopeCodec.write(_:into:)` leaves in the writer the JSON `frames` gives, and returns
+    /// its topic frame, for the direct types and the others.
+    @Test(arguments: directBodies + Samples.bodies)
+    func writingIntoAWriterGivesTheFrames(_ body: Body) throws {
+        var addressed = Samples.envelope(body)
+        addressed.replyTo = "0123456789abcdef"
+        let codec = EnvelopeCodec()
+        let writer = JSONWriter(capacity: 16)
+        for envelope in [Samples.envelope(body), addressed] {
+            let frames = try codec.frames(envelope)
+            let topic = try codec.write(envelope, into: writer)
+            #expect([topic, writer.withBytes { Array($0) }] == frames)
+        }
+    }
+
     @Test func leavesOtherTypesToTheEncodablePath() {
         #expect(DirectEncoding.encode(Samples.envelope(.ping(Ping()))) == nil)
     }

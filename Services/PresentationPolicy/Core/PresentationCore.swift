@@ -9,60 +9,53 @@ public struct PresentationCore: Sendable {
     /// A core that knows no device yet.
     public init() {}
 
-    /// Handles a device action for `device` and says what to publish.
+    /// Handles a device action for `device` and says what to publish. A known device's session
+    /// is changed where it is held (no copy taken out and written back, no second look-up); a
+    /// refused action puts back the session it had.
     public mutating func handle(device deviceId: String?, action: PresentationAction) -> [Effect] {
         guard let deviceId else {
             return [.error(.missingDevice, "a device action needs a device id in its envelope")]
         }
         let profile = action.profile
-        var session: DeviceSession
-        switch resolve(deviceId, profile: profile) {
-        case .success(let found): session = found
-        case .failure(let refusal): return [refusal.effect]
-        }
-        let isNew = devices[deviceId] == nil
-        var effects: [Effect]
-        switch action {
-        case .tap(let tap): effects = Taps.handle(tap, in: &session)
-        case .rotate(let rotate): effects = Rotation.rotate(to: rotate.orientation, in: &session)
-        case .resize(let resize): effects = Rotation.resize(resize, in: &session)
-        case .select(let select): effects = Selection.select(select.monster, in: &session)
-        case .interaction(let interaction): effects = Self.setInteraction(interaction, in: &session)
-        case .inputPassed(let passed): effects = Taps.passed(passed, in: &session)
-        case .describe: effects = Self.describe(session)
-        }
-        if !effects.contains(where: \.isError) {
-            devices[deviceId] = session
-        } else if isNew, let profile {
-            // A refused action leaves the device as it was — but a device described for the first
-            // time is known from now on, as it was described (the profile itself was fine).
-            devices[deviceId] = DeviceSession(profile: profile)
-        }
-        return effects
-    }
-
-    private struct Refusal: Error { let effect: Effect }
-
-    /// The device's session, created from `profile` the first time it is seen.
-    private func resolve(_ id: String, profile: DeviceProfile?) -> Result<DeviceSession, Refusal> {
-        if let session = devices[id] {
-            if let profile, !session.sameHardware(as: profile) {
-                return .failure(Refusal(effect: .error(
+        if let index = devices.index(forKey: deviceId) {
+            let before = devices.values[index]
+            if let profile, !before.sameHardware(as: profile) {
+                return [.error(
                     .deviceConflict,
-                    "device '\(id)' is already a \(session.profile.idiom.rawValue) of \(Int(session.profile.screen.width))×\(Int(session.profile.screen.height)) pt on OS \(session.profile.os); use another device id for other hardware")))
+                    "device '\(deviceId)' is already a \(before.profile.idiom.rawValue) of \(Int(before.profile.screen.width))×\(Int(before.profile.screen.height)) pt on OS \(before.profile.os); use another device id for other hardware")]
             }
-            return .success(session)
+            let effects = Self.apply(action, to: &devices.values[index])
+            if effects.contains(where: \.isError) { devices.values[index] = before }
+            return effects
         }
         guard let profile else {
-            return .failure(Refusal(effect: .error(
+            return [.error(
                 .unknownDevice,
-                "device '\(id)' is unknown: describe it the first time it is used (a profile such as ipad or iphone)")))
+                "device '\(deviceId)' is unknown: describe it the first time it is used (a profile such as ipad or iphone)")]
         }
         let problems = profile.problems
         guard problems.isEmpty else {
-            return .failure(Refusal(effect: .error(.badProfile, "device '\(id)': " + problems.joined(separator: "; "))))
+            return [.error(.badProfile, "device '\(deviceId)': " + problems.joined(separator: "; "))]
         }
-        return .success(DeviceSession(profile: profile))
+        var session = DeviceSession(profile: profile)
+        let effects = Self.apply(action, to: &session)
+        // A refused action leaves the device as it was — but a device described for the first
+        // time is known from now on, as it was described (the profile itself was fine).
+        devices[deviceId] = effects.contains(where: \.isError) ? DeviceSession(profile: profile) : session
+        return effects
+    }
+
+    /// What `action` does to `session`.
+    private static func apply(_ action: PresentationAction, to session: inout DeviceSession) -> [Effect] {
+        switch action {
+        case .tap(let tap): Taps.handle(tap, in: &session)
+        case .rotate(let rotate): Rotation.rotate(to: rotate.orientation, in: &session)
+        case .resize(let resize): Rotation.resize(resize, in: &session)
+        case .select(let select): Selection.select(select.monster, in: &session)
+        case .interaction(let interaction): setInteraction(interaction, in: &session)
+        case .inputPassed(let passed): Taps.passed(passed, in: &session)
+        case .describe: describe(session)
+        }
     }
 
     /// Every view whose user interaction can be set here: the window's (input-handling sets its

@@ -12,7 +12,7 @@ import MonsterKit
 enum Selection {
     static func select(_ name: String, in session: inout DeviceSession) -> [Effect] {
         if let presentation = session.presentation, presentation.content == .monsterList,
-           let index = presentation.buttons.firstIndex(where: { $0.lowercased() == name.lowercased() }) {
+           let index = presentation.buttons.firstIndex(where: { Taps.sameIgnoringCase($0, name) }) {
             return Taps.deliver(.presentationButton(index), in: &session)
         }
         if let row = session.layout.row(named: name) {

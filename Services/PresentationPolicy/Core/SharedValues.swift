@@ -61,7 +61,14 @@ final class ScreenCache<Detail: Hashable & Sendable, Value: Sendable>: Sendable 
         }
     }
 
-    private let table = Mutex<[Key: (profile: Shared<DeviceProfile>, value: Value)]>([:])
+    /// The values kept, and the one found last (asked again and again by the same device, or
+    /// devices of the same hardware: compared before the table is hashed).
+    private struct State {
+        var table: [Key: (profile: Shared<DeviceProfile>, value: Value)] = [:]
+        var last: (key: Key, value: Value)?
+    }
+
+    private let state = Mutex(State())
     private let capacity: Int
 
     /// A cache of at most `capacity` values.
@@ -74,10 +81,16 @@ final class ScreenCache<Detail: Hashable & Sendable, Value: Sendable>: Sendable 
         make: () -> Value
     ) -> Value {
         let key = Key(profile: ObjectIdentifier(profile), orientation: orientation, widthClass: widthClass, mode: mode, detail: detail)
-        if let found = table.withLock({ $0[key]?.value }) { return found }
+        let found: Value? = state.withLock { state in
+            if let last = state.last, last.key == key { return last.value }
+            guard let found = state.table[key]?.value else { return nil }
+            state.last = (key, found)
+            return found
+        }
+        if let found { return found }
         let made = make()
-        table.withLock { table in
-            if table.count < capacity { table[key] = (profile, made) }
+        state.withLock { state in
+            if state.table.count < capacity { state.table[key] = (profile, made) }
         }
         return made
     }

@@ -100,7 +100,7 @@ enum Taps {
     private static func resolve(_ name: String, in session: DeviceSession) -> Target {
         if name == ElementName.outside.rawValue { return .background }
         if let presentation = session.presentation,
-           let index = presentation.buttons.firstIndex(where: { $0.lowercased() == name.lowercased() }) {
+           let index = presentation.buttons.firstIndex(where: { sameIgnoringCase($0, name) }) {
             return .presentationButton(index)
         }
         let layout = session.layout
@@ -217,6 +217,24 @@ enum Taps {
 
     private static func forwardTap(_ name: String, _ session: DeviceSession) -> Effect {
         .forward(.inputTap(InputTap(element: name, keyboard: session.layout.keyboard)), to: MonsterBus.Service.inputHandling)
+    }
+
+    /// Whether `a.lowercased() == b.lowercased()`: two ASCII texts (every button title and
+    /// element name) compared byte by byte without making new strings, any other lowercased.
+    static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        let same: Bool? = a.withUTF8 { a in
+            b.withUTF8 { b in
+                guard a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) else { return nil }
+                return a.count == b.count && zip(a, b).allSatisfy { lower($0) == lower($1) }
+            }
+        }
+        return same ?? (a.lowercased() == b.lowercased())
+    }
+
+    /// An ASCII byte in lower case.
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
     }
 
     static func describe(_ point: Point) -> String { "(\(number(point.x)), \(number(point.y)))" }

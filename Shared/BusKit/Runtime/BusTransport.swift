@@ -12,6 +12,8 @@ public protocol BusTransport: AnyObject {
     var sendsDropped: UInt64 { get }
     /// Publishes `frames` (topic, then JSON); throws `BusBackpressure` if the bus never took them.
     func sendRaw(_ frames: [[UInt8]]) throws
+    /// Publishes the two frames `topic` and `json` (read during the call only), as `sendRaw` does.
+    func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws
     /// The next message's frames if one is waiting now.
     func receiveFramesNow() throws -> [[UInt8]]?
     /// The next message's frames, waiting up to `timeoutMilliseconds` (-1: for ever).
@@ -25,6 +27,13 @@ public protocol BusTransport: AnyObject {
     func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake
     /// Leaves the bus.
     func close()
+}
+
+extension BusTransport {
+    /// The frames `topic` and a copy of `json`, through `sendRaw`.
+    public func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws {
+        try sendRaw([topic, Array(json)])
+    }
 }
 
 /// Why `BusTransport.wait` returned (both false: the time ran out).

@@ -5,11 +5,16 @@ enum ByteWords {
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// Whether `word` holds a byte a JSON string cannot hold as it is: `"`, `\` or a control character.
-    @inline(__always) static func hasSpecial(_ word: UInt64) -> Bool {
+    @inline(__always) static func hasSpecial(_ word: UInt64) -> Bool { specials(word) != 0 }
+
+    /// The high bits of `word`'s bytes that are `"`, `\` or a control character — exact up to the
+    /// first such byte (bytes after it may be flagged too): with the word read little-endian,
+    /// `trailingZeroBitCount / 8` is the offset of the first one.
+    @inline(__always) static func specials(_ word: UInt64) -> UInt64 {
         let quote = word ^ (ones &* UInt64(UInt8(ascii: "\""))), backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
         let control = (word &- (ones &* 0x20)) & ~word
         let isQuote = (quote &- ones) & ~quote, isBackslash = (backslash &- ones) & ~backslash
-        return (control | isQuote | isBackslash) & highs != 0
+        return (control | isQuote | isBackslash) & highs
     }
 
     /// Whether `word` holds a byte that is not ASCII.

@@ -132,8 +132,11 @@ extension JSONReader {
         if let traceparentText, TraceContext(traceparent: traceparentText) == nil { throw NotDirect() }
         let parentSpanText = parentSpan.map(text)
         if let parentSpanText, !TraceContext.isSpanId(parentSpanText) { throw NotDirect() }
+        let idText = text(id)
+        // An action is its own correlation: one string for both.
+        let correlationIdText = same(correlationId, id) ? idText : text(correlationId)
         return Envelope(
-            id: text(id), correlationId: text(correlationId), service: text(service), device: device.map(text), seq: seq,
+            id: idText, correlationId: correlationIdText, service: text(service), device: device.map(text), seq: seq,
             time: timeText, traceparent: traceparentText, parentSpan: parentSpanText, replyTo: replyTo.map(text), body: body)
     }
 

@@ -9,6 +9,12 @@ enum DirectEncoding {
     /// The JSON of `envelope` when its body is one of the direct types; nil otherwise. Written
     /// in `writer` (emptied first).
     static func encode(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) -> [UInt8]? {
+        write(envelope, into: writer) ? writer.bytes : nil
+    }
+
+    /// Writes the JSON of `envelope` in `writer` (emptied first) when its body is one of the
+    /// direct types; false otherwise (what the writer holds is then not the envelope).
+    static func write(_ envelope: Envelope, into writer: JSONWriter) -> Bool {
         writer.reset()
         do {
             switch envelope.body {
@@ -22,11 +28,11 @@ enum DirectEncoding {
                 writer.write("}}")
             case .ack(let ack):
                 header(envelope, writer)
-                writer.write("{\"handled\":")
-                writer.writeString(ack.handled)
-                writer.write(",\"handledId\":")
-                writer.writeString(ack.handledId)
-                writer.write(",\"emitted\":")
+                writer.write("{\"handled\":\"")
+                writer.writeStringContent(ack.handled)
+                writer.write("\",\"handledId\":\"")
+                writer.writeStringContent(ack.handledId)
+                writer.write("\",\"emitted\":")
                 strings(ack.emitted, writer)
                 writer.write(",\"forwarded\":[")
                 for (index, forward) in ack.forwarded.enumerated() {
@@ -83,35 +89,69 @@ enum DirectEncoding {
                 header(envelope, writer)
                 writer.write("{}}")
             default:
-                return nil
+                return false
             }
         } catch {
-            return nil
+            return false
         }
-        return writer.bytes
+        return true
     }
 
-    /// `{"v":…` up to `"body":`, in `Envelope.encode(to:)`'s order.
+    /// `{"v":…` up to `"body":`, in `Envelope.encode(to:)`'s order. Each key is written with
+    /// the quotes around it and around its string value (`","correlationId":"`): one piece of
+    /// text and the value's content per member.
     private static func header(_ envelope: Envelope, _ writer: JSONWriter) {
-        writer.write("{\"v\":")
-        writer.writeInteger(envelope.version)
-        writer.write(",\"type\":")
-        writer.writeString(envelope.type.rawValue)
-        writer.write(",\"id\":")
-        writer.writeString(envelope.id)
-        writer.write(",\"correlationId\":")
-        writer.writeString(envelope.correlationId)
-        writer.write(",\"service\":")
-        writer.writeString(envelope.service)
-        optional(",\"device\":", envelope.device, writer)
-        writer.write(",\"seq\":")
+        if envelope.version == 1, let start = start(of: envelope.type) {
+            writer.write(start)
+        } else {
+            writer.write("{\"v\":")
+            writer.writeInteger(envelope.version)
+            writer.write(",\"type\":\"")
+            writer.writeStringContent(envelope.type.rawValue)
+            writer.write("\",\"id\":\"")
+        }
+        writer.writeStringContent(envelope.id)
+        writer.write("\",\"correlationId\":\"")
+        writer.writeStringContent(envelope.correlationId)
+        writer.write("\",\"service\":\"")
+        writer.writeStringContent(envelope.service)
+        if let device = envelope.device {
+            writer.write("\",\"device\":\"")
+            writer.writeStringContent(device)
+        }
+        writer.write("\",\"seq\":")
         writer.writeInteger(envelope.seq)
-        writer.write(",\"time\":")
-        writer.writeString(envelope.time)
-        optional(",\"traceparent\":", envelope.traceparent, writer)
-        optional(",\"parentSpan\":", envelope.parentSpan, writer)
-        optional(",\"replyTo\":", envelope.replyTo, writer)
-        writer.write(",\"body\":")
+        writer.write(",\"time\":\"")
+        writer.writeStringContent(envelope.time)
+        if let traceparent = envelope.traceparent {
+            writer.write("\",\"traceparent\":\"")
+            writer.writeStringContent(traceparent)
+        }
+        if let parentSpan = envelope.parentSpan {
+            writer.write("\",\"parentSpan\":\"")
+            writer.writeStringContent(parentSpan)
+        }
+        if let replyTo = envelope.replyTo {
+            writer.write("\",\"replyTo\":\"")
+            writer.writeStringContent(replyTo)
+        }
+        writer.write("\",\"body\":")
+    }
+
+    /// `{"v":1,"type":"TYPE","id":"` for the types written here (version 1, as `header` checks).
+    private static func start(of type: MessageType) -> StaticString? {
+        switch type {
+        case .presented: "{\"v\":1,\"type\":\"presentation.presented\",\"id\":\""
+        case .dismissed: "{\"v\":1,\"type\":\"presentation.dismissed\",\"id\":\""
+        case .ack: "{\"v\":1,\"type\":\"ack\",\"id\":\""
+        case .tap: "{\"v\":1,\"type\":\"device.tap\",\"id\":\""
+        case .rotate: "{\"v\":1,\"type\":\"device.rotate\",\"id\":\""
+        case .resize: "{\"v\":1,\"type\":\"device.resize\",\"id\":\""
+        case .select: "{\"v\":1,\"type\":\"device.select\",\"id\":\""
+        case .interaction: "{\"v\":1,\"type\":\"device.interaction\",\"id\":\""
+        case .describe: "{\"v\":1,\"type\":\"device.describe\",\"id\":\""
+        default: nil
+        }
     }
 
     /// The header, then a presented or dismissed body's `{"presentation":…,"reason":…` (left open).
@@ -217,8 +257,9 @@ enum DirectEncoding {
     private static func strings(_ values: [String], _ writer: JSONWriter) {
         writer.write(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
-            if index > 0 { writer.write(UInt8(ascii: ",")) }
-            writer.writeString(value)
+            writer.write(index > 0 ? ",\"" : "\"")
+            writer.writeStringContent(value)
+            writer.write(UInt8(ascii: "\""))
         }
         writer.write(UInt8(ascii: "]"))
     }

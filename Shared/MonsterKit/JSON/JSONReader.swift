@@ -80,7 +80,15 @@ struct JSONReader {
     /// Whether the key at `range` is `name` (keys are compared as bytes: escaped keys never get here).
     @inline(__always) func key(_ range: Range<Int>, is name: StaticString) -> Bool {
         guard range.count == name.utf8CodeUnitCount else { return false }
-        return memcmp(bytes.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0
+        // Byte by byte in place: keys are short, and a call to `memcmp` costs more than they do.
+        let key = bytes.baseAddress! + range.lowerBound, expected = name.utf8Start
+        for index in 0..<range.count where key[index] != expected[index] { return false }
+        return true
+    }
+
+    /// Whether the bytes of `range` and `other` are the same.
+    func same(_ range: Range<Int>, _ other: Range<Int>) -> Bool {
+        range.count == other.count && memcmp(bytes.baseAddress! + range.lowerBound, bytes.baseAddress! + other.lowerBound, range.count) == 0
     }
 
     /// Enters an array (`[`); its elements follow with `nextElement(_:)`, `first` set to true.
@@ -120,7 +128,21 @@ struct JSONReader {
     mutating func plainString() throws(NotDirect) -> Range<Int> {
         try consume(UInt8(ascii: "\""))
         let start = position
-        position = ByteWords.skipClean(bytes, from: position, ByteWords.hasSpecial)
+        // 8 bytes at a time: the first special byte of a word is the end (a quote) or a refusal.
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while position + 8 <= bytes.count {
+                let specials = ByteWords.specials(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
+                if specials != 0 {
+                    position += specials.trailingZeroBitCount / 8
+                    guard bytes[position] == UInt8(ascii: "\"") else { throw NotDirect() }
+                    position += 1
+                    return start..<(position - 1)
+                }
+                position += 8
+            }
+        }
+        // The last few bytes of the text, one by one.
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {

@@ -21,6 +21,11 @@ public final class JSONWriter {
     /// What was written, as an array.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
+    /// Calls `body` with the bytes written so far (valid only during the call).
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage, count: count))
+    }
+
     /// Forgets what was written, keeping the buffer for the next text.
     func reset() { count = 0 }
 
@@ -52,7 +57,7 @@ public final class JSONWriter {
         count += raw.count
     }
 
-    func write(_ literal: StaticString) {
+    @inline(__always) func write(_ literal: StaticString) {
         literal.withUTF8Buffer { write($0) }
     }
 
@@ -64,65 +69,84 @@ public final class JSONWriter {
 
     /// `text` as a JSON string: quotes, and `"` `\` and control characters escaped.
     func writeString(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            reserve(utf8.count + 2)
-            storage[count] = UInt8(ascii: "\"")
-            count += 1
-            if Self.isPlain(utf8) {
-                // Nothing to escape (ids, times, names): copied whole.
-                write(utf8)
-                return
-            }
-            var start = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                write(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
-                write(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""): write(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): write(UInt8(ascii: "\\"))
-                case 0x0A: write(UInt8(ascii: "n"))
-                case 0x0D: write(UInt8(ascii: "r"))
-                case 0x09: write(UInt8(ascii: "t"))
-                case 0x08: write(UInt8(ascii: "b"))
-                case 0x0C: write(UInt8(ascii: "f"))
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    for escaped in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] { write(escaped) }
-                }
-            }
-            write(UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
+        write(UInt8(ascii: "\""))
+        writeStringContent(text)
         write(UInt8(ascii: "\""))
     }
 
-    /// Whether `utf8` holds no `"`, `\` or control character (8 bytes at a time, then the rest).
-    @inline(__always) private static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let tail = ByteWords.skipClean(utf8, from: 0, ByteWords.hasSpecial)
-        return utf8[tail...].allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    /// What goes between a JSON string's quotes for `text` (`"` `\` and control characters
+    /// escaped), for a caller that writes the quotes with the keys around it (`","id":"`).
+    func writeStringContent(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            if Self.isPlain(utf8) {
+                // Nothing to escape (ids, times, names): copied whole.
+                write(utf8)
+            } else {
+                writeEscaped(utf8)
+            }
+        }
     }
 
-    func writeInteger<T: BinaryInteger>(_ value: T) {
-        if value == 0 {
-            write(UInt8(ascii: "0"))
-            return
-        }
-        var magnitude = value.magnitude
-        if value < 0 { write(UInt8(ascii: "-")) }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                let digit = UInt8(truncatingIfNeeded: magnitude % 10)
-                buffer[count] = UInt8(ascii: "0") + digit
-                count += 1
-                magnitude /= 10
+    /// `utf8` with `"`, `\` and control characters escaped.
+    private func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            write(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            start = index + 1
+            write(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""): write(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): write(UInt8(ascii: "\\"))
+            case 0x0A: write(UInt8(ascii: "n"))
+            case 0x0D: write(UInt8(ascii: "r"))
+            case 0x09: write(UInt8(ascii: "t"))
+            case 0x08: write(UInt8(ascii: "b"))
+            case 0x0C: write(UInt8(ascii: "f"))
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                for escaped in [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] { write(escaped) }
             }
-            for index in stride(from: count - 1, through: 0, by: -1) { write(buffer[index]) }
         }
+        write(UnsafeBufferPointer(rebasing: utf8[start...]))
+    }
+
+    /// Whether `utf8` holds no `"`, `\` or control character: 8 bytes at a time, the last 8
+    /// overlapping those before (no byte-by-byte tail); a text shorter than 8 byte by byte.
+    @inline(__always) static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        guard count >= 8, let base = utf8.baseAddress else {
+            return utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 < count {
+            if ByteWords.hasSpecial(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
+            index += 8
+        }
+        return !ByteWords.hasSpecial(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
+    /// `value` in decimal digits, straight into the buffer (counted first, then written from the last).
+    func writeInteger<T: BinaryInteger>(_ value: T) {
+        if value < 0 { write(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        reserve(digits)
+        var index = count + digits
+        repeat {
+            index -= 1
+            storage[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += digits
     }
 
     /// A finite double in its shortest exact form, without a needless `.0`. NaN and infinities
