@@ -36,11 +36,17 @@ public struct BusPolicy: Sendable {
     public let longestType: Int
     /// The longest subscription accepted: the longest type, `/` and the longest key.
     public var longestTopic: Int { longestType + 1 + Self.longestKey }
-    /// The longest key of a topic (`Topic`): a `replyTo` address has at most 64 bytes.
-    public static let longestKey = 64
+    /// The longest key of a topic (`Topic`): a `replyTo` address has at most 64 bytes, after a
+    /// presentation's style and `/` (`Topic.styledKey`).
+    public static let longestKey = 64 + 1 + PresentationStyle.allCases.map(\.rawValue.utf8.count).max()!
     /// The `.byDevice` types of the vocabulary (the bus keys their topics by the device's bucket,
     /// and by the owner of the body's element for `Routing.ownedByElement`).
     private let byDevice: [(bytes: [UInt8], type: MessageType, ownedByElement: Bool)]
+    /// The `Topic.styled` types of the vocabulary (the bus keys their topics by the style of
+    /// the presentation in their body, and the `replyTo` of their header).
+    private let styled: [(bytes: [UInt8], type: MessageType)]
+    /// Each presentation style's name.
+    private let styleNames: [(bytes: [UInt8], style: PresentationStyle)]
     /// Every type of the vocabulary.
     private let types: Set<[UInt8]>
     /// Every topic of the vocabulary with the roles that may publish it, as bit masks.
@@ -56,6 +62,8 @@ public struct BusPolicy: Sendable {
         longestType = topics.map(\.utf8.count).max() ?? 0
         byDevice = topics.compactMap { MessageType(rawValue: $0) }.filter { $0.addressing == .byDevice }
             .map { (Array($0.rawValue.utf8), $0, Routing.ownedByElement.contains($0)) }
+        styled = topics.compactMap { MessageType(rawValue: $0) }.filter(Topic.styled.contains).map { (Array($0.rawValue.utf8), $0) }
+        styleNames = PresentationStyle.allCases.map { (Array($0.rawValue.utf8), $0) }
         types = Set(topics.map { Array($0.utf8) })
         var prefixes: Set<[UInt8]> = []
         for topic in topics {
@@ -117,16 +125,24 @@ public struct BusPolicy: Sendable {
     /// `topic`: its `service` when the sender has a role (a component must send as itself, a
     /// client not as a component), its `device` when its type is `.byDevice` (the bucket of its
     /// topic) and, for a type whose owner depends on its body (`Routing.ownedByElement`), the
-    /// body's `element` and `point`. Empty (plaintext, any other addressing): its JSON need not
-    /// be read at all.
+    /// body's `element` and `point`; its `replyTo` and its presentation's `style` when its type
+    /// is one of `Topic.styled`. Empty (plaintext, any other type): its JSON need not be read at all.
     public func headerFields(from sender: Sender, topic: UnsafeRawBufferPointer) -> EnvelopePeek.Fields {
         var fields: EnvelopePeek.Fields = []
         if case .client = sender { fields.insert(.service) }
         if let entry = deviceType(of: topic) {
             fields.insert(.device)
             if entry.ownedByElement { fields.insert(.element) }
+        } else if styledType(of: topic) != nil {
+            fields.formUnion([.replyTo, .style])
         }
         return fields
+    }
+
+    /// The `Topic.styled` type of topic frame `topic` (by its type part), if it is one.
+    private func styledType(of topic: UnsafeRawBufferPointer) -> MessageType? {
+        let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
+        return styled.first { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }?.type
     }
 
     /// The `.byDevice` type of topic frame `topic` (by its type part), if it is one; also the
@@ -174,10 +190,13 @@ public struct BusPolicy: Sendable {
     /// `.byDevice` type's goes to `type/KEY`, whatever its sender wrote, KEY being the bucket of
     /// its `device` (`Topic.bucket(ofDevice:)`) and, for a type whose owner depends on its body
     /// (`Routing.ownedByElement`), the owner first (`Topic.deviceKey`: `OWNER/BUCKET`, or `OWNER`
-    /// without a device); the bare type when it has no key. Values written with escapes are read
-    /// as the decoders read them. `nil`: forward it as it is.
+    /// without a device); the bare type when it has no key. A presentation (`Topic.styled`) goes
+    /// to `type/STYLE/REPLYTO` (`styledTopic`). Values written with escapes are read as the
+    /// decoders read them. `nil`: forward it as it is.
     public func deviceTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard let (type, ownedByElement) = deviceType(of: topic) else { return nil }
+        guard let (type, ownedByElement) = deviceType(of: topic) else {
+            return styledType(of: topic).flatMap { styledTopic($0, topic: topic, peek: peek, json: json) }
+        }
         let typeEnd = type.rawValue.utf8.count
         var bucket: String?
         if let peek, let range = peek.device, !range.isEmpty {
@@ -204,6 +223,41 @@ public struct BusPolicy: Sendable {
             if hasKey, Topic.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
         }
         return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8)
+    }
+
+    /// The topic a presentation of `type` (`Topic.styled`) with topic frame `topic` is forwarded
+    /// on when it is not that one: `type/STYLE/REPLYTO` (`Topic.styledKey`; `type/STYLE` without
+    /// a `replyTo` that is an address), whatever its sender wrote, STYLE read from its body — so
+    /// that no publisher, careless or hostile, can hide an alert from the readers of alerts only
+    /// (`Routing.readsOnlyStyle`). A style the bus cannot read (no body, no string `style`, one
+    /// that is no `PresentationStyle`, a header key written with escapes) counts as `alert`: the
+    /// readers of alerts decode it and judge, as they did every presentation before. `nil`:
+    /// forward it as it is.
+    private func styledTopic(_ type: MessageType, topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
+        var style = PresentationStyle.alert
+        if let peek, !peek.escaped, let range = peek.style {
+            if peek.styleEscaped {
+                style = Self.text(of: range, in: json).flatMap(PresentationStyle.init(rawValue:)) ?? .alert
+            } else {
+                let written = UnsafeRawBufferPointer(rebasing: json[range])
+                style = styleNames.first { $0.bytes.elementsEqual(written) }?.style ?? .alert
+            }
+        }
+        let replyTo = peek?.replyTo
+        let plainReplyTo = replyTo.map { !json[$0].contains(UInt8(ascii: "\\")) } ?? true
+        // Ours write the right topic already: compared in place, nothing made.
+        let typeEnd = type.rawValue.utf8.count
+        if plainReplyTo, topic.count > typeEnd, topic[typeEnd] == Topic.separator {
+            let key = UnsafeRawBufferPointer(rebasing: topic[(typeEnd + 1)...])
+            let name = styleNames.first { $0.style == style }!.bytes
+            let keyed = replyTo.map { 1 + $0.count } ?? 0
+            if key.count == name.count + keyed, key.prefix(name.count).elementsEqual(name),
+               replyTo.map({ key[name.count] == Topic.separator && key.suffix(from: name.count + 1).elementsEqual(json[$0]) }) ?? true {
+                return nil
+            }
+        }
+        let address = replyTo.flatMap { plainReplyTo ? String(decoding: json[$0], as: UTF8.self) : Self.text(of: $0, in: json) }
+        return Array(Topic.name(type, key: Topic.styledKey(style: style.rawValue, replyTo: address.flatMap { Envelope.isAddress($0) ? $0 : nil })).utf8)
     }
 
     /// The text of the JSON string whose inside is `range` of `json`, unescaped.

@@ -83,11 +83,16 @@ import Testing
         Array("device.rotate/3f".utf8).withUnsafeBytes { #expect(policy.headerFields(from: .anonymous, topic: $0) == .device) }
         // A tap's owner depends on its body: its element and point are read too.
         Array("device.tap/3f".utf8).withUnsafeBytes { #expect(policy.headerFields(from: .anonymous, topic: $0) == [.device, .element]) }
-        Array("presentation.presented/0123456789abcdef".utf8).withUnsafeBytes {
+        Array("ack/0123456789abcdef".utf8).withUnsafeBytes {
             #expect(policy.headerFields(from: .anonymous, topic: $0).isEmpty)
             #expect(policy.headerFields(from: .client(.presentationPolicy), topic: $0) == .service)
         }
-        #expect(judged("{not json", topic: "presentation.presented", from: .anonymous) == (nil, "presentation.presented"))
+        #expect(judged("{not json", topic: "ack", from: .anonymous) == (nil, "ack"))
+        // A presentation's topic carries its style: its body's presentation and its replyTo are read.
+        Array("presentation.presented/popover/0123456789abcdef".utf8).withUnsafeBytes {
+            #expect(policy.headerFields(from: .anonymous, topic: $0) == [.replyTo, .style])
+            #expect(policy.headerFields(from: .client(.presentationPolicy), topic: $0) == [.service, .replyTo, .style])
+        }
     }
 
     @Test func aFieldMissingBeforeTheBodyIsLookedForInTheWholeObject() throws {
