@@ -95,11 +95,6 @@ public enum Topic {
         replyTo.map { style + "/" + $0 } ?? style
     }
 
-    /// Whether `key` is `styledKey(style:replyTo:)`, compared without making it.
-    public static func isStyledKey(_ key: UnsafeRawBufferPointer, style: String, replyTo: String?) -> Bool {
-        isDeviceKey(key, owner: style, bucket: replyTo)
-    }
-
     /// What a client with `address` subscribes to for the answers of `type` on its address
     /// (`.toClient`): `type/ADDR`, or for a `styled` type one topic per style,
     /// `type/STYLE/ADDR`; the bare type for any other addressing or without an address.
