@@ -117,6 +117,11 @@ public struct EnvelopePeek: Sendable, Equatable {
         let bytes: UnsafePointer<UInt8>
         let count: Int
         var position = 0
+        /// The fields asked for when the scan may stop at a presentation's `style` (its first
+        /// value decides; nothing after it is read), `nil` when the body must be read whole.
+        var stopFields: Fields?
+        /// True once the scan stopped at a presentation's `style`.
+        var stopped = false
 
         @inline(__always)
         static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -232,7 +237,10 @@ public struct EnvelopePeek: Sendable, Equatable {
                     peek.point = bytes[position] != UInt8(ascii: "n")
                 } else if !seenPresentation, key(name, escaped: nameEscaped, is: "presentation") {
                     seenPresentation = true
-                    if bytes[position] == UInt8(ascii: "{") { guard peekPresentation(into: &peek) else { return false } }
+                    if bytes[position] == UInt8(ascii: "{") {
+                        guard peekPresentation(into: &peek) else { return false }
+                        if stopped { return true }
+                    }
                 }
                 if position == valueStart { guard skipValue(), position > valueStart else { return false } }
                 skipWhitespace()
@@ -265,6 +273,13 @@ public struct EnvelopePeek: Sendable, Equatable {
                         guard let (value, valueEscaped) = string() else { return false }
                         peek.style = value
                         peek.styleEscaped = valueEscaped
+                    }
+                    // The first style decides: stop here if it was the last field wanted.
+                    var found = peek.found
+                    found.insert(.style)
+                    if let stopFields, found.isSuperset(of: stopFields) {
+                        stopped = true
+                        return true
                     }
                 }
                 if position == valueStart { guard skipValue(), position > valueStart else { return false } }
@@ -321,6 +336,7 @@ public struct EnvelopePeek: Sendable, Equatable {
                     note(key: key, value: value, valueEscaped: valueEscaped, into: &peek)
                 } else if !peek.bodyRead, fields.isEmpty || !fields.isDisjoint(with: [.element, .style]), equals(key, "body"),
                           position < count, bytes[position] == UInt8(ascii: "{") {
+                    stopFields = fields.isEmpty || fields.contains(.element) ? nil : fields
                     guard peekBody(into: &peek) else { return false }
                     peek.bodyRead = true
                 } else {

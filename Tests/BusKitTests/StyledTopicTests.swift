@@ -127,6 +127,22 @@ import Testing
         }
     }
 
+    @Test func theBusReadsAPresentationOnlyUpToItsStyle() throws {
+        let json = try codec.encode(Self.envelope(.presented, .popover))
+        let peek = try #require(EnvelopePeek(json, upTo: [.replyTo, .style]))
+        let style = try #require(peek.style)
+        #expect(String(decoding: json[style], as: UTF8.self) == "popover" && peek.replyTo != nil && !peek.styleEscaped)
+        // Nothing after the style's value is read (here: cut off); the whole read needs it all.
+        let cut = Array(json[..<(style.upperBound + 1)])
+        #expect(EnvelopePeek(cut, upTo: [.replyTo, .style]) == peek)
+        #expect(EnvelopePeek(cut) == nil)
+        // The replyTo after the body: the scan goes on past the style to find it.
+        let late = #"{"v":1,"body":{"presentation":{"style":"popover","content":"add"},"reason":"tap"},"replyTo":"0123456789abcdef"}"#
+        let found = try #require(EnvelopePeek(Array(late.utf8), upTo: [.replyTo, .style]))
+        #expect(found.style != nil && found.replyTo != nil)
+        #expect(forwarded(late, topic: "presentation.presented/alert") == "presentation.presented/popover/\(Self.address)")
+    }
+
     /// However the body is written, the style in the topic is the one the readers decode; a
     /// style the bus cannot read goes to the readers of alerts, who decode and judge.
     @Test func theStyleInTheTopicIsTheOneTheReadersDecode() throws {
