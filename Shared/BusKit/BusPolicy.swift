@@ -125,16 +125,14 @@ public struct BusPolicy: Sendable {
     /// `topic`: its `service` when the sender has a role (a component must send as itself, a
     /// client not as a component), its `device` when its type is `.byDevice` (the bucket of its
     /// topic) and, for a type whose owner depends on its body (`Routing.ownedByElement`), the
-    /// body's `element` and `point`; its `replyTo` and its presentation's `style` when its type
-    /// is one of `Topic.styled`. Empty (plaintext, any other type): its JSON need not be read at all.
+    /// body's `element` and `point`. Empty (plaintext, any other addressing): its JSON need not
+    /// be read at all (a presentation's style is read apart: `deviceTopic`).
     public func headerFields(from sender: Sender, topic: UnsafeRawBufferPointer) -> EnvelopePeek.Fields {
         var fields: EnvelopePeek.Fields = []
         if case .client = sender { fields.insert(.service) }
         if let entry = deviceType(of: topic) {
             fields.insert(.device)
             if entry.ownedByElement { fields.insert(.element) }
-        } else if styledType(of: topic) != nil {
-            fields.formUnion([.replyTo, .style])
         }
         return fields
     }
@@ -191,11 +189,11 @@ public struct BusPolicy: Sendable {
     /// its `device` (`Topic.bucket(ofDevice:)`) and, for a type whose owner depends on its body
     /// (`Routing.ownedByElement`), the owner first (`Topic.deviceKey`: `OWNER/BUCKET`, or `OWNER`
     /// without a device); the bare type when it has no key. A presentation (`Topic.styled`) goes
-    /// to `type/STYLE/REPLYTO` (`styledTopic`). Values written with escapes are read as the
-    /// decoders read them. `nil`: forward it as it is.
+    /// to `type/STYLE/REPLYTO` (`styledTopic`, which reads its JSON itself: `peek` is not used).
+    /// Values written with escapes are read as the decoders read them. `nil`: forward it as it is.
     public func deviceTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
         guard let (type, ownedByElement) = deviceType(of: topic) else {
-            return styledType(of: topic).flatMap { styledTopic($0, topic: topic, peek: peek, json: json) }
+            return styledType(of: topic).flatMap { styledTopic($0, topic: topic, json: json) }
         }
         let typeEnd = type.rawValue.utf8.count
         var bucket: String?
@@ -229,21 +227,30 @@ public struct BusPolicy: Sendable {
     /// on when it is not that one: `type/STYLE/REPLYTO` (`Topic.styledKey`; `type/STYLE` without
     /// a `replyTo` that is an address), whatever its sender wrote, STYLE read from its body — so
     /// that no publisher, careless or hostile, can hide an alert from the readers of alerts only
-    /// (`Routing.readsOnlyStyle`). A style the bus cannot read (no body, no string `style`, one
-    /// that is no `PresentationStyle`, a header key written with escapes) counts as `alert`: the
-    /// readers of alerts decode it and judge, as they did every presentation before. `nil`:
-    /// forward it as it is.
-    private func styledTopic(_ type: MessageType, topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
+    /// (`Routing.readsOnlyStyle`). It reads the JSON as ours are written
+    /// (`PresentationStyleRead`, a few `memchr`s), else whole (`EnvelopePeek`). A style the bus
+    /// cannot read (no body, no string `style`, one that is no `PresentationStyle`, a header key
+    /// written with escapes) counts as `alert`: the readers of alerts decode it and judge, as
+    /// they did every presentation before. `nil`: forward it as it is.
+    private func styledTopic(_ type: MessageType, topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) -> [UInt8]? {
+        var styleRange: Range<Int>?, styleEscaped = false
+        let replyTo: Range<Int>?
+        if let read = PresentationStyleRead(json) {
+            (styleRange, replyTo) = (read.style, read.replyTo)
+        } else {
+            let peek = json.isEmpty ? nil : EnvelopePeek(json)
+            if let peek, !peek.escaped { (styleRange, styleEscaped) = (peek.style, peek.styleEscaped) }
+            replyTo = peek?.replyTo
+        }
         var style = PresentationStyle.alert
-        if let peek, !peek.escaped, let range = peek.style {
-            if peek.styleEscaped {
+        if let range = styleRange {
+            if styleEscaped {
                 style = Self.text(of: range, in: json).flatMap(PresentationStyle.init(rawValue:)) ?? .alert
             } else {
                 let written = UnsafeRawBufferPointer(rebasing: json[range])
                 style = styleNames.first { $0.bytes.elementsEqual(written) }?.style ?? .alert
             }
         }
-        let replyTo = peek?.replyTo
         let plainReplyTo = replyTo.map { !json[$0].contains(UInt8(ascii: "\\")) } ?? true
         // Ours write the right topic already: compared in place, nothing made.
         let typeEnd = type.rawValue.utf8.count
@@ -273,8 +280,7 @@ public struct BusPolicy: Sendable {
         return first.withUnsafeBytes { topic in
             second.withUnsafeBytes { json in
                 let fields = headerFields(from: .anonymous, topic: topic)
-                guard !fields.isEmpty else { return nil }
-                return deviceTopic(topic: topic, peek: frames.count > 1 ? EnvelopePeek(json, upTo: fields) : nil, json: json)
+                return deviceTopic(topic: topic, peek: frames.count > 1 && !fields.isEmpty ? EnvelopePeek(json, upTo: fields) : nil, json: json)
             }
         }
     }

@@ -4,7 +4,7 @@ import MonsterKit
 /// first top-level `service`, `id`, `correlationId`, `device` and `replyTo` strings are (the decoder, too,
 /// takes the first of a repeated key), and, when asked, the body's `element` and `point` (what
 /// owns a tap: `Routing`). Other values nested in `body` are skipped, never mistaken for the
-/// header's; and, when asked, the `style` of the body's `presentation` (what a presentation's
+/// header's; and, with them, the `style` of the body's `presentation` (what a presentation's
 /// topic is keyed by: `Topic.styled`). Pure: bytes in, byte ranges out.
 public struct EnvelopePeek: Sendable, Equatable {
     /// Byte range of `service`'s value (inside the quotes), if the object has one.
@@ -55,9 +55,6 @@ public struct EnvelopePeek: Sendable, Equatable {
         /// The body's `element` and `point` (read with the body: `element`, `elementEscaped`,
         /// `point`, `bodyRead`). The whole read (no fields) reads them too.
         public static let element = Fields(rawValue: 32)
-        /// The style of the body's `presentation` (read with the body: `style`, `styleEscaped`,
-        /// `bodyRead`). The whole read reads it too.
-        public static let style = Fields(rawValue: 64)
     }
 
     /// The header of the JSON object in `bytes`, the whole object read; `nil` when they are not
@@ -108,7 +105,7 @@ public struct EnvelopePeek: Sendable, Equatable {
         if correlationId != nil { found.insert(.correlationId) }
         if device != nil { found.insert(.device) }
         if replyTo != nil { found.insert(.replyTo) }
-        if bodyRead { found.formUnion([.element, .style]) }
+        if bodyRead { found.insert(.element) }
         return found
     }
 
@@ -117,11 +114,6 @@ public struct EnvelopePeek: Sendable, Equatable {
         let bytes: UnsafePointer<UInt8>
         let count: Int
         var position = 0
-        /// The fields asked for when the scan may stop at a presentation's `style` (its first
-        /// value decides; nothing after it is read), `nil` when the body must be read whole.
-        var stopFields: Fields?
-        /// True once the scan stopped at a presentation's `style`.
-        var stopped = false
 
         @inline(__always)
         static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -237,10 +229,7 @@ public struct EnvelopePeek: Sendable, Equatable {
                     peek.point = bytes[position] != UInt8(ascii: "n")
                 } else if !seenPresentation, key(name, escaped: nameEscaped, is: "presentation") {
                     seenPresentation = true
-                    if bytes[position] == UInt8(ascii: "{") {
-                        guard peekPresentation(into: &peek) else { return false }
-                        if stopped { return true }
-                    }
+                    if bytes[position] == UInt8(ascii: "{") { guard peekPresentation(into: &peek) else { return false } }
                 }
                 if position == valueStart { guard skipValue(), position > valueStart else { return false } }
                 skipWhitespace()
@@ -273,13 +262,6 @@ public struct EnvelopePeek: Sendable, Equatable {
                         guard let (value, valueEscaped) = string() else { return false }
                         peek.style = value
                         peek.styleEscaped = valueEscaped
-                    }
-                    // The first style decides: stop here if it was the last field wanted.
-                    var found = peek.found
-                    found.insert(.style)
-                    if let stopFields, found.isSuperset(of: stopFields) {
-                        stopped = true
-                        return true
                     }
                 }
                 if position == valueStart { guard skipValue(), position > valueStart else { return false } }
@@ -334,9 +316,8 @@ public struct EnvelopePeek: Sendable, Equatable {
                 if position < count, bytes[position] == UInt8(ascii: "\"") {
                     guard let (value, valueEscaped) = string() else { return false }
                     note(key: key, value: value, valueEscaped: valueEscaped, into: &peek)
-                } else if !peek.bodyRead, fields.isEmpty || !fields.isDisjoint(with: [.element, .style]), equals(key, "body"),
+                } else if !peek.bodyRead, fields.isEmpty || fields.contains(.element), equals(key, "body"),
                           position < count, bytes[position] == UInt8(ascii: "{") {
-                    stopFields = fields.isEmpty || fields.contains(.element) ? nil : fields
                     guard peekBody(into: &peek) else { return false }
                     peek.bodyRead = true
                 } else {

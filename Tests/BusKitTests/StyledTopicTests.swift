@@ -102,11 +102,11 @@ import Testing
                     let envelope = Self.envelope(type, style, replyTo: replyTo)
                     let frames = try codec.frames(envelope)
                     let json = String(decoding: frames[1], as: UTF8.self)
-                    // Ours: compared in place, forwarded as written.
-                    let ours = try frames[0].withUnsafeBytes { t in
-                        try frames[1].withUnsafeBytes { j in
+                    // Ours: read quickly (with a replyTo), compared in place, forwarded as written.
+                    let ours = frames[0].withUnsafeBytes { t in
+                        frames[1].withUnsafeBytes { j in
                             let (_, peek) = policy.judge(from: .client(.presentationPolicy), topic: t, frames: 2, json: j)
-                            return try #require(peek).style != nil && policy.deviceTopic(topic: t, peek: peek, json: j) == nil
+                            return (PresentationStyleRead(j) != nil) == (replyTo != nil) && policy.deviceTopic(topic: t, peek: peek, json: j) == nil
                         }
                     }
                     #expect(ours)
@@ -127,20 +127,39 @@ import Testing
         }
     }
 
-    @Test func theBusReadsAPresentationOnlyUpToItsStyle() throws {
-        let json = try codec.encode(Self.envelope(.presented, .popover))
-        let peek = try #require(EnvelopePeek(json, upTo: [.replyTo, .style]))
-        let style = try #require(peek.style)
-        #expect(String(decoding: json[style], as: UTF8.self) == "popover" && peek.replyTo != nil && !peek.styleEscaped)
-        // Nothing after the style's value is read (here: cut off); the whole read needs it all.
-        let cut = Array(json[..<(style.upperBound + 1)])
-        #expect(EnvelopePeek(cut, upTo: [.replyTo, .style]) == peek)
-        #expect(EnvelopePeek(cut) == nil)
-        // The replyTo after the body: the scan goes on past the style to find it.
-        let late = #"{"v":1,"body":{"presentation":{"style":"popover","content":"add"},"reason":"tap"},"replyTo":"0123456789abcdef"}"#
-        let found = try #require(EnvelopePeek(Array(late.utf8), upTo: [.replyTo, .style]))
-        #expect(found.style != nil && found.replyTo != nil)
-        #expect(forwarded(late, topic: "presentation.presented/alert") == "presentation.presented/popover/\(Self.address)")
+    @Test func theBusReadsOursOnlyUpToTheStyleAndAnythingElseWhole() throws {
+        for type in [MessageType.presented, .dismissed] {
+            for style in PresentationStyle.allCases {
+                let json = try codec.encode(Self.envelope(type, style))
+                let whole = try #require(EnvelopePeek(json))
+                let read = try #require(json.withUnsafeBytes { PresentationStyleRead($0) } as PresentationStyleRead?)
+                #expect(read.style == whole.style && read.replyTo == whole.replyTo)
+                #expect(String(decoding: json[read.style], as: UTF8.self) == style.rawValue)
+                // Nothing after the style's value is read (here: cut off); the whole read needs it all.
+                let cut = Array(json[..<(read.style.upperBound + 1)])
+                #expect(cut.withUnsafeBytes { PresentationStyleRead($0) } == read)
+                #expect(EnvelopePeek(cut) == nil)
+            }
+        }
+        // Not as ours are written: read whole, to the same end.
+        let ours = String(decoding: try codec.encode(Self.envelope(.presented, .popover)), as: UTF8.self)
+        // (An escape in a header key or in `service` leaves the style unread: the readers of alerts judge.)
+        let others: [(json: String, style: String)] = [
+            (#"{"v":1,"body":{"presentation":{"style":"popover","content":"add"},"reason":"tap"},"replyTo":"0123456789abcdef"}"#, "popover"),
+            (ours.replacingOccurrences(of: ",", with: ", "), "popover"),
+            (ours.replacingOccurrences(of: #""presentation":{"style":"popover","#, with: #""presentation":{"content":"add","style":"popover","#), "popover"),
+            (ours.replacingOccurrences(of: #""body":{"presentation":"#, with: #""body":{"reason":"tap","presentation":"#), "popover"),
+            (ours.replacingOccurrences(of: #""v":1,"#, with: #""v":1,"extra":{"replyTo":"fedcba9876543210"},"#), "popover"),
+            (ours.replacingOccurrences(of: #""device":"ipad""#, with: #""device":"ip\u0061d""#), "popover"),
+            (ours.replacingOccurrences(of: #""service":"presentation-policy""#, with: #""service":"presentation\u002dpolicy""#), "alert"),
+        ]
+        for (json, style) in others {
+            #expect(Array(json.utf8).withUnsafeBytes { PresentationStyleRead($0) } == nil, "\(json)")
+            #expect(forwarded(json, topic: "presentation.presented/alert") == "presentation.presented/\(style)/\(Self.address)", "\(json)")
+        }
+        for broken in ["", "{", #"{"v":1"#, #"{"replyTo":"a","body":{"presentation":{"style":"pop"#, #"{"replyTo":"a"b","body":{"presentation":{"style":"popover"}}}"#] {
+            #expect(Array(broken.utf8).withUnsafeBytes { PresentationStyleRead($0) } == nil, "\(broken)")
+        }
     }
 
     /// However the body is written, the style in the topic is the one the readers decode; a
