@@ -224,23 +224,24 @@ public struct BusPolicy: Sendable {
     }
 
     /// The topic a presentation of `type` (`Topic.styled`) with topic frame `topic` is forwarded
-    /// on when it is not that one: `type/STYLE/REPLYTO` (`Topic.styledKey`; `type/STYLE` without
-    /// a `replyTo` that is an address), whatever its sender wrote, STYLE read from its body — so
-    /// that no publisher, careless or hostile, can hide an alert from the readers of alerts only
-    /// (`Routing.readsOnlyStyle`). It reads the JSON as ours are written
+    /// on when its key does not start with its STYLE, read from its body (`type/STYLE` or
+    /// `type/STYLE/…`: what follows, the address, the decoders check): `type/STYLE/REPLYTO`
+    /// (`Topic.styledKey`; `type/STYLE` without a `replyTo` that is an address), whatever its
+    /// sender wrote — so that no publisher, careless or hostile, can hide an alert from the
+    /// readers of alerts only (`Routing.readsOnlyStyle`). It reads the JSON as ours are written
     /// (`PresentationStyleRead`, a few `memchr`s), else whole (`EnvelopePeek`). A style the bus
     /// cannot read (no body, no string `style`, one that is no `PresentationStyle`, a header key
     /// written with escapes) counts as `alert`: the readers of alerts decode it and judge, as
     /// they did every presentation before. `nil`: forward it as it is.
     private func styledTopic(_ type: MessageType, topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) -> [UInt8]? {
         var styleRange: Range<Int>?, styleEscaped = false
-        let replyTo: Range<Int>?
-        if let read = PresentationStyleRead(json) {
-            (styleRange, replyTo) = (read.style, read.replyTo)
+        let quick = PresentationStyleRead(json)
+        var peek: EnvelopePeek?
+        if let quick {
+            styleRange = quick.style
         } else {
-            let peek = json.isEmpty ? nil : EnvelopePeek(json)
+            peek = json.isEmpty ? nil : EnvelopePeek(json)
             if let peek, !peek.escaped { (styleRange, styleEscaped) = (peek.style, peek.styleEscaped) }
-            replyTo = peek?.replyTo
         }
         var style = PresentationStyle.alert
         if let range = styleRange {
@@ -251,18 +252,17 @@ public struct BusPolicy: Sendable {
                 style = styleNames.first { $0.bytes.elementsEqual(written) }?.style ?? .alert
             }
         }
-        let plainReplyTo = replyTo.map { !json[$0].contains(UInt8(ascii: "\\")) } ?? true
         // Ours write the right topic already: compared in place, nothing made.
         let typeEnd = type.rawValue.utf8.count
-        if plainReplyTo, topic.count > typeEnd, topic[typeEnd] == Topic.separator {
+        if topic.count > typeEnd, topic[typeEnd] == Topic.separator {
             let key = UnsafeRawBufferPointer(rebasing: topic[(typeEnd + 1)...])
             let name = styleNames.first { $0.style == style }!.bytes
-            let keyed = replyTo.map { 1 + $0.count } ?? 0
-            if key.count == name.count + keyed, key.prefix(name.count).elementsEqual(name),
-               replyTo.map({ key[name.count] == Topic.separator && key.suffix(from: name.count + 1).elementsEqual(json[$0]) }) ?? true {
-                return nil
-            }
+            if key.starts(with: name), key.count == name.count || key[name.count] == Topic.separator { return nil }
         }
+        // Rewritten (rare): the address from `replyTo`, read whole unless the quick read saw it.
+        let replyTo: Range<Int>?
+        if let seen = quick?.replyTo { replyTo = seen } else { replyTo = (peek ?? (json.isEmpty ? nil : EnvelopePeek(json)))?.replyTo }
+        let plainReplyTo = replyTo.map { !json[$0].contains(UInt8(ascii: "\\")) } ?? true
         let address = replyTo.flatMap { plainReplyTo ? String(decoding: json[$0], as: UTF8.self) : Self.text(of: $0, in: json) }
         return Array(Topic.name(type, key: Topic.styledKey(style: style.rawValue, replyTo: address.flatMap { Envelope.isAddress($0) ? $0 : nil })).utf8)
     }

@@ -1,19 +1,19 @@
 import Glibc
 
-/// Where a presentation's `style` and its envelope's `replyTo` are in JSON written the way our
-/// encoders write it (compact, the header's strings without escapes and before the body, the
-/// body's first key `presentation` and that object's first key `style`), found with `memchr`
-/// in a fraction of what a structural scan costs: the bus keys each presentation's topic by its
-/// style (`BusPolicy.deviceTopic`). `nil` for anything else — whitespace, escapes, a container
-/// in the header, `replyTo` after the body, another order in the body — which the bus then reads
-/// whole (`EnvelopePeek`). What it finds is what the decoders read: the first top-level `body`
-/// (the decoders take a repeated key's first value), no string ending early (none holds a `\`),
-/// and the first `replyTo` before it. Pure: bytes in, byte ranges out.
+/// Where a presentation's `style` is in JSON written the way our encoders (and the bench's
+/// Python peer) write it — compact, the header's values strings without escapes, numbers or
+/// literals, the body's first key `presentation` and that object's first key `style` — found
+/// with `memchr` in a fraction of what a structural scan costs: the bus keys each
+/// presentation's topic by its style (`BusPolicy.deviceTopic`). `nil` for anything else —
+/// whitespace, escapes, a container before the body, another order in the body — which the
+/// bus then reads whole (`EnvelopePeek`). What it finds is what the decoders read: the first
+/// top-level `body` (the decoders take a repeated key's first value), no string ending early
+/// (none holds a `\`). Pure: bytes in, byte ranges out.
 public struct PresentationStyleRead: Sendable, Equatable {
     /// Byte range of the presentation's `style` value (inside the quotes).
     public var style: Range<Int>
-    /// Byte range of the envelope's `replyTo` value.
-    public var replyTo: Range<Int>
+    /// Byte range of the envelope's first `replyTo` value, when it comes before the body.
+    public var replyTo: Range<Int>?
 
     /// What opens the body, up to the style's value.
     private static let bodyOpening = Array(#"{"presentation":{"style":""#.utf8)
@@ -39,7 +39,7 @@ public struct PresentationStyleRead: Sendable, Equatable {
             at = keyEnd + 2
             if isKey(key, "body") {
                 let opening = Self.bodyOpening
-                guard let replyTo, count - at > opening.count, memcmp(base + at, opening, opening.count) == 0,
+                guard count - at > opening.count, memcmp(base + at, opening, opening.count) == 0,
                       let styleEnd = stringEnd(from: at + opening.count) else { return nil }
                 self.style = (at + opening.count)..<styleEnd
                 self.replyTo = replyTo
