@@ -259,9 +259,8 @@ public struct BusPolicy: Sendable {
             let name = styleNames.first { $0.style == style }!.bytes
             if key.starts(with: name), key.count == name.count || key[name.count] == Topic.separator { return nil }
         }
-        // Rewritten (rare): the address from `replyTo`, read whole unless the quick read saw it.
-        let replyTo: Range<Int>?
-        if let seen = quick?.replyTo { replyTo = seen } else { replyTo = (peek ?? (json.isEmpty ? nil : EnvelopePeek(json)))?.replyTo }
+        // Rewritten (rare): the address from `replyTo`, read whole.
+        let replyTo = (quick == nil ? peek : (json.isEmpty ? nil : EnvelopePeek(json)))?.replyTo
         let plainReplyTo = replyTo.map { !json[$0].contains(UInt8(ascii: "\\")) } ?? true
         let address = replyTo.flatMap { plainReplyTo ? String(decoding: json[$0], as: UTF8.self) : Self.text(of: $0, in: json) }
         return Array(Topic.name(type, key: Topic.styledKey(style: style.rawValue, replyTo: address.flatMap { Envelope.isAddress($0) ? $0 : nil })).utf8)

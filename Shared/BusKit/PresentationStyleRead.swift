@@ -12,59 +12,33 @@ import Glibc
 public struct PresentationStyleRead: Sendable, Equatable {
     /// Byte range of the presentation's `style` value (inside the quotes).
     public var style: Range<Int>
-    /// Byte range of the envelope's first `replyTo` value, when it comes before the body.
-    public var replyTo: Range<Int>?
 
-    /// What opens the body, up to the style's value.
-    private static let bodyOpening = Array(#"{"presentation":{"style":""#.utf8)
+    /// What opens the body after the header, up to the style's value.
+    private static let bodyOpening = Array(#","body":{"presentation":{"style":""#.utf8)
 
-    /// The style and `replyTo` of `json`, when it is written as ours are.
+    /// The style of `json`, when it is written as ours are: the first `,"body":{"presentation":
+    /// {"style":"` after a header holding no `\`, `{` or `[` — so every quote in it opens or closes
+    /// a string, and that comma ends a member of the top-level object: `body` is its first
+    /// top-level key of that name, as the decoders read it (JSON that is not valid they refuse).
     public init?(_ json: UnsafeRawBufferPointer) {
         guard let base = json.baseAddress?.assumingMemoryBound(to: UInt8.self), json.count > 1, base[0] == UInt8(ascii: "{") else { return nil }
         let count = json.count
-        /// The end of the string whose inside starts at `start` (its closing quote), if no `\` is in it.
-        func stringEnd(from start: Int) -> Int? {
-            guard start < count, let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), count - start) else { return nil }
-            let end = UnsafeRawPointer(quote) - UnsafeRawPointer(base)
-            return memchr(base + start, Int32(UInt8(ascii: "\\")), end - start) == nil ? end : nil
+        let opening = Self.bodyOpening
+        var comma = 1
+        while true {
+            guard comma < count, let found = memchr(base + comma, Int32(UInt8(ascii: ",")), count - comma) else { return nil }
+            comma = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            guard count - comma > opening.count else { return nil }
+            if memcmp(base + comma, opening, opening.count) == 0 { break }
+            comma += 1
         }
-        func isKey(_ range: Range<Int>, _ name: StaticString) -> Bool {
-            range.count == name.utf8CodeUnitCount && memcmp(base + range.lowerBound, name.utf8Start, range.count) == 0
-        }
-        var at = 1
-        var replyTo: Range<Int>?
-        while at < count, base[at] == UInt8(ascii: "\"") {
-            guard let keyEnd = stringEnd(from: at + 1), keyEnd + 1 < count, base[keyEnd + 1] == UInt8(ascii: ":") else { return nil }
-            let key = (at + 1)..<keyEnd
-            at = keyEnd + 2
-            if isKey(key, "body") {
-                let opening = Self.bodyOpening
-                guard count - at > opening.count, memcmp(base + at, opening, opening.count) == 0,
-                      let styleEnd = stringEnd(from: at + opening.count) else { return nil }
-                self.style = (at + opening.count)..<styleEnd
-                self.replyTo = replyTo
-                return
-            }
-            guard at < count else { return nil }
-            if base[at] == UInt8(ascii: "\"") {
-                guard let valueEnd = stringEnd(from: at + 1) else { return nil }
-                if replyTo == nil, isKey(key, "replyTo") { replyTo = (at + 1)..<valueEnd }
-                at = valueEnd + 1
-            } else {
-                // A number, `true`, `false` or `null`: letters, digits, `-`, `+`, `.`.
-                let start = at
-                while at < count, Self.isScalarByte(base[at]) { at += 1 }
-                guard at > start else { return nil }
-            }
-            guard at < count, base[at] == UInt8(ascii: ",") else { return nil }
-            at += 1
-        }
-        return nil
-    }
-
-    /// Whether `byte` may be part of a JSON number or literal.
-    private static func isScalarByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "E")
+        if memchr(base + 1, Int32(UInt8(ascii: "\\")), comma - 1) != nil { return nil }
+        if memchr(base + 1, Int32(UInt8(ascii: "{")), comma - 1) != nil { return nil }
+        if memchr(base + 1, Int32(UInt8(ascii: "[")), comma - 1) != nil { return nil }
+        let start = comma + opening.count
+        guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), count - start) else { return nil }
+        let end = UnsafeRawPointer(quote) - UnsafeRawPointer(base)
+        guard memchr(base + start, Int32(UInt8(ascii: "\\")), end - start) == nil else { return nil }
+        style = start..<end
     }
 }

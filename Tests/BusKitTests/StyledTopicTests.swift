@@ -137,7 +137,7 @@ import Testing
                 let json = try codec.encode(Self.envelope(type, style))
                 let whole = try #require(EnvelopePeek(json))
                 let read = try #require(json.withUnsafeBytes { PresentationStyleRead($0) } as PresentationStyleRead?)
-                #expect(read.style == whole.style && read.replyTo == whole.replyTo)
+                #expect(read.style == whole.style)
                 #expect(String(decoding: json[read.style], as: UTF8.self) == style.rawValue)
                 // Nothing after the style's value is read (here: cut off); the whole read needs it all.
                 let cut = Array(json[..<(read.style.upperBound + 1)])
@@ -166,7 +166,7 @@ import Testing
         #expect(Array(late.utf8).withUnsafeBytes { PresentationStyleRead($0) }.map { String(decoding: Array(late.utf8)[$0.style], as: UTF8.self) } == "popover")
         #expect(forwarded(late, topic: "presentation.presented/popover/0123456789abcdef") == "presentation.presented/popover/0123456789abcdef")
         #expect(forwarded(late, topic: "presentation.presented/alert") == "presentation.presented/popover/\(Self.address)")
-        for broken in ["", "{", #"{"v":1"#, #"{"replyTo":"a","body":{"presentation":{"style":"pop"#, #"{"replyTo":"a"b","body":{"presentation":{"style":"popover"}}}"#] {
+        for broken in ["", "{", #"{"v":1"#, #"{"replyTo":"a","body":{"presentation":{"style":"pop"#, #"{"replyTo":"a\"b","body":{"presentation":{"style":"popover"}}}"#] {
             #expect(Array(broken.utf8).withUnsafeBytes { PresentationStyleRead($0) } == nil, "\(broken)")
         }
     }
