@@ -137,10 +137,15 @@ public struct BusPolicy: Sendable {
         return fields
     }
 
-    /// The `Topic.styled` type of topic frame `topic` (by its type part), if it is one.
+    /// The `Topic.styled` type of topic frame `topic` (by its type part), if it is one: its
+    /// length and separator checked first (every message is asked).
     private func styledType(of topic: UnsafeRawBufferPointer) -> MessageType? {
-        let type = UnsafeRawBufferPointer(rebasing: topic[..<(topic.firstIndex(of: Topic.separator) ?? topic.endIndex)])
-        return styled.first { $0.bytes.count == type.count && $0.bytes.elementsEqual(type) }?.type
+        for entry in styled where topic.count >= entry.bytes.count {
+            let length = entry.bytes.count
+            guard topic.count == length || topic[length] == Topic.separator else { continue }
+            if entry.bytes.elementsEqual(UnsafeRawBufferPointer(rebasing: topic[..<length])) { return entry.type }
+        }
+        return nil
     }
 
     /// The `.byDevice` type of topic frame `topic` (by its type part), if it is one; also the
