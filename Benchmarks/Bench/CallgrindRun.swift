@@ -12,7 +12,8 @@ enum CallgrindRun {
     static let sides = ["raw", "product", "peer"]
 
     /// Starts only the bus and the side's service (for the product, with input-handling, which
-    /// reads each presentation presented or dismissed), then makes `count` sequential round trips.
+    /// reads the alerts presented or dismissed: none here, the `add` popover's topic is not one
+    /// it subscribes to), then makes `count` sequential round trips.
     static func run(side: String, count: Int) throws {
         let policy = MonsterBus.Service.presentationPolicy
         let stack = try BenchStack(

@@ -72,7 +72,7 @@ final class ProductClient {
         let answers: [MessageType] = [.presented, .dismissed, .ack, .error, .pong]
         bus = try BusConnection(
             context: context, config: config, service: "bench",
-            subscriptions: answers.map { [address] in Topic.name($0, key: address) } + [MessageType.heartbeat.rawValue],
+            subscriptions: answers.flatMap { [address] in Topic.answerSubscriptions(to: $0, address: address) } + [MessageType.heartbeat.rawValue],
             lingerMilliseconds: 0)
     }
 

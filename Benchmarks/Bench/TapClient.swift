@@ -91,8 +91,8 @@ final class TapClient {
     init(context: ZMQContext, config: BusConfig, addressed: Bool) throws {
         let address = addressed ? Topic.newAddress() : nil
         self.address = address
-        let subscriptions = Self.answers.map { type in
-            type.addressing == .toClient ? Topic.name(type, key: address) : type.rawValue
+        let subscriptions = Self.answers.flatMap { type in
+            Topic.answerSubscriptions(to: type, address: address)
         }
         bus = try BusConnection(context: context, config: config, service: "bench", subscriptions: subscriptions, lingerMilliseconds: 0)
     }

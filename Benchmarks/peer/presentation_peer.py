@@ -22,6 +22,8 @@ import orjson
 import zmq
 
 SERVICE = "presentation-peer"
+# The answers whose topic carries their presentation's style before the address (Topic.styled).
+STYLED = ("presentation.presented", "presentation.dismissed")
 # presentation-policy's popover for `add` on an iPad in portrait (from its own answer).
 POPOVER = orjson.loads(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ipad_add_popover.json"), "rb").read())
 
@@ -65,12 +67,15 @@ def main():
             out["parentSpan"] = parent[36:52]
         else:
             out["traceparent"] = "00-" + os.urandom(16).hex() + "-" + os.urandom(8).hex() + "-01"
-        # Every answer goes to the asking client's address (topic "type/replyTo"), when it has one.
+        # Every answer goes to the asking client's address (topic "type/replyTo"), when it has one;
+        # a presentation's after its style ("presentation.presented/popover/replyTo").
         reply_to = cause.get("replyTo") if cause else None
         topic = kind
+        if kind in STYLED:
+            topic = kind + "/" + body["presentation"]["style"]
         if isinstance(reply_to, str) and 1 <= len(reply_to.encode()) <= 64 and "/" not in reply_to:
             out["replyTo"] = reply_to
-            topic = kind + "/" + reply_to
+            topic = topic + "/" + reply_to
         return message_id, [topic.encode(), orjson.dumps(out)]
 
     def refuse(correlation, code, text, cause):

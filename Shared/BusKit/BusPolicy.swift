@@ -37,14 +37,20 @@ public struct BusPolicy: Sendable {
     public let longestType: Int
     /// The longest subscription accepted: the longest type, `/` and the longest key.
     public var longestTopic: Int { longestType + 1 + Self.longestKey }
-    /// The longest key of a topic (`Topic`): a `replyTo` address has at most 64 bytes.
-    public static let longestKey = 64
+    /// The longest key of a topic (`Topic`): a `replyTo` address has at most 64 bytes, after a
+    /// presentation's style and `/` (`Topic.styledKey`).
+    public static let longestKey = 64 + 1 + PresentationStyle.allCases.map(\.rawValue.utf8.count).max()!
     /// The `.byDevice` types of the vocabulary (the bus keys their topics by the device's bucket,
     /// and by the owner of the body's element for `Routing.ownedByElement`).
     private let byDevice: [(bytes: [UInt8], type: MessageType, ownedByElement: Bool)]
     /// The length and first eight bytes (`head(of:)`) of each of `byDevice`'s types, in the same
     /// order: compared first, without touching (and retaining) the types' arrays.
     private let byDeviceHeads: [(count: Int, head: UInt64)]
+    /// The `Topic.styled` types of the vocabulary (the bus keys their topics by the style of
+    /// the presentation in their body, and the `replyTo` of their header).
+    private let styled: [(bytes: [UInt8], type: MessageType)]
+    /// Each presentation style's name.
+    private let styleNames: [(bytes: [UInt8], style: PresentationStyle)]
     /// Every type of the vocabulary.
     private let types: Set<[UInt8]>
     /// Every topic of the vocabulary with the roles that may publish it, as bit masks.
@@ -61,6 +67,8 @@ public struct BusPolicy: Sendable {
         byDevice = topics.compactMap { MessageType(rawValue: $0) }.filter { $0.addressing == .byDevice }
             .map { (Array($0.rawValue.utf8), $0, Routing.ownedByElement.contains($0)) }
         byDeviceHeads = byDevice.map { entry in (entry.bytes.count, entry.bytes.withUnsafeBytes { Self.head(of: $0) }) }
+        styled = topics.compactMap { MessageType(rawValue: $0) }.filter(Topic.styled.contains).map { (Array($0.rawValue.utf8), $0) }
+        styleNames = PresentationStyle.allCases.map { (Array($0.rawValue.utf8), $0) }
         types = Set(topics.map { Array($0.utf8) })
         var prefixes: Set<[UInt8]> = []
         for topic in topics {
@@ -123,7 +131,7 @@ public struct BusPolicy: Sendable {
     /// client not as a component), its `device` when its type is `.byDevice` (the bucket of its
     /// topic) and, for a type whose owner depends on its body (`Routing.ownedByElement`), the
     /// body's `element` and `point`. Empty (plaintext, any other addressing): its JSON need not
-    /// be read at all.
+    /// be read at all (a presentation's style is read apart: `deviceTopic`).
     public func headerFields(from sender: Sender, topic: UnsafeRawBufferPointer) -> EnvelopePeek.Fields {
         var fields: EnvelopePeek.Fields = []
         if case .client = sender { fields.insert(.service) }
@@ -132,6 +140,17 @@ public struct BusPolicy: Sendable {
             if entry.ownedByElement { fields.insert(.element) }
         }
         return fields
+    }
+
+    /// The `Topic.styled` type of topic frame `topic` (by its type part), if it is one: its
+    /// length and separator checked first (every message is asked).
+    private func styledType(of topic: UnsafeRawBufferPointer) -> MessageType? {
+        for entry in styled where topic.count >= entry.bytes.count {
+            let length = entry.bytes.count
+            guard topic.count == length || topic[length] == Topic.separator else { continue }
+            if entry.bytes.elementsEqual(UnsafeRawBufferPointer(rebasing: topic[..<length])) { return entry.type }
+        }
+        return nil
     }
 
     /// The `.byDevice` type of topic frame `topic` (by its type part), if it is one; also the
@@ -207,10 +226,13 @@ public struct BusPolicy: Sendable {
     /// `.byDevice` type's goes to `type/KEY`, whatever its sender wrote, KEY being the bucket of
     /// its `device` (`Topic.bucket(ofDevice:)`) and, for a type whose owner depends on its body
     /// (`Routing.ownedByElement`), the owner first (`Topic.deviceKey`: `OWNER/BUCKET`, or `OWNER`
-    /// without a device); the bare type when it has no key. Values written with escapes are read
-    /// as the decoders read them. `nil`: forward it as it is.
+    /// without a device); the bare type when it has no key. A presentation (`Topic.styled`) goes
+    /// to `type/STYLE/REPLYTO` (`styledTopic`, which reads its JSON itself: `peek` is not used).
+    /// Values written with escapes are read as the decoders read them. `nil`: forward it as it is.
     public func deviceTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard let (type, ownedByElement) = deviceType(of: topic) else { return nil }
+        guard let (type, ownedByElement) = deviceType(of: topic) else {
+            return styledType(of: topic).flatMap { styledTopic($0, topic: topic, json: json) }
+        }
         let typeEnd = type.rawValue.utf8.count
         var bucket: String?
         if let peek, let range = peek.device, !range.isEmpty {
@@ -239,6 +261,49 @@ public struct BusPolicy: Sendable {
         return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8)
     }
 
+    /// The topic a presentation of `type` (`Topic.styled`) with topic frame `topic` is forwarded
+    /// on when its key does not start with its STYLE, read from its body (`type/STYLE` or
+    /// `type/STYLE/…`: what follows, the address, the decoders check): `type/STYLE/REPLYTO`
+    /// (`Topic.styledKey`; `type/STYLE` without a `replyTo` that is an address), whatever its
+    /// sender wrote — so that no publisher, careless or hostile, can hide an alert from the
+    /// readers of alerts only (`Routing.readsOnlyStyle`). It reads the JSON as ours are written
+    /// (`PresentationStyleRead`, a few `memchr`s), else whole (`EnvelopePeek`). A style the bus
+    /// cannot read (no body, no string `style`, one that is no `PresentationStyle`, a header key
+    /// written with escapes) counts as `alert`: the readers of alerts decode it and judge, as
+    /// they did every presentation before. `nil`: forward it as it is.
+    private func styledTopic(_ type: MessageType, topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) -> [UInt8]? {
+        var styleRange: Range<Int>?, styleEscaped = false
+        let quick = PresentationStyleRead(json)
+        var peek: EnvelopePeek?
+        if let quick {
+            styleRange = quick.style
+        } else {
+            peek = json.isEmpty ? nil : EnvelopePeek(json)
+            if let peek, !peek.escaped { (styleRange, styleEscaped) = (peek.style, peek.styleEscaped) }
+        }
+        var style = PresentationStyle.alert
+        if let range = styleRange {
+            if styleEscaped {
+                style = Self.text(of: range, in: json).flatMap(PresentationStyle.init(rawValue:)) ?? .alert
+            } else {
+                let written = UnsafeRawBufferPointer(rebasing: json[range])
+                style = styleNames.first { $0.bytes.elementsEqual(written) }?.style ?? .alert
+            }
+        }
+        // Ours write the right topic already: compared in place, nothing made.
+        let typeEnd = type.rawValue.utf8.count
+        if topic.count > typeEnd, topic[typeEnd] == Topic.separator {
+            let key = UnsafeRawBufferPointer(rebasing: topic[(typeEnd + 1)...])
+            let name = styleNames.first { $0.style == style }!.bytes
+            if key.starts(with: name), key.count == name.count || key[name.count] == Topic.separator { return nil }
+        }
+        // Rewritten (rare): the address from `replyTo`, read whole.
+        let replyTo = (quick == nil ? peek : (json.isEmpty ? nil : EnvelopePeek(json)))?.replyTo
+        let plainReplyTo = replyTo.map { !json[$0].contains(UInt8(ascii: "\\")) } ?? true
+        let address = replyTo.flatMap { plainReplyTo ? String(decoding: json[$0], as: UTF8.self) : Self.text(of: $0, in: json) }
+        return Array(Topic.name(type, key: Topic.styledKey(style: style.rawValue, replyTo: address.flatMap { Envelope.isAddress($0) ? $0 : nil })).utf8)
+    }
+
     /// The text of the JSON string whose inside is `range` of `json`, unescaped.
     private static func text(of range: Range<Int>, in json: UnsafeRawBufferPointer) -> String? {
         JSONStringLiteral.text(ofLiteral: Array(json[(range.lowerBound - 1)..<(range.upperBound + 1)]))
@@ -252,8 +317,7 @@ public struct BusPolicy: Sendable {
         return first.withUnsafeBytes { topic in
             second.withUnsafeBytes { json in
                 let fields = headerFields(from: .anonymous, topic: topic)
-                guard !fields.isEmpty else { return nil }
-                return deviceTopic(topic: topic, peek: frames.count > 1 ? EnvelopePeek(json, upTo: fields) : nil, json: json)
+                return deviceTopic(topic: topic, peek: frames.count > 1 && !fields.isEmpty ? EnvelopePeek(json, upTo: fields) : nil, json: json)
             }
         }
     }

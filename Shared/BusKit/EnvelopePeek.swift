@@ -5,7 +5,8 @@ import MonsterKit
 /// first top-level `service`, `id`, `correlationId`, `device` and `replyTo` strings are (the decoder, too,
 /// takes the first of a repeated key), and, when asked, the body's `element` and `point` (what
 /// owns a tap: `Routing`). Other values nested in `body` are skipped, never mistaken for the
-/// header's. Pure: bytes in, byte ranges out.
+/// header's; and, with them, the `style` of the body's `presentation` (what a presentation's
+/// topic is keyed by: `Topic.styled`). Pure: bytes in, byte ranges out.
 public struct EnvelopePeek: Sendable, Equatable {
     /// Byte range of `service`'s value (inside the quotes), if the object has one.
     public var service: Range<Int>?
@@ -25,7 +26,12 @@ public struct EnvelopePeek: Sendable, Equatable {
     public var elementEscaped = false
     /// True when the body's first `point` is there and not `null`.
     public var point = false
-    /// True once the first `body` has been read for `element` and `point`.
+    /// Byte range of the first `style` value of the body's first `presentation` object, when
+    /// it is a string.
+    public var style: Range<Int>?
+    /// True when `style`'s value holds a `\` escape.
+    public var styleEscaped = false
+    /// True once the first `body` has been read for `element`, `point` and `style`.
     public var bodyRead = false
     /// True when a top-level key read or the `service` value holds a `\` escape: the bus cannot
     /// compare it as bytes, so it refuses the message (no client of ours escapes them).
@@ -216,11 +222,12 @@ public struct EnvelopePeek: Sendable, Equatable {
             return JSONStringLiteral.text(ofLiteral: literal).map { $0.utf8.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) } ?? false
         }
 
-        /// Reads the body object at `position` for its first `element` (a string) and its first
-        /// `point` (there and not `null`), as the decoders read them; false when it is not an object.
+        /// Reads the body object at `position` for its first `element` (a string), its first
+        /// `point` (there and not `null`) and its first `presentation`'s first `style` (a
+        /// string), as the decoders read them; false when it is not an object.
         mutating func peekBody(into peek: inout EnvelopePeek) -> Bool {
             position += 1
-            var seenElement = false, seenPoint = false
+            var seenElement = false, seenPoint = false, seenPresentation = false
             skipWhitespace()
             if position < count, bytes[position] == UInt8(ascii: "}") { position += 1; return true }
             while true {
@@ -242,6 +249,42 @@ public struct EnvelopePeek: Sendable, Equatable {
                 } else if !seenPoint, key(name, escaped: nameEscaped, is: "point") {
                     seenPoint = true
                     peek.point = bytes[position] != UInt8(ascii: "n")
+                } else if !seenPresentation, key(name, escaped: nameEscaped, is: "presentation") {
+                    seenPresentation = true
+                    if bytes[position] == UInt8(ascii: "{") { guard peekPresentation(into: &peek) else { return false } }
+                }
+                if position == valueStart { guard skipValue(), position > valueStart else { return false } }
+                skipWhitespace()
+                guard position < count else { return false }
+                if bytes[position] == UInt8(ascii: "}") { position += 1; return true }
+                guard bytes[position] == UInt8(ascii: ",") else { return false }
+                position += 1
+            }
+        }
+
+        /// Reads the presentation object at `position` for its first `style` (a string); false
+        /// when it is not an object.
+        mutating func peekPresentation(into peek: inout EnvelopePeek) -> Bool {
+            position += 1
+            var seenStyle = false
+            skipWhitespace()
+            if position < count, bytes[position] == UInt8(ascii: "}") { position += 1; return true }
+            while true {
+                skipWhitespace()
+                guard let (name, nameEscaped) = string() else { return false }
+                skipWhitespace()
+                guard position < count, bytes[position] == UInt8(ascii: ":") else { return false }
+                position += 1
+                skipWhitespace()
+                guard position < count else { return false }
+                let valueStart = position
+                if !seenStyle, key(name, escaped: nameEscaped, is: "style") {
+                    seenStyle = true
+                    if bytes[position] == UInt8(ascii: "\"") {
+                        guard let (value, valueEscaped) = string() else { return false }
+                        peek.style = value
+                        peek.styleEscaped = valueEscaped
+                    }
                 }
                 if position == valueStart { guard skipValue(), position > valueStart else { return false } }
                 skipWhitespace()

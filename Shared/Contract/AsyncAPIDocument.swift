@@ -77,7 +77,7 @@ public enum AsyncAPIDocument {
         ],
         "replyTo": [
             "minLength": 1, "maxLength": 64, "pattern": "^[^/]*$",
-            "description": "The address of the client that asked (1 to 64 bytes of UTF-8, no '/', no control characters; clients of this project use 16 random lowercase hex digits). Every message an action causes carries its replyTo, and answers (channels addressed type/{replyTo}) are published on type/<replyTo>, which that client subscribes to. Absent from clients that subscribe by type.",
+            "description": "The address of the client that asked (1 to 64 bytes of UTF-8, no '/', no control characters; clients of this project use 16 random lowercase hex digits). Every message an action causes carries its replyTo, and answers (channels addressed type/{replyTo}) are published on type/<replyTo> (a presentation's on type/<style>/<replyTo>), which that client subscribes to. Absent from clients that subscribe by type.",
         ],
         "body": ["description": "The payload; its schema depends on type."],
     ]
@@ -103,6 +103,17 @@ public enum AsyncAPIDocument {
                 "bucket": [
                     "description": .string("The device's bucket: FNV-1a (32 bits: offset basis 2166136261, prime 16777619) of the UTF-8 bytes of the envelope's device, modulo 256, as two lowercase hex digits. The bus sets it from the device whatever its sender wrote; a message without a device has the bare topic \(type.rawValue). Subscribe to \(type.rawValue) for every bucket, to \(type.rawValue)/<bucket> for one (a sharded instance, its own)."),
                     "location": "$message.payload#/device",
+                ],
+            ])
+        case .toClient where Topic.styled.contains(type):
+            return (type.rawValue + "/{style}/{replyTo}", [
+                "style": [
+                    "description": .string("The style of the presentation in the body (\(PresentationStyle.allCases.map(\.rawValue).joined(separator: " or "))). The bus sets it from the body whatever its sender wrote (a style it cannot read counts as alert), so that a reader of one style subscribes to \(type.rawValue)/<style>: input-handling subscribes to \(type.rawValue)/alert and no popover wakes it."),
+                    "location": "$message.payload#/body/presentation/style",
+                ],
+                "replyTo": [
+                    "description": .string("The replyTo of the action that caused it: the asking client subscribes to \(type.rawValue)/<style>/<its address> for each style and hears only its own. Without a replyTo the topic is \(type.rawValue)/<style>; a subscriber to \(type.rawValue) hears every client's."),
+                    "location": "$message.payload#/replyTo",
                 ],
             ])
         case .toClient:

@@ -10,17 +10,18 @@ extension Topic {
     }
 
     /// What a client with `address` subscribes to, to hear everything its actions cause and
-    /// nothing else it can avoid: each `.toClient` type on its address; the `.broadcast` state
+    /// nothing else it can avoid: each `.toClient` type on its address (every style of a
+    /// presentation: `Topic.answerSubscriptions(to:address:)`); the `.broadcast` state
     /// an action can change or a request asks for (roster, status), bare; and the requests one
     /// service passes on to another (`input.tap`, …), bare, since its actions' acknowledgements
     /// list them. Other clients' actions, requests, pings and heartbeats are left out.
     public static func clientSubscriptions(address: String) -> [String] {
         let otherRequests: Set<MessageType> = [.backupRequest, .ping, .heartbeat, .statusRequest, .lossReport]
-        return MessageType.allCases.compactMap { type in
+        return MessageType.allCases.flatMap { type in
             switch type.addressing {
-            case .toClient: name(type, key: address)
-            case .broadcast: otherRequests.contains(type) ? nil : type.rawValue
-            case .byDevice: type.rawValue.hasPrefix("device.") ? nil : type.rawValue
+            case .toClient: answerSubscriptions(to: type, address: address)
+            case .broadcast: otherRequests.contains(type) ? [] : [type.rawValue]
+            case .byDevice: type.rawValue.hasPrefix("device.") ? [] : [type.rawValue]
             }
         }
     }

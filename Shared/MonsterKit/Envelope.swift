@@ -44,7 +44,8 @@ public struct Envelope: Sendable, Equatable {
 
     /// The topic frame this envelope is published on (`Topic`): its type, keyed by its device's
     /// bucket (`.byDevice`, when it has a device; a tap's or an interaction change's owner first,
-    /// `Topic.deviceKey`) or by its `replyTo` (`.toClient`, when set).
+    /// `Topic.deviceKey`) or by its `replyTo` (`.toClient`, when set; a presentation's style first,
+    /// `Topic.styledKey`).
     public var topic: String { Topic.name(type, key: topicKey) }
 
     /// The key of `topic`, if it has one.
@@ -52,7 +53,7 @@ public struct Envelope: Sendable, Equatable {
         switch type.addressing {
         case .broadcast: nil
         case .byDevice: Topic.deviceKey(owner: Routing.owner(of: body), bucket: device.map(Topic.bucket(ofDevice:)))
-        case .toClient: replyTo
+        case .toClient: Topic.style(of: body).map { Topic.styledKey(style: $0.rawValue, replyTo: replyTo) } ?? replyTo
         }
     }
 

@@ -54,24 +54,39 @@ public struct EnvelopeCodec: Sendable {
     /// as its addressing says), then its JSON (written in `writer`, as `encode` does); `non-finite`
     /// when it holds a number JSON cannot carry.
     public func frames(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) throws(MessageError) -> [[UInt8]] {
-        [Self.topicFrame(envelope.type, key: envelope.topicKey), try encode(envelope, using: writer)]
+        [Self.topicFrame(of: envelope), try encode(envelope, using: writer)]
     }
 
-    /// The topic frame `type`, or `type/key`, written in one go.
-    static func topicFrame(_ type: MessageType, key: String?) -> [UInt8] {
-        let keyed = key != nil
+    /// The topic frame of `envelope` (`Envelope.topic`), written in one go: a presentation's
+    /// style and `replyTo` (`Topic.styledKey`) without joining them first.
+    static func topicFrame(of envelope: Envelope) -> [UInt8] {
+        if envelope.type.addressing == .toClient, let style = Topic.style(of: envelope.body) {
+            return topicFrame(envelope.type, key: style.rawValue, then: envelope.replyTo)
+        }
+        return topicFrame(envelope.type, key: envelope.topicKey)
+    }
+
+    /// The topic frame `type`, `type/key` or `type/key/then`, written in one go.
+    static func topicFrame(_ type: MessageType, key: String?, then: String? = nil) -> [UInt8] {
+        let keyed = key != nil, followed = then != nil
         var name = type.rawValue
         var key = key ?? ""
+        var then = then ?? ""
         return name.withUTF8 { name in
             key.withUTF8 { key in
-                let count = keyed ? name.count + 1 + key.count : name.count
-                return [UInt8](unsafeUninitializedCapacity: count) { frame, written in
-                    _ = frame.initialize(from: name)
-                    if keyed {
-                        frame[name.count] = Topic.separator
-                        _ = UnsafeMutableBufferPointer(rebasing: frame[(name.count + 1)...]).initialize(from: key)
+                then.withUTF8 { then in
+                    let count = name.count + (keyed ? 1 + key.count : 0) + (followed ? 1 + then.count : 0)
+                    return [UInt8](unsafeUninitializedCapacity: count) { frame, written in
+                        var at = 0
+                        func append(_ part: UnsafeBufferPointer<UInt8>) {
+                            _ = UnsafeMutableBufferPointer(rebasing: frame[at..<(at + part.count)]).initialize(from: part)
+                            at += part.count
+                        }
+                        append(name)
+                        if keyed { frame[at] = Topic.separator; at += 1; append(key) }
+                        if followed { frame[at] = Topic.separator; at += 1; append(then) }
+                        written = count
                     }
-                    written = count
                 }
             }
         }

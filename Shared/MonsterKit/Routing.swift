@@ -61,7 +61,9 @@ public enum Routing {
     /// The topic prefix `service` subscribes to for a handled `type`: `type/SERVICE` for one of
     /// `ownedByElement` (only its own taps and interaction changes reach it), else the bare type.
     /// `bucket`: only that bucket's (a sharded instance's), for a `.byDevice` type.
+    /// A presentation (`Topic.styled`) read only for one style: `type/STYLE` (`readsOnlyStyle`).
     public static func subscription(to type: MessageType, as service: String, bucket: String? = nil) -> String {
+        if Topic.styled.contains(type), let style = readsOnlyStyle[service] { return type.rawValue + "/" + style.rawValue }
         let owned = ownedByElement.contains(type) ? type.rawValue + "/" + service : type.rawValue
         return bucket.map { owned + "/" + $0 } ?? owned
     }
@@ -81,5 +83,13 @@ public enum Routing {
     public static let quietReaders: [MessageType: [String]] = [
         .presented: [Service.inputHandling],
         .dismissed: [Service.inputHandling],
+    ]
+
+    /// The one style of presentation a service reads `presentation.presented` and
+    /// `presentation.dismissed` for, when it reads them for one only: input-handling cares only
+    /// whether a modal alert is up, so it subscribes to `type/alert` (`Topic.styled`: the style
+    /// leads the key) and no popover wakes it.
+    public static let readsOnlyStyle: [String: PresentationStyle] = [
+        Service.inputHandling: .alert,
     ]
 }

@@ -73,6 +73,37 @@ public enum Topic {
         }
     }
 
+    /// The answers whose key starts with the style of the presentation they carry
+    /// (`styledKey(style:replyTo:)`: `type/STYLE/REPLYTO`, or `type/STYLE` without `replyTo`), so
+    /// that a reader of alerts only (`Routing.readsOnlyStyle`) subscribes to `type/alert` and no
+    /// popover wakes it, while the asking client subscribes to both styles on its address.
+    public static let styled: Set<MessageType> = [.presented, .dismissed]
+
+    /// The style of the presentation `body` carries when its type is one of `styled`; `nil` for
+    /// every other body.
+    public static func style(of body: Body) -> PresentationStyle? {
+        switch body {
+        case .presented(let presented): presented.presentation.style
+        case .dismissed(let dismissed): dismissed.presentation.style
+        default: nil
+        }
+    }
+
+    /// The key of a `styled` answer: its presentation's `style`, then `/` and `replyTo` when
+    /// it has one.
+    public static func styledKey(style: String, replyTo: String?) -> String {
+        replyTo.map { style + "/" + $0 } ?? style
+    }
+
+    /// What a client with `address` subscribes to for the answers of `type` on its address
+    /// (`.toClient`): `type/ADDR`, or for a `styled` type one topic per style,
+    /// `type/STYLE/ADDR`; the bare type for any other addressing or without an address.
+    public static func answerSubscriptions(to type: MessageType, address: String?) -> [String] {
+        guard type.addressing == .toClient, let address else { return [type.rawValue] }
+        guard styled.contains(type) else { return [name(type, key: address)] }
+        return PresentationStyle.allCases.map { name(type, key: styledKey(style: $0.rawValue, replyTo: address)) }
+    }
+
     /// The type part of a topic frame: the bytes before the first `/` (all of them without one).
     public static func typePart(_ topic: [UInt8]) -> ArraySlice<UInt8> {
         guard let slash = topic.firstIndex(of: separator) else { return topic[...] }

@@ -122,13 +122,17 @@ import Testing
         #expect(policy.refusal(from: .client(.presentationPolicy), frames: answer) == nil)
     }
 
-    @Test func keyedSubscriptionsAreATypeAndAKeyOfUpTo64BytesWithoutControlCharacters() {
+    @Test func keyedSubscriptionsAreATypeAndAKeyOfUpTo72BytesWithoutControlCharacters() {
         let gateway = BusPolicy.Sender.client(.gateway)
         #expect(policy.acceptsSubscription("ack/0123456789abcdef", from: gateway))
         #expect(policy.acceptsSubscription("device.tap/3f", from: .client(.presentationPolicy)))
-        #expect(policy.acceptsSubscription("roster.monster.updated/" + String(repeating: "k", count: 64), from: gateway))
+        // The longest key: a presentation's style, `/` and an address of 64 bytes.
+        #expect(BusPolicy.longestKey == "popover/".utf8.count + 64)
+        #expect(policy.acceptsSubscription("presentation.dismissed/popover/" + String(repeating: "k", count: 64), from: gateway))
+        #expect(policy.acceptsSubscription("roster.monster.updated/" + String(repeating: "k", count: 72), from: gateway))
         #expect(policy.acceptsSubscription("ack/", from: gateway))
-        #expect(!policy.acceptsSubscription("roster.monster.updated/" + String(repeating: "k", count: 65), from: gateway))
+        #expect(!policy.acceptsSubscription("roster.monster.updated/" + String(repeating: "k", count: 73), from: gateway))
+        #expect(!policy.acceptsSubscription("presentation.dismissed/popover/" + String(repeating: "k", count: 65), from: gateway))
         #expect(!policy.acceptsSubscription("ack/a\u{1}b", from: gateway))
         #expect(!policy.acceptsSubscription("ack/a\u{7f}", from: gateway))
         #expect(!policy.acceptsSubscription("ac/0123", from: gateway))

@@ -87,7 +87,9 @@ import Testing
             #expect(policy.headerFields(from: .anonymous, topic: $0).isEmpty)
             #expect(policy.headerFields(from: .client(.presentationPolicy), topic: $0) == .service)
         }
-        #expect(judged("{not json", topic: "presentation.presented", from: .anonymous) == (nil, "presentation.presented"))
+        #expect(judged("{not json", topic: "ack", from: .anonymous) == (nil, "ack"))
+        // (A presentation's style is read apart, for its topic: StyledTopicTests.)
+        #expect(judged("{not json", topic: "presentation.presented", from: .anonymous) == (nil, "presentation.presented/alert"))
     }
 
     @Test func aFieldMissingBeforeTheBodyIsLookedForInTheWholeObject() throws {

@@ -26,7 +26,7 @@ import Testing
             let address: String = switch type.addressing {
             case .broadcast: type.rawValue
             case .byDevice: type.rawValue + (Routing.ownedByElement.contains(type) ? "/{owner}/{bucket}" : "/{bucket}")
-            case .toClient: type.rawValue + "/{replyTo}"
+            case .toClient: type.rawValue + (Topic.styled.contains(type) ? "/{style}/{replyTo}" : "/{replyTo}")
             }
             #expect(document["channels"]?[id]?["address"] == .string(address))
             #expect((document["channels"]?[id]?["parameters"] != nil) == (type.addressing != .broadcast))

@@ -122,10 +122,11 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
 
     public var handledTypes: [MessageType] { inner.handledTypes }
 
-    /// The handled types that are not keyed by device, bare, and the topics of the buckets this
+    /// The handled types that are not keyed by device, bare (a presentation read for one style
+    /// only, that style's: `Routing.subscription(to:as:)`), and the topics of the buckets this
     /// instance owns for those that are.
     public var subscriptions: [String] {
-        inner.handledTypes.filter { $0.addressing != .byDevice }.map(\.rawValue) + bucketTopics.sorted()
+        inner.handledTypes.filter { $0.addressing != .byDevice }.map { Routing.subscription(to: $0, as: service) } + bucketTopics.sorted()
     }
 
     public func accepts(_ type: MessageType) -> Bool { inner.accepts(type) }
