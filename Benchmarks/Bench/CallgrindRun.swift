@@ -8,8 +8,9 @@ import MonsterKit
 import ZeroMQ
 
 enum CallgrindRun {
-    /// The sides: libzmq's echo, presentation-policy, the Python peer.
-    static let sides = ["raw", "product", "peer"]
+    /// The sides: libzmq's echo, presentation-policy, the Python peer, and libzmq's echo
+    /// answering like the product after `Spin.counted` iterations of extra work (`bench --latency-cost`).
+    static let sides = ["raw", "product", "peer", "raw-spin"]
 
     /// Starts only the bus and the side's service (for the product, with input-handling, which
     /// reads the alerts presented or dismissed: none here, the `add` popover's topic is not one
@@ -17,11 +18,11 @@ enum CallgrindRun {
     static func run(side: String, count: Int) throws {
         let policy = MonsterBus.Service.presentationPolicy
         let stack = try BenchStack(
-            services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : [], echo: side == "raw")
+            services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : [], echo: side.hasPrefix("raw"))
         defer { stack.stop(keep: false) }
         let context = try ZMQContext()
         switch side {
-        case "raw":
+        case "raw", "raw-spin":
             let product = try ProductClient(context: context, config: stack.config)
             defer { product.close() }
             let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
@@ -29,7 +30,12 @@ enum CallgrindRun {
             defer { raw.close() }
             try raw.handshake(timeout: 120)
             monsterBenchMeasure()
-            for _ in 0..<count { guard try raw.roundTrip(timeout: 30) != nil else { throw BenchError("a raw round trip was lost") } }
+            let spin = side == "raw-spin" ? (shape: RawClient.Shape(first: payload.count, second: 64), iterations: Spin.counted) : nil
+            for _ in 0..<count {
+                guard try raw.roundTrip(timeout: 30, shape: spin?.shape, spin: spin?.iterations ?? 0) != nil else {
+                    throw BenchError("a raw round trip was lost")
+                }
+            }
         case "product", "peer":
             var config = stack.config
             var service = policy

@@ -25,11 +25,12 @@ final class RawClient {
 
     /// Connects to the bus of `config`; `payload` is what every message carries.
     init(context: ZMQContext, config: BusConfig, payload: [UInt8]) throws {
-        precondition(payload.count >= 16, "a payload holds at least a sequence number and a count")
+        precondition(payload.count >= 24, "a payload holds at least a sequence number, a shape and an amount of work")
         self.context = context
         self.config = config
         self.payload = payload
-        RawWire.stamp(0, into: &self.payload, at: 8)  // a plain ping: one answer, the same payload
+        RawWire.stamp(0, into: &self.payload, at: 8)  // a plain ping: one answer, the same payload,
+        RawWire.stamp(0, into: &self.payload, at: 16)  // no extra work
         publisher = try ZMQSocket(context, .pub)
         subscriber = try ZMQSocket(context, .sub)
         try subscriber.subscribe(String(decoding: RawWire.pongTopic, as: UTF8.self))
@@ -76,11 +77,14 @@ final class RawClient {
     }
 
     /// One ping-pong: seconds from before the send until the matching pong is in (both answers
-    /// with `shape`); nil (and counted as lost) after `timeout` seconds.
-    func roundTrip(timeout: Double = 2, shape: Shape? = nil) throws -> Double? {
+    /// with `shape`, after `spin` iterations of `Spin` in the echo; with `firstAnswer`, timed
+    /// until the first of the two, as the product's round trip is timed until its decision, the
+    /// second awaited untimed); nil (and counted as lost) after `timeout` seconds.
+    func roundTrip(timeout: Double = 2, shape: Shape? = nil, spin: Int = 0, firstAnswer: Bool = false) throws -> Double? {
         sequence += 1
         RawWire.stamp(sequence, into: &payload)
         RawWire.stamp(shape?.stamp ?? 0, into: &payload, at: 8)
+        RawWire.stamp(UInt64(spin), into: &payload, at: 16)
         let started = Timestamp.monotonic()
         let deadline = started + timeout
         try publisher.send([RawWire.pingTopic, payload])
@@ -89,6 +93,7 @@ final class RawClient {
             sendTime.count += 1
         }
         var awaited = shape == nil ? 1 : 2
+        var first: Double?
         while true {
             let remaining = deadline - Timestamp.monotonic()
             guard remaining > 0, let frames = try subscriber.receive(timeoutMilliseconds: max(1, Int(remaining * 1000))) else {
@@ -97,7 +102,9 @@ final class RawClient {
             }
             if frames.count == 2 && RawWire.sequence(of: frames[1]) == sequence {
                 awaited -= 1
-                if awaited == 0 { return Timestamp.monotonic() - started }
+                let elapsed = Timestamp.monotonic() - started
+                if first == nil { first = elapsed }
+                if awaited == 0 { return firstAnswer ? first : elapsed }
             }
         }
     }
@@ -110,6 +117,7 @@ final class RawClient {
         let first = sequence + 1
         let answers: UInt8 = shape == nil ? 1 : 2
         RawWire.stamp(shape?.stamp ?? 0, into: &payload, at: 8)
+        RawWire.stamp(0, into: &payload, at: 16)
         defer { RawWire.stamp(0, into: &payload, at: 8) }
         var answered: [UInt8] = []
         answered.reserveCapacity(1 << 20)

@@ -1,6 +1,7 @@
 // `bench --raw-echo`: the baseline's echo process. It plays the part of a service with libzmq
 // alone: SUB from the bus's backend, PUB to its frontend, and every `bench.ping` message sent
-// straight back as `bench.pong` with the same payload — no decoding, no encoding, no ack.
+// straight back as `bench.pong` with the same payload — no decoding, no encoding, no ack
+// (unless a ping asks it for extra work first: `bench --latency-cost`).
 
 import BusKit
 import Glibc
@@ -9,7 +10,8 @@ import ZeroMQ
 /// The baseline's wire format: two frames like the product's (topic, payload), topics as long as
 /// `device.tap`, the first 8 bytes of the payload holding a sequence number. In a ping, bytes
 /// 8..<16 ask for the product's shape of answer when they are not zero: two messages (like the
-/// decision and the ack), of the sizes in their low and high 32 bits.
+/// decision and the ack), of the sizes in their low and high 32 bits. Bytes 16..<24, when not
+/// zero, ask the echo to run `Spin` for that many iterations before it answers.
 enum RawWire {
     /// Client → echo.
     static let pingTopic = Array("bench.ping".utf8)
@@ -77,11 +79,14 @@ enum RawEcho {
                         try publisher.send([RawWire.pongTopic, frames[1]])
                         continue
                     }
-                    // Product-shaped: two answers, each carrying the ping's sequence number.
+                    // Product-shaped: two answers, each carrying the ping's sequence number (and
+                    // the result of the work it asked for, if any).
+                    let work = Spin.run(Int(truncatingIfNeeded: RawWire.value(in: frames[1], at: 16)))
                     let sequence = RawWire.sequence(of: frames[1])
                     for size in [Int(shape & 0xffff_ffff), Int(shape >> 32)] {
-                        var answer = answers[size] ?? [UInt8](repeating: UInt8(ascii: "x"), count: max(16, size))
+                        var answer = answers[size] ?? [UInt8](repeating: UInt8(ascii: "x"), count: max(24, size))
                         RawWire.stamp(sequence, into: &answer)
+                        RawWire.stamp(work, into: &answer, at: 16)
                         answers[size] = answer
                         try publisher.send([RawWire.pongTopic, answer])
                     }
@@ -91,5 +96,29 @@ enum RawEcho {
             Log.standardError("raw-echo: \(error)\n")
             return 1
         }
+    }
+}
+
+/// Extra work for the echo to do before it answers, in a known number of instructions: a chain
+/// of multiply-add-xorshift steps the compiler can neither skip nor fold into fewer (each step
+/// needs the last one's result, the shift keeps two steps from combining into one multiply-add,
+/// and the result goes back in the answer).
+enum Spin {
+    /// Instructions per iteration, counted by callgrind (`bench --callgrind-run raw-spin`:
+    /// `Spin.run`'s own instructions ÷ the iterations it ran).
+    static let instructionsPerIteration = 5.5
+    /// The iterations a `raw-spin` ping asks for, under callgrind.
+    static let counted = 25_000
+
+    /// Runs `iterations` steps; returns the last value (0 for none).
+    @inline(never)
+    static func run(_ iterations: Int) -> UInt64 {
+        var value: UInt64 = 0
+        var left = iterations
+        while left > 0 {
+            value = (value &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407) ^ (value >> 29)
+            left -= 1
+        }
+        return value
     }
 }

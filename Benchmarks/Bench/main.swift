@@ -55,6 +55,18 @@ if arguments == ["--throughput-only"] {
         exit(1)
     }
 }
+if arguments == ["--latency-cost"] || arguments == ["--latency-cost", "--smoke"] {
+    // What extra instructions on the round trip's path cost in its p50 (~10 s; a few samples
+    // with --smoke, for Scripts/test).
+    Children.stopOnSignals(program: "bench")
+    do {
+        print(arguments.contains("--smoke") ? try LatencyCost.run(blocks: 1, warmUp: 5) : try LatencyCost.run())
+        exit(0)
+    } catch {
+        Log.standardError("bench: \(error)\n")
+        exit(1)
+    }
+}
 if arguments.contains("--help") || arguments.contains("-h") {
     print(Options.usage)
     exit(0)
