@@ -32,7 +32,7 @@ public struct EnvelopeCodec: Sendable {
             writer.reset()
             json.withUnsafeBufferPointer { writer.write($0) }
         }
-        return Self.topicFrame(envelope.type, key: envelope.topicKey)
+        return Self.topicFrame(of: envelope)
     }
 
     /// The JSON of `envelope` written through `Encodable`; `non-finite` for a number JSON cannot carry.
