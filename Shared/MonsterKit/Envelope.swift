@@ -50,11 +50,22 @@ public struct Envelope: Sendable, Equatable {
 
     /// The key of `topic`, if it has one.
     public var topicKey: String? {
-        switch type.addressing {
-        case .broadcast: nil
-        case .byDevice: Topic.deviceKey(owner: Routing.owner(of: body), bucket: device.map(Topic.bucket(ofDevice:)))
-        case .toClient: Topic.style(of: body).map { Topic.styledKey(style: $0.rawValue, replyTo: replyTo) } ?? replyTo
+        let (first, second) = topicKeyParts
+        guard let first else { return nil }
+        return second.map { first + "/" + $0 } ?? first
+    }
+
+    /// `topicKey`'s parts before they are joined with `/` — for a device's request its owner
+    /// and its device's bucket, for an answer its presentation's style and its `replyTo`, either
+    /// alone when the other is missing — so that the codec writes and checks a topic frame
+    /// without making the key. The second is `nil` when there is one part, both with none.
+    public var topicKeyParts: (String?, String?) {
+        let parts: (String?, String?) = switch type.addressing {
+        case .broadcast: (nil, nil)
+        case .byDevice: (Routing.owner(of: body), device.map(Topic.bucket(ofDevice:)))
+        case .toClient: (Topic.style(of: body)?.rawValue, replyTo)
         }
+        return parts.0 == nil ? (parts.1, nil) : parts
     }
 
     /// The trace context in `traceparent`, if there is a valid one.

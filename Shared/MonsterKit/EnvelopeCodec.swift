@@ -57,13 +57,11 @@ public struct EnvelopeCodec: Sendable {
         [Self.topicFrame(of: envelope), try encode(envelope, using: writer)]
     }
 
-    /// The topic frame of `envelope` (`Envelope.topic`), written in one go: a presentation's
-    /// style and `replyTo` (`Topic.styledKey`) without joining them first.
+    /// The topic frame of `envelope` (`Envelope.topic`), written in one go from its key's parts
+    /// (`Envelope.topicKeyParts`), without joining them first.
     static func topicFrame(of envelope: Envelope) -> [UInt8] {
-        if envelope.type.addressing == .toClient, let style = Topic.style(of: envelope.body) {
-            return topicFrame(envelope.type, key: style.rawValue, then: envelope.replyTo)
-        }
-        return topicFrame(envelope.type, key: envelope.topicKey)
+        let (key, then) = envelope.topicKeyParts
+        return topicFrame(envelope.type, key: key, then: then)
     }
 
     /// The topic frame `type`, `type/key` or `type/key/then`, written in one go.
@@ -92,16 +90,24 @@ public struct EnvelopeCodec: Sendable {
         }
     }
 
-    /// Whether `topic` is the topic frame `type`, or `type/key` when `key` is given.
-    static func topic(_ topic: [UInt8], is type: MessageType, key: String?) -> Bool {
-        let keyed = key != nil
+    /// Whether `topic` is the topic frame `type`, `type/key` when `key` is given, or
+    /// `type/key/then` when `then` is given too — compared in place, nothing joined.
+    static func topic(_ topic: [UInt8], is type: MessageType, key: String?, then: String? = nil) -> Bool {
+        let keyed = key != nil, followed = then != nil
         var name = type.rawValue
         var key = key ?? ""
+        var then = then ?? ""
         return topic.withUnsafeBufferPointer { topic in
             name.withUTF8 { name in
                 key.withUTF8 { key in
-                    guard topic.count == (keyed ? name.count + 1 + key.count : name.count), holds(topic, name, at: 0) else { return false }
-                    return !keyed || (topic[name.count] == Topic.separator && holds(topic, key, at: name.count + 1))
+                    then.withUTF8 { then in
+                        let count = name.count + (keyed ? 1 + key.count : 0) + (followed ? 1 + then.count : 0)
+                        guard topic.count == count, holds(topic, name, at: 0) else { return false }
+                        guard keyed else { return true }
+                        guard topic[name.count] == Topic.separator, holds(topic, key, at: name.count + 1) else { return false }
+                        let next = name.count + 1 + key.count
+                        return !followed || (topic[next] == Topic.separator && holds(topic, then, at: next + 1))
+                    }
                 }
             }
         }
@@ -121,8 +127,9 @@ public struct EnvelopeCodec: Sendable {
         let topic = frames[0]
         // The bare type, or exactly `type/key` with the key its addressing gives this envelope.
         if Self.topic(topic, is: envelope.type, key: nil) { return envelope }
+        let (first, second) = envelope.topicKeyParts
+        if first != nil, Self.topic(topic, is: envelope.type, key: first, then: second) { return envelope }
         let key = envelope.topicKey
-        if let key, Self.topic(topic, is: envelope.type, key: key) { return envelope }
         let expected = key.map { "'\(envelope.type.rawValue)' or '\(envelope.type.rawValue)/\($0)'" } ?? "'\(envelope.type.rawValue)'"
         throw MessageError(
             .topicMismatch,

@@ -1,3 +1,5 @@
+import Glibc
+
 /// How a message is addressed on the bus: its topic frame is its type, optionally followed by
 /// `/` and a key, so a subscriber to the type (or any prefix of it) receives every key, and a
 /// subscriber to `type/key` only that key's messages.
@@ -64,12 +66,22 @@ public enum Topic {
     public static func isDeviceKey(_ key: UnsafeRawBufferPointer, owner: String?, bucket: String?) -> Bool {
         switch (owner, bucket) {
         case (nil, nil): return false
-        case (let owner?, nil): return key.elementsEqual(owner.utf8)
-        case (nil, let bucket?): return key.elementsEqual(bucket.utf8)
+        case (let owner?, nil): return holds(key, owner, at: 0, ending: true)
+        case (nil, let bucket?): return holds(key, bucket, at: 0, ending: true)
         case (let owner?, let bucket?):
             let length = owner.utf8.count
-            return key.count == length + 1 + bucket.utf8.count && key.prefix(length).elementsEqual(owner.utf8)
-                && key[length] == separator && key.suffix(from: length + 1).elementsEqual(bucket.utf8)
+            return key.count > length && holds(key, owner, at: 0, ending: false) && key[length] == separator
+                && holds(key, bucket, at: length + 1, ending: true)
+        }
+    }
+
+    /// Whether `bytes` holds `part`'s UTF-8 from `start` (and ends with it, when `ending`).
+    private static func holds(_ bytes: UnsafeRawBufferPointer, _ part: String, at start: Int, ending: Bool) -> Bool {
+        var part = part
+        return part.withUTF8 { part in
+            let end = start + part.count
+            guard ending ? bytes.count == end : bytes.count >= end else { return false }
+            return part.isEmpty || memcmp(bytes.baseAddress! + start, part.baseAddress!, part.count) == 0
         }
     }
 
