@@ -17,21 +17,11 @@ enum LatencyCost {
     /// Runs `blocks` rounds of 25 round trips per series after `warmUp` round trips of each;
     /// returns the report.
     static func run(blocks: Int = 80, warmUp: Int = 300) throws -> String {
-        let stack = try BenchStack()
-        defer { stack.stop(keep: false) }
-        let context = try ZMQContext()
-        let product = try ProductClient(context: context, config: stack.config)
-        defer { product.close() }
-        try product.handshake(services: BenchStack.serviceNames, timeout: 20)
-        let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
-        let raw = try RawClient(context: context, config: stack.config, payload: payload)
-        defer { raw.close() }
-        try raw.handshake(timeout: 20)
-        for _ in 0..<max(1, warmUp) { _ = try product.roundTrip(device: "bench-ipad") }
-        guard let decision = product.samples[.presented], let ack = product.samples[.ack] else {
-            throw BenchError("no decision and ack from presentation-policy to shape the raw echo's answers")
-        }
-        let shape = RawClient.Shape(first: try product.bus.codec.encode(decision).count, second: try product.bus.codec.encode(ack).count)
+        try SideBySide.run(warmUp: warmUp) { side in try run(side, blocks: blocks, warmUp: warmUp) }
+    }
+
+    private static func run(_ side: SideBySide, blocks: Int, warmUp: Int) throws -> String {
+        let (stack, product, raw, shape) = (side.stack, side.product, side.raw, side.shape)
         let iterations = amounts.map { Int(Double($0) / Spin.instructionsPerIteration) }
         for _ in 0..<warmUp {
             _ = try raw.roundTrip()

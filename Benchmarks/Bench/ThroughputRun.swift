@@ -11,22 +11,11 @@ import ZeroMQ
 enum ThroughputRun {
     /// Runs `rounds` rounds of `seconds` per side with `window` in flight; returns the report.
     static func run(rounds: Int = 3, seconds: Double = 2, window: Int = 128) throws -> String {
-        let policy = MonsterBus.Service.presentationPolicy
-        let stack = try BenchStack()
-        defer { stack.stop(keep: false) }
-        let context = try ZMQContext()
-        let product = try ProductClient(context: context, config: stack.config)
-        defer { product.close() }
-        try product.handshake(services: BenchStack.serviceNames, timeout: 20)
-        let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
-        let raw = try RawClient(context: context, config: stack.config, payload: payload)
-        defer { raw.close() }
-        try raw.handshake(timeout: 20)
-        for _ in 0..<50 { _ = try product.roundTrip(device: "bench-ipad") }
-        guard let decision = product.samples[.presented], let ack = product.samples[.ack] else {
-            throw BenchError("no decision and ack from \(policy) to shape the raw echo's answers")
-        }
-        let shape = RawClient.Shape(first: try product.bus.codec.encode(decision).count, second: try product.bus.codec.encode(ack).count)
+        try SideBySide.run(warmUp: 50) { side in try run(side, rounds: rounds, seconds: seconds, window: window) }
+    }
+
+    private static func run(_ side: SideBySide, rounds: Int, seconds: Double, window: Int) throws -> String {
+        let (stack, context, product, raw, shape) = (side.stack, side.context, side.product, side.raw, side.shape)
         let devices = (0..<1_000).map { "bench-\($0)" }
         _ = try product.sustained(devices: devices, window: window, length: .oncePerDevice)
         _ = try product.sustained(devices: devices, window: window, length: .seconds(0.5))

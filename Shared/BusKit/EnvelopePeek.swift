@@ -226,47 +226,48 @@ public struct EnvelopePeek: Sendable, Equatable {
         /// `point` (there and not `null`) and its first `presentation`'s first `style` (a
         /// string), as the decoders read them; false when it is not an object.
         mutating func peekBody(into peek: inout EnvelopePeek) -> Bool {
-            position += 1
             var seenElement = false, seenPoint = false, seenPresentation = false
-            skipWhitespace()
-            if position < count, bytes[position] == UInt8(ascii: "}") { position += 1; return true }
-            while true {
-                skipWhitespace()
-                guard let (name, nameEscaped) = string() else { return false }
-                skipWhitespace()
-                guard position < count, bytes[position] == UInt8(ascii: ":") else { return false }
-                position += 1
-                skipWhitespace()
-                guard position < count else { return false }
-                let valueStart = position
-                if !seenElement, key(name, escaped: nameEscaped, is: "element") {
+            return walkObject { scanner, name, nameEscaped in
+                if !seenElement, scanner.key(name, escaped: nameEscaped, is: "element") {
                     seenElement = true
-                    if bytes[position] == UInt8(ascii: "\"") {
-                        guard let (value, valueEscaped) = string() else { return false }
+                    if scanner.bytes[scanner.position] == UInt8(ascii: "\"") {
+                        guard let (value, valueEscaped) = scanner.string() else { return false }
                         peek.element = value
                         peek.elementEscaped = valueEscaped
                     }
-                } else if !seenPoint, key(name, escaped: nameEscaped, is: "point") {
+                } else if !seenPoint, scanner.key(name, escaped: nameEscaped, is: "point") {
                     seenPoint = true
-                    peek.point = bytes[position] != UInt8(ascii: "n")
-                } else if !seenPresentation, key(name, escaped: nameEscaped, is: "presentation") {
+                    peek.point = scanner.bytes[scanner.position] != UInt8(ascii: "n")
+                } else if !seenPresentation, scanner.key(name, escaped: nameEscaped, is: "presentation") {
                     seenPresentation = true
-                    if bytes[position] == UInt8(ascii: "{") { guard peekPresentation(into: &peek) else { return false } }
+                    if scanner.bytes[scanner.position] == UInt8(ascii: "{") { return scanner.peekPresentation(into: &peek) }
                 }
-                if position == valueStart { guard skipValue(), position > valueStart else { return false } }
-                skipWhitespace()
-                guard position < count else { return false }
-                if bytes[position] == UInt8(ascii: "}") { position += 1; return true }
-                guard bytes[position] == UInt8(ascii: ",") else { return false }
-                position += 1
+                return true
             }
         }
 
         /// Reads the presentation object at `position` for its first `style` (a string); false
         /// when it is not an object.
         mutating func peekPresentation(into peek: inout EnvelopePeek) -> Bool {
-            position += 1
             var seenStyle = false
+            return walkObject { scanner, name, nameEscaped in
+                guard !seenStyle, scanner.key(name, escaped: nameEscaped, is: "style") else { return true }
+                seenStyle = true
+                if scanner.bytes[scanner.position] == UInt8(ascii: "\"") {
+                    guard let (value, valueEscaped) = scanner.string() else { return false }
+                    peek.style = value
+                    peek.styleEscaped = valueEscaped
+                }
+                return true
+            }
+        }
+
+        /// Walks the object at `position` (its `{`) to its end, calling `visit` with each member's
+        /// name (and whether it holds escapes) at the start of its value, which `visit` may read
+        /// (the value is skipped when it did not move); false when it is not an object, or when
+        /// `visit` says a value it read is malformed.
+        mutating func walkObject(_ visit: (inout Scanner, Range<Int>, Bool) -> Bool) -> Bool {
+            position += 1
             skipWhitespace()
             if position < count, bytes[position] == UInt8(ascii: "}") { position += 1; return true }
             while true {
@@ -278,14 +279,7 @@ public struct EnvelopePeek: Sendable, Equatable {
                 skipWhitespace()
                 guard position < count else { return false }
                 let valueStart = position
-                if !seenStyle, key(name, escaped: nameEscaped, is: "style") {
-                    seenStyle = true
-                    if bytes[position] == UInt8(ascii: "\"") {
-                        guard let (value, valueEscaped) = string() else { return false }
-                        peek.style = value
-                        peek.styleEscaped = valueEscaped
-                    }
-                }
+                guard visit(&self, name, nameEscaped) else { return false }
                 if position == valueStart { guard skipValue(), position > valueStart else { return false } }
                 skipWhitespace()
                 guard position < count else { return false }
