@@ -96,8 +96,9 @@ public struct DeliveryWindow: Sendable {
     public func forwards(of id: String) -> [[[UInt8]]] { entries[Key(id)]?.forwards ?? [] }
 
     /// Remembers that the message `id`, sent at `sent`, was answered with `ack`, having passed
-    /// on the messages in `forwards` (their frames, kept as long as the id).
-    public mutating func remember(id: String, sent: Double, ack: Ack, forwards: [[[UInt8]]] = [], now: Double) {
+    /// on the messages in `forwards` (their frames, kept as long as the id). Both are taken, not
+    /// copied: the caller's last use of them is here.
+    public mutating func remember(id: String, sent: Double, ack: consuming Ack, forwards: consuming [[[UInt8]]] = [], now: Double) {
         let key = checked?.id == id ? checked! : Key(id)
         guard entries[key] == nil else { return }
         while entries.count >= capacity, head < order.count {

@@ -70,16 +70,19 @@ public struct Envelope: Sendable, Equatable {
 
     /// The trace context in `traceparent`, if there is a valid one.
     public var trace: TraceContext? { traceparent.flatMap(TraceContext.init(traceparent:)) }
+}
 
-    /// An envelope from its parts, at the current version.
+extension Envelope {
+    /// An envelope from its parts, at the current version. Made by the memberwise initializer
+    /// (which exists because this one is in an extension): assigned one by one, the members were
+    /// built in a temporary envelope, copied out and destroyed (~500 instructions a message).
     public init(
         id: String, correlationId: String, service: String, device: String?, seq: UInt64, time: String,
         traceparent: String? = nil, parentSpan: String? = nil, replyTo: String? = nil, body: Body
     ) {
-        self.version = Envelope.currentVersion
-        self.id = id; self.correlationId = correlationId; self.service = service
-        self.device = device; self.seq = seq; self.time = time
-        self.traceparent = traceparent; self.parentSpan = parentSpan; self.replyTo = replyTo; self.body = body
+        self.init(
+            version: Envelope.currentVersion, id: id, correlationId: correlationId, service: service, device: device,
+            seq: seq, time: time, traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
     }
 }
 
