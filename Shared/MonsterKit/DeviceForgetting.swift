@@ -35,6 +35,13 @@ public struct DeviceActivity: Sendable {
     /// Notes that `device` was used at `now`.
     public mutating func touch(_ device: String, at now: Double) { lastUsed[device] = now }
 
+    /// Notes that `device` was used at `now` if it is tracked (one look-up); false if it is not.
+    public mutating func touchIfTracked(_ device: String, at now: Double) -> Bool {
+        guard let index = lastUsed.index(forKey: device) else { return false }
+        lastUsed.values[index] = now
+        return true
+    }
+
     /// Stops tracking `device`.
     public mutating func remove(_ device: String) { lastUsed[device] = nil }
 

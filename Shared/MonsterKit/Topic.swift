@@ -24,7 +24,8 @@ public enum Topic {
     /// The bucket of `device`: FNV-1a (32 bits) of its UTF-8 bytes, modulo 256, as two lowercase
     /// hex digits — the same in every language (docs/asyncapi.yaml says how).
     public static func bucket(ofDevice device: String) -> String {
-        bucket(ofDeviceBytes: device.utf8)
+        var device = device
+        return device.withUTF8 { bucket(ofDeviceBytes: $0) }
     }
 
     /// The bucket of the device id whose UTF-8 is `bytes` (`bucket(ofDevice:)`; the bus hashes

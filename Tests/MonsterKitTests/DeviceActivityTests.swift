@@ -23,4 +23,15 @@ import Testing
         activity.remove("a")
         #expect(activity.expire(at: 100) == [])
     }
+
+    @Test func touchingIfTrackedRenewsATrackedDeviceAndLeavesAnUntrackedOneOut() {
+        var activity = DeviceActivity(limit: 100, lastUsed: ["a": 0])
+        let tracked = activity.touchIfTracked("a", at: 90)
+        let untracked = activity.touchIfTracked("b", at: 90)
+        #expect(tracked && !untracked)
+        #expect(activity.count == 1)
+        // Renewed at 90: not idle at 150, idle after 190.
+        let early = activity.expire(at: 150), late = activity.expire(at: 191)
+        #expect(early == [] && late == ["a"])
+    }
 }

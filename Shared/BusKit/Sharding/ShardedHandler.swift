@@ -45,7 +45,12 @@ extension DeviceCoreHandler {
             return Reply([.error(MessageError.Code.unknownType, "\(service) does not handle \(envelope.type.rawValue)")])
         }
         let effects = core.handle(device: envelope.device, action: action)
-        if let device = envelope.device, core.devices[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
+        // A device tracked is one the core holds (both forget it together): one look-up for it;
+        // a new one is tracked once the core holds it.
+        if let device = envelope.device {
+            let now = Timestamp.wallClock()
+            if !activity.touchIfTracked(device, at: now), core.devices[device] != nil { activity.touch(device, at: now) }
+        }
         return Reply(effects)
     }
 
