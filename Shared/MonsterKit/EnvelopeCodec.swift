@@ -66,26 +66,17 @@ public struct EnvelopeCodec: Sendable {
 
     /// The topic frame `type`, `type/key` or `type/key/then`, written in one go.
     static func topicFrame(_ type: MessageType, key: String?, then: String? = nil) -> [UInt8] {
-        let keyed = key != nil, followed = then != nil
-        var name = type.rawValue
-        var key = key ?? ""
-        var then = then ?? ""
-        return name.withUTF8 { name in
-            key.withUTF8 { key in
-                then.withUTF8 { then in
-                    let count = name.count + (keyed ? 1 + key.count : 0) + (followed ? 1 + then.count : 0)
-                    return [UInt8](unsafeUninitializedCapacity: count) { frame, written in
-                        var at = 0
-                        func append(_ part: UnsafeBufferPointer<UInt8>) {
-                            _ = UnsafeMutableBufferPointer(rebasing: frame[at..<(at + part.count)]).initialize(from: part)
-                            at += part.count
-                        }
-                        append(name)
-                        if keyed { frame[at] = Topic.separator; at += 1; append(key) }
-                        if followed { frame[at] = Topic.separator; at += 1; append(then) }
-                        written = count
-                    }
+        withTopicParts(type, key: key, then: then) { name, key, then, count in
+            [UInt8](unsafeUninitializedCapacity: count) { frame, written in
+                var at = 0
+                func append(_ part: UnsafeBufferPointer<UInt8>) {
+                    _ = UnsafeMutableBufferPointer(rebasing: frame[at..<(at + part.count)]).initialize(from: part)
+                    at += part.count
                 }
+                append(name)
+                if let key { frame[at] = Topic.separator; at += 1; append(key) }
+                if let then { frame[at] = Topic.separator; at += 1; append(then) }
+                written = count
             }
         }
     }
@@ -93,21 +84,34 @@ public struct EnvelopeCodec: Sendable {
     /// Whether `topic` is the topic frame `type`, `type/key` when `key` is given, or
     /// `type/key/then` when `then` is given too — compared in place, nothing joined.
     static func topic(_ topic: [UInt8], is type: MessageType, key: String?, then: String? = nil) -> Bool {
+        topic.withUnsafeBufferPointer { topic in
+            withTopicParts(type, key: key, then: then) { name, key, then, count in
+                guard topic.count == count, holds(topic, name, at: 0) else { return false }
+                var at = name.count
+                if let key {
+                    guard topic[at] == Topic.separator, holds(topic, key, at: at + 1) else { return false }
+                    at += 1 + key.count
+                }
+                guard let then else { return true }
+                return topic[at] == Topic.separator && holds(topic, then, at: at + 1)
+            }
+        }
+    }
+
+    /// Calls `body` with the UTF-8 of a topic frame's parts — `type`'s name, then `key` and
+    /// `then` when given — and the frame's length (parts and separators), borrowed, not copied.
+    @inline(__always)
+    private static func withTopicParts<Result>(
+        _ type: MessageType, key: String?, then: String?,
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?, Int) -> Result
+    ) -> Result {
         let keyed = key != nil, followed = then != nil
-        var name = type.rawValue
-        var key = key ?? ""
-        var then = then ?? ""
-        return topic.withUnsafeBufferPointer { topic in
-            name.withUTF8 { name in
-                key.withUTF8 { key in
-                    then.withUTF8 { then in
-                        let count = name.count + (keyed ? 1 + key.count : 0) + (followed ? 1 + then.count : 0)
-                        guard topic.count == count, holds(topic, name, at: 0) else { return false }
-                        guard keyed else { return true }
-                        guard topic[name.count] == Topic.separator, holds(topic, key, at: name.count + 1) else { return false }
-                        let next = name.count + 1 + key.count
-                        return !followed || (topic[next] == Topic.separator && holds(topic, then, at: next + 1))
-                    }
+        var name = type.rawValue, key = key ?? "", then = then ?? ""
+        return name.withUTF8 { name in
+            key.withUTF8 { key in
+                then.withUTF8 { then in
+                    let count = name.count + (keyed ? 1 + key.count : 0) + (followed ? 1 + then.count : 0)
+                    return body(name, keyed ? key : nil, followed ? then : nil, count)
                 }
             }
         }
