@@ -52,7 +52,7 @@ struct Measurements {
     var peerSustained: [Throughput] = []
     var peerLost = 0
     /// Round trips with several product clients at once, by number of clients.
-    var clients: [Int: (latencies: [Double], lost: Int)] = [:]
+    var clients: [Int: ConcurrentClients.Run] = [:]
     /// Sustained runs with 1, 2 and 3 sharded instances of presentation-policy (issue 18).
     var sharded = ShardedRuns()
     /// `Scripts/callgrind`'s JSON line and table, when it ran.
@@ -150,7 +150,10 @@ enum BenchRun {
         for clients in options.clientCounts {
             let each = max(100, options.roundTrips / 5)
             progress("\(clients) client(s) at once: \(each) round trips each")
-            m.clients[clients] = try ConcurrentClients.run(clients: clients, roundTrips: each, config: stack.config)
+            let run = try ConcurrentClients.run(
+                clients: clients, roundTrips: each, config: stack.config, metering: [("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
+            m.cpu.add("\(clients) client(s)", run.cpu, run.latencies.count)
+            m.clients[clients] = run
         }
 
         // 3. The codec, on the envelopes just exchanged.

@@ -8,12 +8,21 @@ import Synchronization
 import ZeroMQ
 
 enum ConcurrentClients {
+    /// What a run measured: every client's latencies (seconds), the round trips lost, and the
+    /// wall and CPU seconds (of the processes metered) from the moment all clients were warm.
+    struct Run {
+        var latencies: [Double]
+        var lost: Int
+        var seconds: Double
+        var cpu: [String: Double]
+    }
+
     /// `clients` clients of the bus of `config`, each making `roundTrips` round trips (after a
-    /// warm-up of 50) on a device of its own, all started together; every client's latencies
-    /// (seconds), and the round trips lost.
-    static func run(clients: Int, roundTrips: Int, config: BusConfig) throws -> (latencies: [Double], lost: Int) {
+    /// warm-up of 50) on a device of its own, all started together, metering `processes`.
+    static func run(clients: Int, roundTrips: Int, config: BusConfig, metering processes: [(name: String, pid: pid_t)]) throws -> Run {
         let ready = Atomic<Int>(0)
         let results = Mutex<[Result<([Double], Int), any Error>]>([])
+        let meter = Mutex<(started: Double, cpu: CPUMeter)?>(nil)
         let policy = MonsterBus.Service.presentationPolicy
         try onThreads(clients) { index in
             let outcome = Result { () throws -> ([Double], Int) in
@@ -29,7 +38,9 @@ enum ConcurrentClients {
                     return made
                 }
                 defer { client?.close() }
-                ready.add(1, ordering: .sequentiallyConsistent)
+                if ready.add(1, ordering: .sequentiallyConsistent).newValue == clients {
+                    meter.withLock { $0 = (Timestamp.monotonic(), CPUMeter(processes)) }
+                }
                 while ready.load(ordering: .sequentiallyConsistent) < clients { usleep(1_000) }
                 let connected = try prepared.get()
                 var latencies: [Double] = []
@@ -39,13 +50,15 @@ enum ConcurrentClients {
             }
             results.withLock { $0.append(outcome) }
         }
-        var all: [Double] = [], lost = 0
+        let ended = Timestamp.monotonic()
+        var run = Run(latencies: [], lost: 0, seconds: 0, cpu: [:])
+        if let (started, cpu) = meter.withLock({ $0 }) { (run.seconds, run.cpu) = (ended - started, cpu.used()) }
         for result in results.withLock({ $0 }) {
             let (latencies, missing) = try result.get()
-            all += latencies
-            lost += missing
+            run.latencies += latencies
+            run.lost += missing
         }
-        return (all, lost)
+        return run
     }
 }
 
