@@ -53,6 +53,8 @@ struct Measurements {
     var peerLost = 0
     /// Round trips with several product clients at once, by number of clients.
     var clients: [Int: ConcurrentClients.Run] = [:]
+    /// The same with raw clients of the echo answering in the product's shape.
+    var rawShapedClients: [Int: ConcurrentClients.Run] = [:]
     /// Sustained runs with 1, 2 and 3 sharded instances of presentation-policy (issue 18).
     var sharded = ShardedRuns()
     /// `Scripts/callgrind`'s JSON line and table, when it ran.
@@ -154,6 +156,13 @@ enum BenchRun {
                 clients: clients, roundTrips: each, config: stack.config, metering: [("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
             m.cpu.add("\(clients) client(s)", run.cpu, run.latencies.count)
             m.clients[clients] = run
+            if let shape = m.shape {
+                let raw = try ConcurrentClients.runRaw(
+                    clients: clients, roundTrips: each, config: stack.config, payload: payload, shape: shape,
+                    metering: [("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
+                m.cpu.add("raw 1→2, \(clients) client(s)", raw.cpu, raw.latencies.count)
+                m.rawShapedClients[clients] = raw
+            }
         }
 
         // 3. The codec, on the envelopes just exchanged.

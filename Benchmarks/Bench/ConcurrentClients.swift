@@ -1,5 +1,6 @@
-// Several product clients at once, each on its own thread with its own connection and device,
-// making sequential round trips: how a client's round trip grows with the others' traffic.
+// Several clients at once, each on its own thread with its own connection (and device, or
+// address), making sequential round trips: how a client's round trip grows with the others'
+// traffic, for the product's clients and for raw clients of the echo answering in the product's shape.
 
 import BusKit
 import Glibc
@@ -17,24 +18,60 @@ enum ConcurrentClients {
         var cpu: [String: Double]
     }
 
-    /// `clients` clients of the bus of `config`, each making `roundTrips` round trips (after a
-    /// warm-up of 50) on a device of its own, all started together, metering `processes`.
+    /// `clients` product clients of the bus of `config`, each making `roundTrips` round trips
+    /// (after a warm-up of 50) on a device of its own, all started together, metering `processes`.
     static func run(clients: Int, roundTrips: Int, config: BusConfig, metering processes: [(name: String, pid: pid_t)]) throws -> Run {
+        let policy = MonsterBus.Service.presentationPolicy
+        return try measure(clients: clients, roundTrips: roundTrips, metering: processes) { index, context in
+            let client = try ProductClient(context: context, config: config)
+            let device = "bench-client-\(clients)-\(index)"
+            return (
+                prepare: { try client.handshake(services: [policy], timeout: 20) },
+                roundTrip: { try client.roundTrip(device: device) },
+                lost: { client.lost },
+                close: client.close)
+        }
+    }
+
+    /// The same with raw clients of the echo, each on an address of its own, answered in
+    /// `shape` and timed until the first answer, as the product's round trip is timed until its
+    /// decision (the echo's work per round trip stays the same whatever the number of clients).
+    static func runRaw(
+        clients: Int, roundTrips: Int, config: BusConfig, payload: [UInt8], shape: RawClient.Shape,
+        metering processes: [(name: String, pid: pid_t)]
+    ) throws -> Run {
+        try measure(clients: clients, roundTrips: roundTrips, metering: processes) { index, context in
+            let client = try RawClient(context: context, config: config, payload: payload, address: UInt64(index + 1))
+            return (
+                prepare: { try client.handshake(timeout: 20) },
+                roundTrip: { try client.roundTrip(shape: shape, firstAnswer: true) },
+                lost: { client.lost },
+                close: client.close)
+        }
+    }
+
+    /// What `measure` needs of a client, made on its own thread: connect and wait for the
+    /// service, one timed round trip, the round trips lost, and closing.
+    typealias Client = (prepare: () throws -> Void, roundTrip: () throws -> Double?, lost: () -> Int, close: () -> Void)
+
+    /// Runs `clients` clients made by `make(index, context)`, each on a thread of its own; they
+    /// start measuring together, once every one is prepared and warm (or has failed).
+    private static func measure(
+        clients: Int, roundTrips: Int, metering processes: [(name: String, pid: pid_t)],
+        make: @escaping @Sendable (Int, ZMQContext) throws -> Client
+    ) throws -> Run {
         let ready = Atomic<Int>(0)
         let results = Mutex<[Result<([Double], Int), any Error>]>([])
         let meter = Mutex<(started: Double, cpu: CPUMeter)?>(nil)
-        let policy = MonsterBus.Service.presentationPolicy
         try onThreads(clients) { index in
             let outcome = Result { () throws -> ([Double], Int) in
-                // Start together: every client connected and warm (or failed).
                 let context = try ZMQContext()
-                var client: ProductClient?
-                let device = "bench-client-\(clients)-\(index)"
-                let prepared = Result { () throws -> ProductClient in
-                    let made = try ProductClient(context: context, config: config)
+                var client: Client?
+                let prepared = Result { () throws -> Client in
+                    let made = try make(index, context)
                     client = made
-                    try made.handshake(services: [policy], timeout: 20)
-                    for _ in 0..<50 { _ = try made.roundTrip(device: device) }
+                    try made.prepare()
+                    for _ in 0..<50 { _ = try made.roundTrip() }
                     return made
                 }
                 defer { client?.close() }
@@ -45,8 +82,8 @@ enum ConcurrentClients {
                 let connected = try prepared.get()
                 var latencies: [Double] = []
                 latencies.reserveCapacity(roundTrips)
-                for _ in 0..<roundTrips { if let seconds = try connected.roundTrip(device: device) { latencies.append(seconds) } }
-                return (latencies, connected.lost)
+                for _ in 0..<roundTrips { if let seconds = try connected.roundTrip() { latencies.append(seconds) } }
+                return (latencies, connected.lost())
             }
             results.withLock { $0.append(outcome) }
         }

@@ -7,8 +7,8 @@ import MonsterKit
 import Synchronization
 import ZeroMQ
 
-/// The baseline's client: a PUB to the bus's frontend and a SUB (`bench.pong`) from its
-/// backend, owned by the thread that made it.
+/// The baseline's client: a PUB to the bus's frontend and a SUB (`bench.pong`, or its own
+/// reply topic when it has an address) from its backend, owned by the thread that made it.
 final class RawClient {
     private let context: ZMQContext
     private let config: BusConfig
@@ -23,17 +23,19 @@ final class RawClient {
     var sendTime = (seconds: 0.0, count: 0)
     private var floods = 0
 
-    /// Connects to the bus of `config`; `payload` is what every message carries.
-    init(context: ZMQContext, config: BusConfig, payload: [UInt8]) throws {
-        precondition(payload.count >= 24, "a payload holds at least a sequence number, a shape and an amount of work")
+    /// Connects to the bus of `config`; `payload` is what every message carries. With an
+    /// `address` (not zero), the echo answers it on a topic of its own (`RawWire.replyTopic`).
+    init(context: ZMQContext, config: BusConfig, payload: [UInt8], address: UInt64 = 0) throws {
+        precondition(payload.count >= 32, "a payload holds at least a sequence number, a shape, an amount of work and an address")
         self.context = context
         self.config = config
         self.payload = payload
         RawWire.stamp(0, into: &self.payload, at: 8)  // a plain ping: one answer, the same payload,
-        RawWire.stamp(0, into: &self.payload, at: 16)  // no extra work
+        RawWire.stamp(0, into: &self.payload, at: 16)  // no extra work,
+        RawWire.stamp(address, into: &self.payload, at: 24)  // answered on the client's topic
         publisher = try ZMQSocket(context, .pub)
         subscriber = try ZMQSocket(context, .sub)
-        try subscriber.subscribe(String(decoding: RawWire.pongTopic, as: UTF8.self))
+        try subscriber.subscribe(String(decoding: address == 0 ? RawWire.pongTopic : RawWire.replyTopic(of: address), as: UTF8.self))
         // No high-water mark on this PUB: libzmq's count of what a pipe holds lags behind the
         // reader (it learns of reads every 500 messages, and processes that news at most every
         // millisecond or so while busy sending), so a flood of 100 in flight still hit the

@@ -11,12 +11,21 @@ import ZeroMQ
 /// `device.tap`, the first 8 bytes of the payload holding a sequence number. In a ping, bytes
 /// 8..<16 ask for the product's shape of answer when they are not zero: two messages (like the
 /// decision and the ack), of the sizes in their low and high 32 bits. Bytes 16..<24, when not
-/// zero, ask the echo to run `Spin` for that many iterations before it answers.
+/// zero, ask the echo to run `Spin` for that many iterations before it answers. Bytes 24..<32,
+/// when not zero, are the sender's address: the answers go to `replyTopic(of:)` instead of
+/// `pongTopic`, so that clients running at once each hear only their own (as the product's do).
 enum RawWire {
     /// Client → echo.
     static let pingTopic = Array("bench.ping".utf8)
     /// Echo → client.
     static let pongTopic = Array("bench.pong".utf8)
+
+    /// Echo → the client of `address` (not zero): `bench.reply/` and the address in 16 hex
+    /// digits, which no other address's topic starts with, nor `pongTopic`.
+    static func replyTopic(of address: UInt64) -> [UInt8] {
+        let digits = Array(String(address, radix: 16).utf8)
+        return Array("bench.reply/".utf8) + [UInt8](repeating: UInt8(ascii: "0"), count: 16 - digits.count) + digits
+    }
     /// The one-way flood (client → client's own subscriber thread).
     static let floodTopic = Array("bench.flood".utf8)
     /// Sequence number of a probe message (proves a path is live; not counted).
@@ -66,6 +75,7 @@ enum RawEcho {
             try publisher.connect(config.frontend)
             try subscriber.connect(config.backend)
             var answers: [Int: [UInt8]] = [:]
+            var replyTopics: [UInt64: [UInt8]] = [:]
             while true {
                 // Like ServiceRuntime: poll, then take everything waiting in one go.
                 guard try poll([.socket(subscriber)], timeoutMilliseconds: 1000)[0] else {
@@ -74,9 +84,15 @@ enum RawEcho {
                 }
                 while let frames = try subscriber.receive(dontWait: true) {
                     guard frames.count == 2 else { continue }
+                    let address = RawWire.value(in: frames[1], at: 24)
+                    var topic = RawWire.pongTopic
+                    if address != 0 {
+                        topic = replyTopics[address] ?? RawWire.replyTopic(of: address)
+                        replyTopics[address] = topic
+                    }
                     let shape = RawWire.value(in: frames[1], at: 8)
                     if shape == 0 {
-                        try publisher.send([RawWire.pongTopic, frames[1]])
+                        try publisher.send([topic, frames[1]])
                         continue
                     }
                     // Product-shaped: two answers, each carrying the ping's sequence number (and
@@ -88,7 +104,7 @@ enum RawEcho {
                         RawWire.stamp(sequence, into: &answer)
                         RawWire.stamp(work, into: &answer, at: 16)
                         answers[size] = answer
-                        try publisher.send([RawWire.pongTopic, answer])
+                        try publisher.send([topic, answer])
                     }
                 }
             }

@@ -153,6 +153,13 @@ enum Report {
             table.row("  \(clients) client(s) at once: p50 / p99 (lost)", "", micro(summary.p50) + " / " + micro(summary.p99) + " (\(run.lost))",
                       ratio(raw.p50 > 0 ? summary.p50 / raw.p50 : 0), isMost ? "≤ 1.2×" : "", isMost ? mark(verdict[.p50Ratio8Clients] <= 1.2) : "")
         }
+        // The protocol's shape alone (two answers per action), with as many clients at once.
+        for clients in m.rawShapedClients.keys.sorted() {
+            let run = m.rawShapedClients[clients]!
+            let summary = LatencySummary(run.latencies)
+            table.row("  raw echo 1→2, \(clients) client(s) at once: p50 / p99 (lost)", micro(summary.p50) + " / " + micro(summary.p99) + " (\(run.lost))", "",
+                      ratio(raw.p50 > 0 ? summary.p50 / raw.p50 : 0), "(reference)", "")
+        }
 
         let rawRates = m.rawOneWay.map(\.rate)
         let scaleRuns = m.sustained[m.throughputScale] ?? []
@@ -202,7 +209,7 @@ enum Report {
 
         table.section("CPU µs per round trip / message (raw) / action (product), per process (/proc/PID/stat)")
         let kinds = ["round trip raw", "round trip raw 1→2", "round trip product", "raw one-way", "raw echo", "raw echo 1→2"]
-            + o.scales.map { "product \($0)" } + m.clients.keys.sorted().map { "\($0) client(s)" }
+            + o.scales.map { "product \($0)" } + m.clients.keys.sorted().flatMap { ["raw 1→2, \($0) client(s)", "\($0) client(s)"] }
         for kind in kinds {
             guard let entry = m.cpu[kind], entry.completed > 0 else { continue }
             let parts = entry.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(format($0.value * 1e6 / Double(entry.completed), 1))" }
@@ -215,7 +222,11 @@ enum Report {
             case "raw echo 1→2": m.rawShapedEcho
             default: kind.hasPrefix("product ") ? Int(kind.dropFirst(8)).flatMap { m.sustained[$0] } : nil
             }
-            let wall = (runs ?? []).map(\.seconds).reduce(0, +) + (Int(kind.prefix { $0.isNumber }).flatMap { m.clients[$0]?.seconds } ?? 0)
+            let several: ConcurrentClients.Run? = kind.hasSuffix("client(s)")
+                ? (kind.hasPrefix("raw 1→2, ") ? Int(kind.dropFirst(9).prefix { $0.isNumber }).flatMap { m.rawShapedClients[$0] }
+                    : Int(kind.prefix { $0.isNumber }).flatMap { m.clients[$0] })
+                : nil
+            let wall = (runs ?? []).map(\.seconds).reduce(0, +) + (several?.seconds ?? 0)
             let busy = wall > 0 ? ", \(format(entry.seconds.values.reduce(0, +) / wall, 2)) cores busy" : ""
             table.row("  \(kind)", isRaw ? parts.joined(separator: ", ") : "", isRaw ? "" : parts.joined(separator: ", "), "", "Σ \(format(total, 1))\(busy)", "")
         }
