@@ -4,7 +4,8 @@ import Testing
 
 /// The pieces of the etcd client that speak HTTP/1.1 and base64 themselves (no Foundation in
 /// the services), against a scripted server on an ephemeral port: answers with a length or
-/// chunked, kept connections (and one the server closed meanwhile), timeouts, refusals.
+/// chunked, kept connections (and one the server closed meanwhile), timeouts, refusals, and
+/// answers whose lengths are not numbers in range or whose bodies pass the cap.
 @Suite(.serialized) struct EtcdHTTPTests {
     @Test func base64MatchesRFC4648AndFoundation() throws {
         let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
@@ -88,6 +89,37 @@ import Testing
         #expect(throws: HTTPClient.Failure.self) {
             try HTTPClient(host: "no-such-host.invalid", port: 2379).post("/a", body: [], contentType: "text/plain", timeout: 5)
         }
+    }
+
+    @Test func badLengthsAndOversizedBodiesAreErrors() throws {
+        let head = "HTTP/1.1 200 OK\r\n"
+        let refused: [(String, String)] = [
+            ("a negative length", head + "Content-Length: -5\r\n\r\nabc"),
+            ("a signed length", head + "Content-Length: +3\r\n\r\nabc"),
+            ("a length past Int", head + "Content-Length: 99999999999999999999\r\n\r\nabc"),
+            ("a length over the cap", head + "Content-Length: 1001\r\n\r\n" + String(repeating: "x", count: 1001)),
+            ("a chunk size past Int when added", head + "Transfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nabc\r\n0\r\n\r\n"),
+            ("a negative chunk size", head + "Transfer-Encoding: chunked\r\n\r\n-1\r\nabc\r\n0\r\n\r\n"),
+            ("chunks over the cap together", head + "Transfer-Encoding: chunked\r\n\r\n258\r\n" + String(repeating: "x", count: 600)
+                + "\r\n258\r\n" + String(repeating: "x", count: 600) + "\r\n0\r\n\r\n"),
+        ]
+        for (what, answer) in refused {
+            let server = try ScriptedServer([.answer(Array(answer.utf8))])
+            #expect(throws: HTTPClient.Failure.self, "\(what)") {
+                try HTTPClient(host: "127.0.0.1", port: server.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5)
+            }
+        }
+        // Up to the end of the connection, also capped.
+        let endless = try ScriptedServer([.answerThenClose(Array((head + "\r\n" + String(repeating: "x", count: 1001)).utf8))])
+        #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient(host: "127.0.0.1", port: endless.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5)
+        }
+        // At the cap exactly, accepted.
+        let full = String(repeating: "y", count: 1000)
+        let server = try ScriptedServer([.answer(Self.answer(full)), .answerThenClose(Array((head + "\r\n" + full).utf8))])
+        let client = HTTPClient(host: "127.0.0.1", port: server.port, maxBodyBytes: 1000)
+        #expect(try client.post("/a", body: [], contentType: "text/plain", timeout: 5).body == Array(full.utf8))
+        #expect(try client.post("/b", body: [], contentType: "text/plain", timeout: 5).body == Array(full.utf8))
     }
 
     @Test func endpointsAreHTTPURLs() throws {

@@ -24,12 +24,19 @@ final class HTTPClient: Sendable {
 
     private let host: String
     private let port: UInt16
+    private let maxBodyBytes: Int
     private let idle = Locked<[Int32]>([])
 
-    /// A client of the server at `host` (a name, or an address; IPv6 without brackets) and `port`.
-    init(host: String, port: UInt16) {
+    /// The largest answer body accepted by default: far above anything etcd answers here, far
+    /// below what would exhaust a service's memory.
+    static let defaultMaxBodyBytes = 64 << 20
+
+    /// A client of the server at `host` (a name, or an address; IPv6 without brackets) and
+    /// `port`, refusing answers whose body is larger than `maxBodyBytes`.
+    init(host: String, port: UInt16, maxBodyBytes: Int = defaultMaxBodyBytes) {
         self.host = host
         self.port = port
+        self.maxBodyBytes = maxBodyBytes
     }
 
     deinit {
@@ -57,7 +64,7 @@ final class HTTPClient: Sendable {
     /// Sends `request` on `socket` and reads the answer; the socket is kept for the next request
     /// when the answer leaves it reusable, closed otherwise.
     private func exchange(_ socket: Int32, _ request: [UInt8], deadline: Double) throws(Failure) -> Response {
-        var reader = ResponseReader(socket: socket, deadline: deadline)
+        var reader = ResponseReader(socket: socket, deadline: deadline, maxBodyBytes: maxBodyBytes)
         do {
             try Self.send(socket, request, deadline: deadline)
             let response = try reader.read()
@@ -140,10 +147,12 @@ final class HTTPClient: Sendable {
 }
 
 /// Reads one HTTP/1.1 answer from a socket: the status line, the headers, and the body by
-/// `Content-Length`, chunked, or up to the end of the connection.
+/// `Content-Length`, chunked, or up to the end of the connection — none larger than
+/// `maxBodyBytes`, and a length or chunk size that is not a number in range is an error.
 private struct ResponseReader {
     let socket: Int32
     let deadline: Double
+    let maxBodyBytes: Int
     private var buffer: [UInt8] = []
     private var position = 0
     /// Whether the connection can carry another request after this answer.
@@ -151,9 +160,10 @@ private struct ResponseReader {
     /// The largest header block accepted.
     private static let maxHeaderBytes = 65_536
 
-    init(socket: Int32, deadline: Double) {
+    init(socket: Int32, deadline: Double, maxBodyBytes: Int) {
         self.socket = socket
         self.deadline = deadline
+        self.maxBodyBytes = maxBodyBytes
     }
 
     mutating func read() throws(HTTPClient.Failure) -> HTTPClient.Response {
@@ -163,7 +173,7 @@ private struct ResponseReader {
         else {
             throw HTTPClient.Failure(description: "not an HTTP answer: \(headerLines.first?.prefix(80) ?? "")")
         }
-        var length: Int?
+        var length: String?
         var chunked = false
         var closes = false
         for line in headerLines.dropFirst() {
@@ -171,7 +181,7 @@ private struct ResponseReader {
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingSpaces().lowercased()
             switch name {
-            case "content-length": length = Int(value)
+            case "content-length": length = value
             case "transfer-encoding": chunked = value.contains("chunked")
             case "connection": closes = value.contains("close")
             default: break
@@ -181,11 +191,14 @@ private struct ResponseReader {
         if chunked {
             body = try readChunks()
         } else if let length {
-            try need(position + length)
-            body = Array(buffer[position..<position + length])
-            position += length
+            let count = try size(length, radix: 10, of: "Content-Length", within: maxBodyBytes)
+            try need(position + count)
+            body = Array(buffer[position..<position + count])
+            position += count
         } else {
-            while try receive() {}
+            repeat {
+                guard buffer.count - position <= maxBodyBytes else { throw tooLarge() }
+            } while try receive()
             body = Array(buffer[position...])
             position = buffer.count
             closes = true
@@ -209,9 +222,7 @@ private struct ResponseReader {
         while true {
             let line = try readLine()
             let digits = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces() } ?? ""
-            guard let size = Int(digits, radix: 16), size >= 0 else {
-                throw HTTPClient.Failure(description: "a bad chunk size '\(line.prefix(20))'")
-            }
+            let size = try size(digits, radix: 16, of: "chunk size", within: maxBodyBytes - body.count)
             if size == 0 {
                 while try !readLine().isEmpty {}  // trailers
                 return body
@@ -220,6 +231,21 @@ private struct ResponseReader {
             body += buffer[position..<position + size]
             position += size + 2
         }
+    }
+
+    /// `text` as a size: digits only (in `radix`), at most `limit`.
+    private func size(_ text: String, radix: Int, of what: String, within limit: Int) throws(HTTPClient.Failure) -> Int {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") }),
+              let size = Int(text, radix: radix)
+        else {
+            throw HTTPClient.Failure(description: "a bad \(what) '\(text.prefix(20))'")
+        }
+        guard size <= limit else { throw tooLarge() }
+        return size
+    }
+
+    private func tooLarge() -> HTTPClient.Failure {
+        HTTPClient.Failure(description: "an answer larger than \(maxBodyBytes) bytes")
     }
 
     /// The next line (without its CRLF).
