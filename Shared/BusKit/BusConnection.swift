@@ -139,6 +139,13 @@ public final class BusConnection {
         try subscriber.receive(dontWait: true)
     }
 
+    /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for the next message
+    /// and receives it into `message`, reusing its storage (`ZMQSocket.receive(into:timeoutMilliseconds:)`);
+    /// false when none came.
+    public func receive(into message: inout ReceivedMessage, timeoutMilliseconds: Int) throws -> Bool {
+        try subscriber.receive(into: &message, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
     /// The SUB socket, to poll it together with other things.
     public var pollItem: PollItem { .socket(subscriber) }
 

@@ -69,6 +69,36 @@ import ZeroMQ
         #expect(try sub.receive(dontWait: true) == nil)
     }
 
+    @Test func messagesAreReceivedIntoStorageKeptFromMessageToMessage() throws {
+        let context = try ZMQContext()
+        let (pub, sub) = try pair(context)
+        var message = ReceivedMessage()
+        let long: [[UInt8]] = [Array("topic".utf8), [], (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) }]
+        try pub.send(long)
+        #expect(try sub.receive(into: &message, timeoutMilliseconds: 2000))
+        #expect(message.count == 3)
+        #expect(message.frames == long)
+        // A shorter message after it: only its own frames, none of the last one's bytes.
+        let short: [[UInt8]] = [Array("t".utf8), [9]]
+        try pub.send(short)
+        #expect(try sub.receive(into: &message, timeoutMilliseconds: 2000))
+        #expect(message.frames == short)
+        #expect(message.withFrame(1) { Array($0) } == [9])
+        #expect(try !sub.receive(into: &message, timeoutMilliseconds: 0))
+        #expect(message.count == 0)
+    }
+
+    @Test func aReceiveForEverAfterATimedOneWaitsLongerThanThatTimeout() throws {
+        let context = try ZMQContext()
+        let (pub, sub) = try pair(context)
+        #expect(try sub.receive(timeoutMilliseconds: 10) == nil)
+        // Sent well after the last receive's 10 ms (a receive that kept that timeout would give
+        // up), by another thread: the only one using the publisher from then on.
+        nonisolated(unsafe) let publisher = pub
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { _ = try? publisher.send([Array("late".utf8)]) }
+        #expect(try sub.receive() == [Array("late".utf8)])
+    }
+
     @Test func errorsCarryErrnoAndLibzmqsText() throws {
         let context = try ZMQContext()
         let socket = try ZMQSocket(context, .pub)
