@@ -146,15 +146,17 @@ public final class ZMQSocket {
     /// Receives one whole message, handing `frame` each frame's bytes (valid during the call),
     /// waiting up to `timeoutMilliseconds` for its first: a blocking receive with `ZMQ_RCVTIMEO`,
     /// which takes a message already waiting at once and otherwise sleeps in libzmq until one
-    /// comes (cheaper than a `zmq_poll` before each receive). False when none came in time.
+    /// comes (cheaper than a `zmq_poll` before each receive); with 0, `ZMQ_DONTWAIT` (the option
+    /// stays as it is). False when none came in time.
     private func receiveParts(timeoutMilliseconds: Int, _ frame: (UnsafeRawBufferPointer) -> Void) throws -> Bool {
-        try setReceiveTimeout(timeoutMilliseconds)
+        if timeoutMilliseconds != 0 { try setReceiveTimeout(timeoutMilliseconds) }
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }
         var isFirst = true
         while true {
-            if zmq_msg_recv(&message, handle, 0) < 0 {
+            // libzmq delivers a multipart message whole: only its first frame can be missing.
+            if zmq_msg_recv(&message, handle, isFirst && timeoutMilliseconds == 0 ? ZMQ_DONTWAIT : 0) < 0 {
                 // Nothing (yet) is common: answered without making an error (and its text).
                 let code = zmq_errno()
                 if code == EAGAIN && isFirst { return false }
