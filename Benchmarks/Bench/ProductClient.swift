@@ -228,8 +228,7 @@ final class ProductClient {
                 while inFlight.count < window && hasMoreToSend() {
                     let device = devices[next % devices.count]
                     let envelope = bus.envelope(action(for: device), device: device, replyTo: address)
-                    let topic = try bus.codec.write(envelope, into: writer)
-                    try writer.withBytes { try bus.send(topic: topic, json: $0) }
+                    try bus.send(envelope, writingIn: writer)
                     actionsSinceStart += 1
                     inFlight[envelope.id] = (Timestamp.monotonic(), false)
                     next += 1

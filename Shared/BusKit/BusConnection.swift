@@ -99,6 +99,13 @@ public final class BusConnection {
         try sendRaw(try codec.frames(envelope))
     }
 
+    /// Publishes `envelope` as `send(_:)` does, its JSON written in `writer` (the sender's own,
+    /// reused) and sent from there: no arrays made for the frames.
+    public func send(_ envelope: Envelope, writingIn writer: JSONWriter) throws {
+        let topic = try codec.write(envelope, into: writer)
+        try writer.withBytes { try send(topic: topic, json: $0) }
+    }
+
     /// Builds and publishes a message; returns what was sent.
     @discardableResult
     public func publish(

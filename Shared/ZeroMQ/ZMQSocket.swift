@@ -4,8 +4,8 @@ import CZeroMQ
 public final class ZMQSocket {
     /// The raw `void *` socket, for polling and proxying.
     let handle: UnsafeMutableRawPointer
-    /// The socket's type.
-    public let type: SocketType
+    /// The socket's type (an XSUB subscribes by message).
+    let type: SocketType
     private var isClosed = false
 
     /// Opens a socket of `type` in `context`, with `ZMQ_LINGER` set to `lingerMilliseconds`
