@@ -246,10 +246,8 @@ final class ProductClient {
                     let correlationId = reply.correlationId
                     switch reply.type {
                     case .presented, .dismissed:
-                        if inFlight[correlationId] != nil {
-                            inFlight[correlationId]!.decided = true
-                            result.decided += 1
-                        }
+                        // One look-up: the assignment happens (non-nil) only for an action in flight.
+                        if (inFlight[correlationId]?.decided = true) != nil { result.decided += 1 }
                     case .error:
                         if inFlight[correlationId] != nil { result.refused += 1 }
                     case .ack where reply.isFrom(service):
