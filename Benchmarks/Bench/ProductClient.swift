@@ -47,12 +47,16 @@ final class ProductClient {
     /// One of each reply, for the codec measurement.
     private(set) var samples: [MessageType: Envelope] = [:]
     /// The types in `samples` (a few: looked up without hashing their names).
-    private var sampled: [MessageType] = []
-    /// Whether the last look for a message found one (`next`).
-    private var received = false
+    @exclusivity(unchecked) private var sampled: [MessageType] = []
+    /// Where each message is received (`next`), its storage kept from message to message.
+    /// Like `sampled` and `clientTime`, used several times per round trip by this client's one
+    /// thread and never during another access to it: not checked for exclusive access at run time.
+    @exclusivity(unchecked) private var message = ReceivedMessage()
+    /// Where each action's JSON is written, then sent from.
+    private let writer = JSONWriter()
     /// Seconds spent, in `roundTrip`, on this client's own part: making the envelope, encoding
     /// it, sending it, and decoding what came back.
-    private(set) var clientTime = ClientTime()
+    @exclusivity(unchecked) private(set) var clientTime = ClientTime()
 
     /// Actions sent since presentation-policy last (re)started, to compare with its counters.
     private(set) var actionsSinceStart = 0
@@ -67,13 +71,15 @@ final class ProductClient {
 
     /// Connects to the bus of `config`, subscribed to what the measurements need — the answers
     /// on its own address, as the gateway does, and the heartbeats; the answers of `service` count.
+    /// Its subscriptions never change: it takes what the bus sends it without checking each topic
+    /// against them again (`checksTopics: false`); each reply's type and correlation id are read anyway.
     init(context: ZMQContext, config: BusConfig, service: String = MonsterBus.Service.presentationPolicy) throws {
         self.service = service
         let answers: [MessageType] = [.presented, .dismissed, .ack, .error, .pong]
         bus = try BusConnection(
             context: context, config: config, service: "bench",
             subscriptions: answers.flatMap { [address] in Topic.answerSubscriptions(to: $0, address: address) } + [MessageType.heartbeat.rawValue],
-            lingerMilliseconds: 0)
+            lingerMilliseconds: 0, checksTopics: false)
     }
 
     /// Closes the sockets.
@@ -136,7 +142,7 @@ final class ProductClient {
                 }
             }
         }
-        while try bus.receiveFrames(timeoutMilliseconds: 50) != nil {}
+        while try bus.receive(into: &message, timeoutMilliseconds: 50) {}
     }
 
     /// One action on `device`: seconds from before the envelope is made until both the
@@ -144,12 +150,12 @@ final class ProductClient {
     func roundTrip(device: String, timeout: Double = 2) throws -> Double? {
         let started = Timestamp.monotonic()
         let deadline = started + timeout
-        // What `bus.publish` does, in three timed steps.
+        // What `bus.publish` does, in three timed steps (the JSON written in, and sent from, `writer`).
         let sent = bus.envelope(action(for: device), device: device, replyTo: address)
         let made = Timestamp.monotonic()
-        let frames = try bus.codec.frames(sent)
+        let topic = try bus.codec.write(sent, into: writer)
         let encoded = Timestamp.monotonic()
-        try bus.sendRaw(frames)
+        try writer.withBytes { try bus.send(topic: topic, json: $0) }
         actionsSinceStart += 1
         clientTime.envelope += made - started
         clientTime.encode += encoded - made
@@ -221,7 +227,8 @@ final class ProductClient {
             if sending {
                 while inFlight.count < window && hasMoreToSend() {
                     let device = devices[next % devices.count]
-                    let envelope = try bus.publish(action(for: device), device: device, replyTo: address)
+                    let envelope = bus.envelope(action(for: device), device: device, replyTo: address)
+                    try bus.send(envelope, writingIn: writer)
                     actionsSinceStart += 1
                     inFlight[envelope.id] = (Timestamp.monotonic(), false)
                     next += 1
@@ -229,20 +236,18 @@ final class ProductClient {
                 }
             }
             if !sending && inFlight.isEmpty { break }
-            guard var frames = try bus.receiveFrames(timeoutMilliseconds: 100) else {
+            guard try bus.receive(into: &message, timeoutMilliseconds: 100) else {
                 if Timestamp.monotonic() - lastProgress > 3 { break }
                 continue
             }
             // Take everything waiting before sending again.
             while true {
-                if let reply = Reply(frames), !noteHeartbeat(reply) {
+                if let reply = Reply(message), !noteHeartbeat(reply) {
                     let correlationId = reply.correlationId
                     switch reply.type {
                     case .presented, .dismissed:
-                        if inFlight[correlationId] != nil {
-                            inFlight[correlationId]!.decided = true
-                            result.decided += 1
-                        }
+                        // One look-up: the assignment happens (non-nil) only for an action in flight.
+                        if (inFlight[correlationId]?.decided = true) != nil { result.decided += 1 }
                     case .error:
                         if inFlight[correlationId] != nil { result.refused += 1 }
                     case .ack where reply.isFrom(service):
@@ -258,8 +263,7 @@ final class ProductClient {
                         break
                     }
                 }
-                guard let more = try bus.receiveFramesNow() else { break }
-                frames = more
+                guard try bus.receive(into: &message, timeoutMilliseconds: 0) else { break }
             }
             lastProgress = Timestamp.monotonic()
             finished = lastProgress
@@ -281,20 +285,24 @@ final class ProductClient {
     /// Forgets the time counted in `clientTime` (after a warm-up).
     func resetClientTime() { clientTime = ClientTime() }
 
+    /// How long one receive of `next` waits with `remaining` seconds left: whole seconds while a
+    /// second or more is left (the socket's receive timeout then changes about once a second, not
+    /// before every receive), else the milliseconds left (at least 1).
+    private static func receiveWait(_ remaining: Double) -> Int {
+        remaining >= 1 ? Int(remaining) * 1000 : max(1, Int(remaining * 1000))
+    }
+
     /// The next message with a known type and a readable header before `deadline`, skipping
     /// others and heartbeats; nil at the deadline. With `timed`, the reading time goes into `clientTime`.
-    /// After a message, the next is looked for without polling first (an action's ack follows its
-    /// decision on the same socket).
+    /// A message already waiting (an action's ack follows its decision on the same socket) is
+    /// taken at once, without polling first (`BusConnection.receive(into:timeoutMilliseconds:)`).
     private func next(until deadline: Double, timed: Bool = false) throws -> Reply? {
         while true {
-            let waiting = received ? try bus.receiveFramesNow() : nil
-            received = waiting != nil
             let remaining = deadline - Timestamp.monotonic()
-            guard waiting != nil || remaining > 0 else { return nil }
-            guard let frames = try waiting ?? bus.receiveFrames(timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
-            received = true
+            guard remaining > 0 else { return nil }
+            guard try bus.receive(into: &message, timeoutMilliseconds: Self.receiveWait(remaining)) else { continue }
             let started = timed ? Timestamp.monotonic() : 0
-            let reply = Reply(frames)
+            let reply = Reply(message)
             if timed { clientTime.decode += Timestamp.monotonic() - started }
             if let reply, !noteHeartbeat(reply) { return reply }
         }
@@ -304,10 +312,11 @@ final class ProductClient {
 /// A reply as the client first reads it: the type (the topic frame's type part, among the types
 /// the client subscribes to), and where the correlation id and service are in the header, read
 /// only up to them (`EnvelopePeek(_:upTo:)`): no body scanned, no string made. The body is
-/// decoded only when needed (`bus.codec.decode(frames:)`).
+/// decoded only when needed (`bus.codec.decode(frames:)` of `frames`).
 struct Reply {
     let type: MessageType
-    let frames: [[UInt8]]
+    /// The message, in the receiver's storage: read before the next receive.
+    private let message: ReceivedMessage
     private let correlation: Range<Int>
     private let sender: Range<Int>
 
@@ -318,47 +327,52 @@ struct Reply {
         return (first + MessageType.allCases.filter { !first.contains($0) }).map { (Array($0.rawValue.utf8), $0) }
     }()
 
-    /// The header of `frames`; nil when they are not two frames, a type outside the
+    /// The header of `message`; nil when it is not two frames, a type outside the
     /// vocabulary, or no correlation id and service.
-    init?(_ frames: [[UInt8]]) {
-        guard frames.count == 2, let type = Self.type(ofTopic: frames[0]),
-              let peek = EnvelopePeek(frames[1], upTo: [.correlationId, .service]),
+    init?(_ message: ReceivedMessage) {
+        guard message.count == 2, let type = message.withFrame(0, Self.type(ofTopic:)),
+              let peek = message.withFrame(1, { EnvelopePeek($0, upTo: [.correlationId, .service]) }),
               let correlation = peek.correlationId, let sender = peek.service
         else { return nil }
         self.type = type
-        self.frames = frames
+        self.message = message
         self.correlation = correlation
         self.sender = sender
     }
 
     /// The type of topic frame `topic` by its part before any `/`, among `types` (compared by
     /// length, then with `memcmp`).
-    private static func type(ofTopic topic: [UInt8]) -> MessageType? {
-        topic.withUnsafeBytes { topic in
-            guard let base = topic.baseAddress else { return nil }
-            let length = memchr(base, Int32(Topic.separator), topic.count).map { base.distance(to: UnsafeRawPointer($0)) } ?? topic.count
-            for index in types.indices where types[index].topic.count == length {
-                if types[index].topic.withUnsafeBytes({ memcmp($0.baseAddress!, base, length) == 0 }) { return types[index].type }
-            }
-            return nil
+    private static func type(ofTopic topic: UnsafeRawBufferPointer) -> MessageType? {
+        guard let base = topic.baseAddress else { return nil }
+        let length = memchr(base, Int32(Topic.separator), topic.count).map { base.distance(to: UnsafeRawPointer($0)) } ?? topic.count
+        for index in types.indices where types[index].topic.count == length {
+            if types[index].topic.withUnsafeBytes({ memcmp($0.baseAddress!, base, length) == 0 }) { return types[index].type }
         }
+        return nil
     }
 
+    /// The frames, copied: to decode the body or keep the message.
+    var frames: [[UInt8]] { message.frames }
     /// The correlation id.
-    var correlationId: String { String(decoding: frames[1][correlation], as: UTF8.self) }
+    var correlationId: String { text(correlation) }
     /// The sending service.
-    var service: String { String(decoding: frames[1][sender], as: UTF8.self) }
+    var service: String { text(sender) }
 
     /// Whether the correlation id is `id` (compared as bytes).
     func correlates(to id: String) -> Bool { header(correlation, is: id) }
     /// Whether the sending service is `service` (compared as bytes).
     func isFrom(_ service: String) -> Bool { header(sender, is: service) }
 
+    /// The header's text at `range`.
+    private func text(_ range: Range<Int>) -> String {
+        message.withFrame(1) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
     /// Whether the bytes of the header at `range` are `text`'s UTF-8.
     private func header(_ range: Range<Int>, is text: String) -> Bool {
         var text = text
         return text.withUTF8 { utf8 in
-            utf8.count == range.count && (range.isEmpty || frames[1].withUnsafeBufferPointer { json in
+            utf8.count == range.count && (range.isEmpty || message.withFrame(1) { json in
                 memcmp(json.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
             })
         }

@@ -85,6 +85,8 @@ final class TapClient {
     /// The services the last completed weapon tap went through.
     private(set) var hops = 0
     private var turn = 0
+    /// Where each message is received, its storage kept from message to message.
+    private var message = ReceivedMessage()
 
     /// Connects to the bus of `config`: with `addressed`, on its own address (`replyTo`, the
     /// answers on `type/ADDRESS`, the broadcasts by type); else by type.
@@ -113,8 +115,8 @@ final class TapClient {
             let ping = try send(.ping(Ping()), device: nil)
             let resendAt = min(deadline, Timestamp.monotonic() + retry)
             retry = min(retry * 2, 0.2)
-            while !waiting.isEmpty, let frames = try bus.receiveFrames(timeoutMilliseconds: max(1, Int((resendAt - Timestamp.monotonic()) * 1000))) {
-                if let reply = Reply(frames), reply.type == .pong, reply.correlationId == ping.id { waiting.remove(reply.service) }
+            while !waiting.isEmpty, try bus.receive(into: &message, timeoutMilliseconds: max(1, Int((resendAt - Timestamp.monotonic()) * 1000))) {
+                if let reply = Reply(message), reply.type == .pong, reply.correlationId == ping.id { waiting.remove(reply.service) }
             }
         }
         while try bus.receiveFrames(timeoutMilliseconds: 50) != nil {}
@@ -181,11 +183,11 @@ final class TapClient {
         let deadline = Timestamp.monotonic() + timeout
         while !chain.isDone {
             let remaining = deadline - Timestamp.monotonic()
-            guard remaining > 0, let frames = try bus.receiveFrames(timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
+            guard remaining > 0, try bus.receive(into: &message, timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
             let at = Timestamp.monotonic()
-            guard let reply = Reply(frames), reply.correlationId == sent.id else { continue }
+            guard let reply = Reply(message), reply.correlationId == sent.id else { continue }
             let ack: Ack?
-            if reply.type == .ack, case .ack(let body) = try bus.codec.decode(frames: frames).body { ack = body } else { ack = nil }
+            if reply.type == .ack, case .ack(let body) = try bus.codec.decode(frames: reply.frames).body { ack = body } else { ack = nil }
             chain.observe(reply.type, correlationId: reply.correlationId, service: reply.service, ack: ack, at: at)
             if let refusal = chain.refusal {
                 throw BenchError("\(body.type.rawValue) on \(device) was refused or changed nothing: \(refusal)")

@@ -14,6 +14,13 @@ public final class BusConnection {
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
     private let sendPatience: Double
+    /// What `wait` polls: the subscriber and the stop descriptor it was last given (made again
+    /// when that changes).
+    private var waitPoller: (descriptor: Int32?, poller: Poller)?
+    /// Whether the subscriber's last use was a `receiveFramesNow` or a `wait` that found nothing
+    /// waiting (libzmq had then read every command it had): until a new command signals its
+    /// descriptor, nothing can be waiting.
+    private var subscriberIdle = false
     /// Sends that found the bus's queue full and had to wait (backpressure), since the start.
     public private(set) var sendWaits: UInt64 = 0
     /// Messages given up after waiting `ACTION_TTL_MS` for the bus to take them: never
@@ -22,9 +29,14 @@ public final class BusConnection {
 
     /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
     /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.
+    /// Without `checksTopics`, the subscriber is an XSUB socket, which takes what the bus sends
+    /// it — the bus sends a subscriber only the topics it subscribed to — without matching each
+    /// topic against its subscriptions again as a SUB socket does (a walk of the topic's bytes per
+    /// message): for a client whose subscriptions do not change (after an unsubscribe, what the
+    /// bus had already sent for the prefix would still arrive).
     public init(
         context: ZMQContext, config: BusConfig, service: String, subscriptions: [String],
-        lingerMilliseconds: Int32 = 1000
+        lingerMilliseconds: Int32 = 1000, checksTopics: Bool = true
     ) throws {
         self.service = service
         let ids = IDGenerator()
@@ -33,7 +45,7 @@ public final class BusConnection {
         codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
         sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
         publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
-        subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
+        subscriber = try ZMQSocket(context, checksTopics ? .sub : .xsub, lingerMilliseconds: 0)
         // Deliberate queues: a full one makes the sender wait (XPUB_NODROP also applies to PUB),
         // it never drops silently. Oversized messages are refused at the bus's frontend.
         try publisher.set(.sendHighWaterMark, config.highWaterMark)
@@ -87,6 +99,13 @@ public final class BusConnection {
         try sendRaw(try codec.frames(envelope))
     }
 
+    /// Publishes `envelope` as `send(_:)` does, its JSON written in `writer` (the sender's own,
+    /// reused) and sent from there: no arrays made for the frames.
+    public func send(_ envelope: Envelope, writingIn writer: JSONWriter) throws {
+        let topic = try codec.write(envelope, into: writer)
+        try writer.withBytes { try send(topic: topic, json: $0) }
+    }
+
     /// Builds and publishes a message; returns what was sent.
     @discardableResult
     public func publish(
@@ -131,21 +150,46 @@ public final class BusConnection {
 
     /// The next message's frames, waiting up to `timeoutMilliseconds` (-1: for ever).
     public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
-        try subscriber.receive(timeoutMilliseconds: timeoutMilliseconds)
+        subscriberIdle = false
+        return try subscriber.receive(timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// The next message's frames if one is waiting now.
     public func receiveFramesNow() throws -> [[UInt8]]? {
-        try subscriber.receive(dontWait: true)
+        let frames = try subscriber.receive(dontWait: true)
+        subscriberIdle = frames == nil
+        return frames
     }
 
-    /// The SUB socket, to poll it together with other things.
-    public var pollItem: PollItem { .socket(subscriber) }
+    /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for the next message
+    /// and receives it into `message`, reusing its storage (`ZMQSocket.receive(into:timeoutMilliseconds:)`);
+    /// false when none came.
+    public func receive(into message: inout ReceivedMessage, timeoutMilliseconds: Int) throws -> Bool {
+        subscriberIdle = false
+        return try subscriber.receive(into: &message, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The SUB socket, to poll it together with other things (a poll of it reads its commands:
+    /// `wait` then asks it for its events again).
+    public var pollItem: PollItem {
+        subscriberIdle = false
+        return .socket(subscriber)
+    }
 
     /// Waits up to `timeoutMilliseconds` for a message or for `stopDescriptor` to become readable.
+    /// After `receiveFramesNow` found nothing, the subscriber is not asked for its events until
+    /// its descriptor signals a new command (`Poller.idle`): a service that takes every waiting
+    /// message before it waits (`ServiceRuntime`) saves a `getsockopt` per message.
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
-        let ready = try poll(subscriber, orDescriptor: stopDescriptor, timeoutMilliseconds: timeoutMilliseconds)
-        return TransportWake(message: ready.message, stop: ready.descriptor)
+        if waitPoller?.descriptor != stopDescriptor {
+            waitPoller = (stopDescriptor, try Poller([.socket(subscriber)] + (stopDescriptor.map { [.fileDescriptor($0)] } ?? [])))
+        }
+        let poller = waitPoller!.poller
+        if subscriberIdle { poller.idle(0) }
+        try poller.wait(timeoutMilliseconds: timeoutMilliseconds)
+        // Found not ready, it stays idle: its commands were read, or none came.
+        subscriberIdle = !poller.isReady(0)
+        return TransportWake(message: !subscriberIdle, stop: stopDescriptor != nil && poller.isReady(1))
     }
 }
 

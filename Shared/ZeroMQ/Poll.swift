@@ -31,20 +31,3 @@ public func poll(_ items: [PollItem], timeoutMilliseconds: Int) throws -> [Bool]
     }
     return withExtendedLifetime(items) { raw.map { $0.revents & $0.events != 0 } }
 }
-
-/// Waits as `poll` does for a message on `socket` or, when given, something to read on
-/// `descriptor`, with the items on the stack (a service's loop waits once per message: no arrays
-/// made each time). Says which of the two is ready.
-public func poll(
-    _ socket: ZMQSocket, orDescriptor descriptor: Int32?, timeoutMilliseconds: Int
-) throws -> (message: Bool, descriptor: Bool) {
-    try withUnsafeTemporaryAllocation(of: zmq_pollitem_t.self, capacity: 2) { items in
-        items[0] = zmq_pollitem_t(socket: socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
-        items[1] = zmq_pollitem_t(socket: nil, fd: descriptor ?? -1, events: Int16(ZMQ_POLLIN), revents: 0)
-        while zmq_poll(items.baseAddress, descriptor == nil ? 1 : 2, timeoutMilliseconds) < 0 {
-            let error = ZMQError.last("poll")
-            if !error.isInterrupted { throw error }
-        }
-        return (items[0].revents & Int16(ZMQ_POLLIN) != 0, descriptor != nil && items[1].revents & Int16(ZMQ_POLLIN) != 0)
-    }
-}

@@ -4,6 +4,8 @@ import CZeroMQ
 public final class ZMQSocket {
     /// The raw `void *` socket, for polling and proxying.
     let handle: UnsafeMutableRawPointer
+    /// The socket's type (an XSUB subscribes by message).
+    let type: SocketType
     private var isClosed = false
 
     /// Opens a socket of `type` in `context`, with `ZMQ_LINGER` set to `lingerMilliseconds`
@@ -11,6 +13,7 @@ public final class ZMQSocket {
     public init(_ context: ZMQContext, _ type: SocketType, lingerMilliseconds: Int32 = 0) throws {
         guard let handle = zmq_socket(context.handle, type.raw) else { throw ZMQError.last("zmq_socket") }
         self.handle = handle
+        self.type = type
         try set(.linger, lingerMilliseconds)
     }
 
@@ -38,14 +41,25 @@ public final class ZMQSocket {
         (try? getString(.lastEndpoint)) ?? ""
     }
 
-    /// Subscribes a SUB socket to every message whose first frame starts with `prefix`.
+    /// Subscribes a SUB or XSUB socket to every message whose first frame starts with `prefix`.
     public func subscribe(_ prefix: String) throws {
-        try set(.subscribe, Array(prefix.utf8))
+        try changeSubscription(subscribe: true, prefix)
     }
 
     /// Removes a subscription made with `subscribe`.
     public func unsubscribe(_ prefix: String) throws {
-        try set(.unsubscribe, Array(prefix.utf8))
+        try changeSubscription(subscribe: false, prefix)
+    }
+
+    /// A SUB socket's subscriptions are options; an XSUB socket sends them as messages (byte 1 to
+    /// subscribe, 0 to unsubscribe, then the prefix: what a SUB socket sends on the wire), and
+    /// libzmq keeps them to send again when it reconnects.
+    private func changeSubscription(subscribe: Bool, _ prefix: String) throws {
+        guard type == .xsub else {
+            try set(subscribe ? .subscribe : .unsubscribe, Array(prefix.utf8))
+            return
+        }
+        try send([[subscribe ? 1 : 0] + Array(prefix.utf8)])
     }
 
     // MARK: Sending and receiving whole messages
@@ -90,40 +104,84 @@ public final class ZMQSocket {
     /// Receives one whole multipart message, of any size. Returns `nil` when `dontWait` is set
     /// and nothing is waiting.
     public func receive(dontWait: Bool = false) throws -> [[UInt8]]? {
-        var frames: [[UInt8]] = []
-        var message = zmq_msg_t()
-        zmq_msg_init(&message)
-        defer { zmq_msg_close(&message) }
-        while true {
-            let flags: Int32 = (dontWait && frames.isEmpty) ? ZMQ_DONTWAIT : 0
-            if zmq_msg_recv(&message, handle, flags) < 0 {
-                // Nothing waiting (`dontWait`) is common: answered without making an error (and its text).
-                let code = zmq_errno()
-                if code == EAGAIN && frames.isEmpty { return nil }
-                if code == EINTR { continue }
-                throw ZMQError.last("receive")
-            }
-            let size = zmq_msg_size(&message)
-            // Bus messages have two frames: room for both at once, not a regrowth on the second.
-            if frames.isEmpty { frames.reserveCapacity(2) }
-            if let data = zmq_msg_data(&message), size > 0 {
-                frames.append(Array(UnsafeRawBufferPointer(start: data, count: size)))
-            } else {
-                frames.append([])
-            }
-            if zmq_msg_more(&message) == 0 { return frames }
-        }
+        try receiveFrames(timeoutMilliseconds: dontWait ? 0 : -1)
     }
 
     /// Waits up to `timeoutMilliseconds` (-1: for ever) for a message and receives it.
     public func receive(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
-        // One item polled in place (`poll(_:timeoutMilliseconds:)` would build two arrays per call).
-        var item = zmq_pollitem_t(socket: handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
-        while zmq_poll(&item, 1, timeoutMilliseconds) < 0 {
-            let error = ZMQError.last("poll")
-            if !error.isInterrupted { throw error }
+        try receiveFrames(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for a message and
+    /// receives it into `message`, whose storage is reused: no allocation once it has held a
+    /// message as large. False (and `message` empty) when none came.
+    public func receive(into message: inout ReceivedMessage, timeoutMilliseconds: Int) throws -> Bool {
+        message.removeAll()
+        return try receiveParts(timeoutMilliseconds: timeoutMilliseconds) { message.append($0) }
+    }
+
+    /// The frames of the next message as arrays (a bus message's two made at once, not grown into).
+    private func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
+        var first: [UInt8] = []
+        var second: [UInt8] = []
+        var more: [[UInt8]] = []
+        var count = 0
+        let received = try receiveParts(timeoutMilliseconds: timeoutMilliseconds) { frame in
+            switch count {
+            case 0: first = Array(frame)
+            case 1: second = Array(frame)
+            case 2: more = [first, second, Array(frame)]
+            default: more.append(Array(frame))
+            }
+            count += 1
         }
-        return item.revents & Int16(ZMQ_POLLIN) != 0 ? try receive(dontWait: true) : nil
+        guard received else { return nil }
+        switch count {
+        case 1: return [first]
+        case 2: return [first, second]
+        default: return more
+        }
+    }
+
+    /// Receives one whole message, handing `frame` each frame's bytes (valid during the call),
+    /// waiting up to `timeoutMilliseconds` for its first: a blocking receive with `ZMQ_RCVTIMEO`,
+    /// which takes a message already waiting at once and otherwise sleeps in libzmq until one
+    /// comes (cheaper than a `zmq_poll` before each receive); with 0, `ZMQ_DONTWAIT` (the option
+    /// stays as it is). False when none came in time.
+    private func receiveParts(timeoutMilliseconds: Int, _ frame: (UnsafeRawBufferPointer) -> Void) throws -> Bool {
+        if timeoutMilliseconds != 0 { try setReceiveTimeout(timeoutMilliseconds) }
+        var message = zmq_msg_t()
+        zmq_msg_init(&message)
+        defer { zmq_msg_close(&message) }
+        var isFirst = true
+        while true {
+            // libzmq delivers a multipart message whole: only its first frame can be missing.
+            if zmq_msg_recv(&message, handle, isFirst && timeoutMilliseconds == 0 ? ZMQ_DONTWAIT : 0) < 0 {
+                // Nothing (yet) is common: answered without making an error (and its text).
+                let code = zmq_errno()
+                if code == EAGAIN && isFirst { return false }
+                if code == EINTR { continue }
+                throw ZMQError.last("receive")
+            }
+            isFirst = false
+            let size = zmq_msg_size(&message)
+            frame(UnsafeRawBufferPointer(start: size > 0 ? zmq_msg_data(&message) : nil, count: size))
+            if zmq_msg_more(&message) == 0 { return true }
+        }
+    }
+
+    /// The `ZMQ_RCVTIMEO` last set: libzmq's default (-1, for ever) until changed.
+    private var receiveTimeout: Int32 = -1
+
+    /// Sets `ZMQ_RCVTIMEO` (how long a receive waits for a first frame) when it changes.
+    private func setReceiveTimeout(_ milliseconds: Int) throws {
+        let milliseconds = Int32(clamping: max(-1, milliseconds))
+        guard milliseconds != receiveTimeout else { return }
+        var value = milliseconds
+        guard zmq_setsockopt(handle, ZMQ_RCVTIMEO, &value, MemoryLayout<Int32>.size) == 0 else {
+            throw ZMQError.last("setsockopt ZMQ_RCVTIMEO")
+        }
+        receiveTimeout = milliseconds
     }
 
     // MARK: Options

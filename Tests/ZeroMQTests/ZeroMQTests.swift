@@ -61,12 +61,82 @@ import ZeroMQ
         #expect(try sub.receive(dontWait: true) == nil)
     }
 
+    @Test func anXSUBSocketSubscribesAndUnsubscribesLikeASUBSocket() throws {
+        let context = try ZMQContext()
+        let pub = try ZMQSocket(context, .pub)
+        try pub.bind("tcp://127.0.0.1:*")
+        let xsub = try ZMQSocket(context, .xsub)
+        try xsub.subscribe("device.")
+        try xsub.connect(pub.lastEndpoint)
+        // Slow joiner: publish until the subscription is in place and a message arrives.
+        let deadline = Date().addingTimeInterval(5)
+        var live = false
+        while !live && Date() < deadline {
+            try pub.send([Array("device.hello".utf8)])
+            live = try xsub.receive(timeoutMilliseconds: 20) != nil
+        }
+        #expect(live)
+        while try xsub.receive(dontWait: true) != nil {}
+        // The publisher sends it only what it subscribed to.
+        try pub.send([Array("roster.snapshot".utf8), [1]])
+        try pub.send([Array("device.tap".utf8), [2]])
+        #expect(try xsub.receive(timeoutMilliseconds: 2000) == [Array("device.tap".utf8), [2]])
+        #expect(try xsub.receive(dontWait: true) == nil)
+        // Unsubscribed, it gets nothing more: a marker on another subscription arrives alone.
+        try xsub.unsubscribe("device.")
+        try xsub.subscribe("marker")
+        var marked = false
+        while !marked && Date() < deadline.addingTimeInterval(5) {
+            try pub.send([Array("device.tap".utf8), [3]])
+            try pub.send([Array("marker".utf8)])
+            if let frames = try xsub.receive(timeoutMilliseconds: 20) {
+                // Taps sent before the unsubscribe reached the publisher may still come first.
+                marked = frames == [Array("marker".utf8)]
+            }
+        }
+        #expect(marked)
+        while try xsub.receive(timeoutMilliseconds: 20) != nil {}
+        try pub.send([Array("device.tap".utf8), [4]])
+        try pub.send([Array("marker".utf8)])
+        #expect(try xsub.receive(timeoutMilliseconds: 2000) == [Array("marker".utf8)])
+    }
+
     @Test func receivingWithATimeoutReturnsNilWhenNothingComes() throws {
         let context = try ZMQContext()
         let sub = try ZMQSocket(context, .sub)
         try sub.bind("inproc://quiet")
         #expect(try sub.receive(timeoutMilliseconds: 10) == nil)
         #expect(try sub.receive(dontWait: true) == nil)
+    }
+
+    @Test func messagesAreReceivedIntoStorageKeptFromMessageToMessage() throws {
+        let context = try ZMQContext()
+        let (pub, sub) = try pair(context)
+        var message = ReceivedMessage()
+        let long: [[UInt8]] = [Array("topic".utf8), [], (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) }]
+        try pub.send(long)
+        #expect(try sub.receive(into: &message, timeoutMilliseconds: 2000))
+        #expect(message.count == 3)
+        #expect(message.frames == long)
+        // A shorter message after it: only its own frames, none of the last one's bytes.
+        let short: [[UInt8]] = [Array("t".utf8), [9]]
+        try pub.send(short)
+        #expect(try sub.receive(into: &message, timeoutMilliseconds: 2000))
+        #expect(message.frames == short)
+        #expect(message.withFrame(1) { Array($0) } == [9])
+        #expect(try !sub.receive(into: &message, timeoutMilliseconds: 0))
+        #expect(message.count == 0)
+    }
+
+    @Test func aReceiveForEverAfterATimedOneWaitsLongerThanThatTimeout() throws {
+        let context = try ZMQContext()
+        let (pub, sub) = try pair(context)
+        #expect(try sub.receive(timeoutMilliseconds: 10) == nil)
+        // Sent well after the last receive's 10 ms (a receive that kept that timeout would give
+        // up), by another thread: the only one using the publisher from then on.
+        nonisolated(unsafe) let publisher = pub
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { _ = try? publisher.send([Array("late".utf8)]) }
+        #expect(try sub.receive() == [Array("late".utf8)])
     }
 
     @Test func errorsCarryErrnoAndLibzmqsText() throws {
