@@ -71,15 +71,13 @@ final class ProductClient {
 
     /// Connects to the bus of `config`, subscribed to what the measurements need — the answers
     /// on its own address, as the gateway does, and the heartbeats; the answers of `service` count.
-    /// Its subscriptions never change: it takes what the bus sends it without checking each topic
-    /// against them again (`checksTopics: false`); each reply's type and correlation id are read anyway.
     init(context: ZMQContext, config: BusConfig, service: String = MonsterBus.Service.presentationPolicy) throws {
         self.service = service
         let answers: [MessageType] = [.presented, .dismissed, .ack, .error, .pong]
         bus = try BusConnection(
             context: context, config: config, service: "bench",
             subscriptions: answers.flatMap { [address] in Topic.answerSubscriptions(to: $0, address: address) } + [MessageType.heartbeat.rawValue],
-            lingerMilliseconds: 0, checksTopics: false)
+            lingerMilliseconds: 0)
     }
 
     /// Closes the sockets.

@@ -29,14 +29,9 @@ public final class BusConnection {
 
     /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
     /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.
-    /// Without `checksTopics`, the subscriber is an XSUB socket, which takes what the bus sends
-    /// it — the bus sends a subscriber only the topics it subscribed to — without matching each
-    /// topic against its subscriptions again as a SUB socket does (a walk of the topic's bytes per
-    /// message): for a client whose subscriptions do not change (after an unsubscribe, what the
-    /// bus had already sent for the prefix would still arrive).
     public init(
         context: ZMQContext, config: BusConfig, service: String, subscriptions: [String],
-        lingerMilliseconds: Int32 = 1000, checksTopics: Bool = true
+        lingerMilliseconds: Int32 = 1000
     ) throws {
         self.service = service
         let ids = IDGenerator()
@@ -45,7 +40,7 @@ public final class BusConnection {
         codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
         sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
         publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
-        subscriber = try ZMQSocket(context, checksTopics ? .sub : .xsub, lingerMilliseconds: 0)
+        subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
         // Deliberate queues: a full one makes the sender wait (XPUB_NODROP also applies to PUB),
         // it never drops silently. Oversized messages are refused at the bus's frontend.
         try publisher.set(.sendHighWaterMark, config.highWaterMark)

@@ -4,8 +4,6 @@ import CZeroMQ
 public final class ZMQSocket {
     /// The raw `void *` socket, for polling and proxying.
     let handle: UnsafeMutableRawPointer
-    /// The socket's type (an XSUB subscribes by message).
-    let type: SocketType
     private var isClosed = false
 
     /// Opens a socket of `type` in `context`, with `ZMQ_LINGER` set to `lingerMilliseconds`
@@ -13,7 +11,6 @@ public final class ZMQSocket {
     public init(_ context: ZMQContext, _ type: SocketType, lingerMilliseconds: Int32 = 0) throws {
         guard let handle = zmq_socket(context.handle, type.raw) else { throw ZMQError.last("zmq_socket") }
         self.handle = handle
-        self.type = type
         try set(.linger, lingerMilliseconds)
     }
 
@@ -41,25 +38,14 @@ public final class ZMQSocket {
         (try? getString(.lastEndpoint)) ?? ""
     }
 
-    /// Subscribes a SUB or XSUB socket to every message whose first frame starts with `prefix`.
+    /// Subscribes a SUB socket to every message whose first frame starts with `prefix`.
     public func subscribe(_ prefix: String) throws {
-        try changeSubscription(subscribe: true, prefix)
+        try set(.subscribe, Array(prefix.utf8))
     }
 
     /// Removes a subscription made with `subscribe`.
     public func unsubscribe(_ prefix: String) throws {
-        try changeSubscription(subscribe: false, prefix)
-    }
-
-    /// A SUB socket's subscriptions are options; an XSUB socket sends them as messages (byte 1 to
-    /// subscribe, 0 to unsubscribe, then the prefix: what a SUB socket sends on the wire), and
-    /// libzmq keeps them to send again when it reconnects.
-    private func changeSubscription(subscribe: Bool, _ prefix: String) throws {
-        guard type == .xsub else {
-            try set(subscribe ? .subscribe : .unsubscribe, Array(prefix.utf8))
-            return
-        }
-        try send([[subscribe ? 1 : 0] + Array(prefix.utf8)])
+        try set(.unsubscribe, Array(prefix.utf8))
     }
 
     // MARK: Sending and receiving whole messages
