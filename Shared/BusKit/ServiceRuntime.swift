@@ -23,6 +23,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// Where the loop writes the JSON of what it encodes (acknowledgements, heartbeats), reused
     /// and published from as it is.
     private let writer = JSONWriter()
+    /// The topic frames of what the loop encodes lately, reused (an ack goes on its client's topic).
+    private var topics = TopicFrames()
     private var signalledAt: Double?
 
     /// A runtime for the service `name` with `handler`, configured by `config`, reading `clock`.
@@ -123,7 +125,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 case .message(let envelope):
                     let topic: [UInt8]
                     do {
-                        topic = try codec.write(envelope, into: writer)
+                        topic = try codec.write(envelope, into: writer, topics: &topics)
                     } catch {
                         log.error("refused to publish \(envelope.type.rawValue): \(error)")
                         continue

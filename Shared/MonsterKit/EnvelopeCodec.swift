@@ -24,15 +24,16 @@ public struct EnvelopeCodec: Sendable {
     }
 
     /// Writes the JSON of `envelope` in `writer` (what `encode` returns) and returns its topic
-    /// frame (the first of `frames`): for a sender that publishes the JSON straight from the
-    /// writer's bytes (`JSONWriter.withBytes`), without an array of its own.
-    public func write(_ envelope: Envelope, into writer: JSONWriter) throws(MessageError) -> [UInt8] {
+    /// frame (the first of `frames`, one of the sender's recent `topics` when it is the same):
+    /// for a sender that publishes the JSON straight from the writer's bytes (`JSONWriter.withBytes`),
+    /// without an array of its own.
+    public func write(_ envelope: Envelope, into writer: JSONWriter, topics: inout TopicFrames) throws(MessageError) -> [UInt8] {
         if !DirectEncoding.write(envelope, into: writer) {
             let json = try encodeThroughEncodable(envelope)
             writer.reset()
             json.withUnsafeBufferPointer { writer.write($0) }
         }
-        return Self.topicFrame(of: envelope)
+        return topics.frame(of: envelope)
     }
 
     /// The JSON of `envelope` written through `Encodable`; `non-finite` for a number JSON cannot carry.
@@ -55,6 +56,12 @@ public struct EnvelopeCodec: Sendable {
     /// when it holds a number JSON cannot carry.
     public func frames(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) throws(MessageError) -> [[UInt8]] {
         [Self.topicFrame(of: envelope), try encode(envelope, using: writer)]
+    }
+
+    /// `frames(_:using:)`, the topic frame taken from the sender's recent `topics` when it is
+    /// the same (a sender publishing answers action after action).
+    public func frames(_ envelope: Envelope, using writer: JSONWriter, topics: inout TopicFrames) throws(MessageError) -> [[UInt8]] {
+        [topics.frame(of: envelope), try encode(envelope, using: writer)]
     }
 
     /// The topic frame of `envelope` (`Envelope.topic`), written in one go from its key's parts
