@@ -136,8 +136,9 @@ public struct EnvelopeCodec: Sendable {
         }
         let envelope = try decode(frames[1])
         let topic = frames[0]
-        // The bare type, or exactly `type/key` with the key its addressing gives this envelope.
-        if Self.topic(topic, is: envelope.type, key: nil) { return envelope }
+        // The bare type (its length first: the bus keys the topics of requests), or exactly
+        // `type/key` with the key its addressing gives this envelope.
+        if topic.count == envelope.type.rawValue.utf8.count, Self.topic(topic, is: envelope.type, key: nil) { return envelope }
         let (first, second) = envelope.topicKeyParts
         if first != nil, Self.topic(topic, is: envelope.type, key: first, then: second) { return envelope }
         let key = envelope.topicKey

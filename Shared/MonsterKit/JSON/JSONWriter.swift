@@ -53,8 +53,38 @@ public final class JSONWriter {
     @inline(__always) func write(_ raw: UnsafeBufferPointer<UInt8>) {
         guard let base = raw.baseAddress, raw.count > 0 else { return }
         reserve(raw.count)
-        (storage + count).update(from: base, count: raw.count)
+        Self.copy(base, raw.count, to: storage + count)
         count += raw.count
+    }
+
+    /// Copies `length` bytes (more than 0) from `source` to `target`: up to 32 (keys, ids, times:
+    /// most of what is written) as words in place, the first and the last overlapping rather
+    /// than a byte-by-byte tail; more through `memmove` (whose call costs more than the copy
+    /// of a short text).
+    @inline(__always) private static func copy(_ source: UnsafePointer<UInt8>, _ length: Int, to target: UnsafeMutablePointer<UInt8>) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        switch length {
+        case 8...16:
+            let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        case 17...32:
+            let first = from.loadUnaligned(as: UInt64.self), second = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let third = from.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self)
+            let last = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: first, as: UInt64.self)
+            to.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: third, toByteOffset: length - 16, as: UInt64.self)
+            to.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
+        case 4..<8:
+            let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+        case 1..<4:
+            for index in 0..<length { target[index] = source[index] }
+        default:
+            target.update(from: source, count: length)
+        }
     }
 
     @inline(__always) func write(_ literal: StaticString) {
