@@ -131,10 +131,17 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope in `frames`, or why they are not one.
     public func decode(frames: [[UInt8]]) throws(MessageError) -> Envelope {
+        var replyTo = RecentText()
+        return try decode(frames: frames, replyTo: &replyTo)
+    }
+
+    /// `decode(frames:)`, the envelope's `replyTo` taken from `replyTo` (the receiver's last)
+    /// when it is the same: a client's actions all carry the same.
+    public func decode(frames: [[UInt8]], replyTo: inout RecentText) throws(MessageError) -> Envelope {
         guard frames.count == 2 else {
             throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
         }
-        let envelope = try decode(frames[1])
+        let envelope = try decode(frames[1], replyTo: &replyTo)
         let topic = frames[0]
         // The bare type (its length first: the bus keys the topics of requests), or exactly
         // `type/key` with the key its addressing gives this envelope.
@@ -151,6 +158,12 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope in `json`, or why it is not one.
     public func decode(_ json: [UInt8]) throws(MessageError) -> Envelope {
+        var replyTo = RecentText()
+        return try decode(json, replyTo: &replyTo)
+    }
+
+    /// `decode(_:)`, the envelope's `replyTo` taken from `replyTo` when it is the same (when read directly).
+    func decode(_ json: [UInt8], replyTo: inout RecentText) throws(MessageError) -> Envelope {
         guard json.count <= maxMessageBytes else {
             throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")
         }
@@ -158,7 +171,7 @@ public struct EnvelopeCodec: Sendable {
             throw MessageError(.badUTF8, "message is not valid UTF-8")
         }
         // The actions and their answers, read directly (nil for anything else, errors included).
-        if let direct = DirectDecoding.decode(json) { return direct }
+        if let direct = DirectDecoding.decode(json, replyTo: &replyTo) { return direct }
         return try decodeThroughDecodable(json)
     }
 

@@ -137,6 +137,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private let writer = JSONWriter()
     /// The topic frames of the decisions lately, reused (they go on their client's topics).
     private var topics = TopicFrames()
+    /// The `replyTo` read last, reused by the next message that carries the same.
+    private var replyTo = RecentText()
     private let settings: Settings
     private let clock: RuntimeClock
     private var maker: EnvelopeMaker
@@ -213,7 +215,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         counters.received += 1
         let envelope: Envelope
         do {
-            envelope = try codec.decode(frames: frames)
+            envelope = try codec.decode(frames: frames, replyTo: &replyTo)
         } catch {
             return unreadable(frames, error)
         }

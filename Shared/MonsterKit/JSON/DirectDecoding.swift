@@ -9,9 +9,15 @@
 enum DirectDecoding {
     /// The envelope in `json` (valid UTF-8) when it is valid and its body is one of the direct types; nil otherwise.
     static func decode(_ json: [UInt8]) -> Envelope? {
+        var replyTo = RecentText()
+        return decode(json, replyTo: &replyTo)
+    }
+
+    /// `decode(_:)`, its `replyTo` taken from `replyTo` when it is the same.
+    static func decode(_ json: [UInt8], replyTo: inout RecentText) -> Envelope? {
         json.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer)
-            return try? reader.envelope()
+            return try? reader.envelope(replyTo: &replyTo)
         }
     }
 
@@ -67,8 +73,9 @@ extension JSONReader {
         return list
     }
 
-    /// The envelope, checked as `Envelope.init(from:)` checks it.
-    mutating func envelope() throws(NotDirect) -> Envelope {
+    /// The envelope, checked as `Envelope.init(from:)` checks it; its `replyTo` taken from
+    /// `recentReplyTo` when it is the same.
+    mutating func envelope(replyTo recentReplyTo: inout RecentText) throws(NotDirect) -> Envelope {
         var version: Int?, type: MessageType?
         var id: Range<Int>?, correlationId: Range<Int>?, service: Range<Int>?, seq: UInt64?, time: Range<Int>?
         var device: Range<Int>?, traceparent: Range<Int>?, parentSpan: Range<Int>?, replyTo: Range<Int>?
@@ -137,7 +144,8 @@ extension JSONReader {
         let correlationIdText = same(correlationId, id) ? idText : text(correlationId)
         return Envelope(
             id: idText, correlationId: correlationIdText, service: text(service), device: device.map(text), seq: seq,
-            time: timeText, traceparent: traceparentText, parentSpan: parentSpanText, replyTo: replyTo.map(text), body: body)
+            time: timeText, traceparent: traceparentText, parentSpan: parentSpanText,
+            replyTo: replyTo.map { recentReplyTo.text(of: UnsafeBufferPointer(rebasing: bytes[$0])) }, body: body)
     }
 
     /// The body of a message of `type` (one of `DirectDecoding.directType`'s), at the reader.
