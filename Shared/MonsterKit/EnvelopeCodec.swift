@@ -179,7 +179,18 @@ public struct EnvelopeCodec: Sendable {
     /// anything else by the standard library.
     static func isUTF8(_ json: [UInt8]) -> Bool {
         let ascii = json.withUnsafeBufferPointer { bytes in
-            bytes[ByteWords.skipClean(bytes, from: 0, ByteWords.hasNonASCII)...].allSatisfy { $0 < 0x80 }
+            // Four words to a test while all is ASCII, then word by word from the first that is not.
+            var start = 0
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while start + 32 <= bytes.count {
+                    let words = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
+                        | raw.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: start + 24, as: UInt64.self)
+                    if ByteWords.hasNonASCII(words) { break }
+                    start += 32
+                }
+            }
+            return bytes[ByteWords.skipClean(bytes, from: start, ByteWords.hasNonASCII)...].allSatisfy { $0 < 0x80 }
         }
         return ascii || String(validating: json, as: UTF8.self) != nil
     }

@@ -128,7 +128,9 @@ extension JSONReader {
             body = try reader.body(type)
         }
         guard let body else { throw NotDirect() }
-        guard !id.isEmpty, isIdentifier(id), !correlationId.isEmpty, isIdentifier(correlationId),
+        // An action is its own correlation: its id's bytes are checked once, and one string holds both.
+        let correlatedWithItself = same(correlationId, id)
+        guard !id.isEmpty, isIdentifier(id), correlatedWithItself || !correlationId.isEmpty && isIdentifier(correlationId),
               !service.isEmpty, isIdentifier(service) else { throw NotDirect() }
         if let device, device.isEmpty || device.count > 64 || !isIdentifier(device) { throw NotDirect() }
         if let replyTo, replyTo.isEmpty || replyTo.count > 64 || !isIdentifier(replyTo)
@@ -140,8 +142,7 @@ extension JSONReader {
         let parentSpanText = parentSpan.map(text)
         if let parentSpanText, !TraceContext.isSpanId(parentSpanText) { throw NotDirect() }
         let idText = text(id)
-        // An action is its own correlation: one string for both.
-        let correlationIdText = same(correlationId, id) ? idText : text(correlationId)
+        let correlationIdText = correlatedWithItself ? idText : text(correlationId)
         return Envelope(
             id: idText, correlationId: correlationIdText, service: text(service), device: device.map(text), seq: seq,
             time: timeText, traceparent: traceparentText, parentSpan: parentSpanText,
