@@ -182,9 +182,15 @@ extension JSONReader {
                 try r.skipValue()
             }
         }
-        var tap = Tap(element: "", profile: profile)
-        tap.element = element; tap.point = point
-        return tap
+        // Made whole by the initializer that fits (set member by member, it was copied twice).
+        switch (element, point) {
+        case (let element?, nil): return Tap(element: element, profile: profile)
+        case (nil, let point?): return Tap(point: point, profile: profile)
+        default:
+            var tap = Tap(element: "", profile: profile)
+            tap.element = element; tap.point = point
+            return tap
+        }
     }
 
     mutating func rotate() throws(NotDirect) -> Rotate {
