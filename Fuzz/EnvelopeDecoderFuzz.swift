@@ -8,14 +8,20 @@
 //   path give the same outcome: the same envelope, or the same error (code and reason); what the
 //   direct decoder reads, the Decodable path reads alike;
 // - the direct writer (DirectEncoding) writes the bytes of the Encodable path, and writing
-//   into a sender's writer (`EnvelopeCodec.write(_:into:)`) gives the same frames.
+//   into a sender's writer (`EnvelopeCodec.write(_:into:topics:)`, its recent topic frames kept
+//   across inputs) gives the same frames;
+// - a receiver keeping the last `replyTo` it read (`RecentText`) decodes the same envelope.
 import Foundation
 
 /// The codec under test, one per process (libFuzzer runs inputs on one thread).
 nonisolated(unsafe) let codec = EnvelopeCodec(maxMessageBytes: 65_536)
 nonisolated(unsafe) let foundation = JSONDecoder()
-/// A sender's reused writer (`EnvelopeCodec.write(_:into:)`).
+/// A sender's reused writer (`EnvelopeCodec.write(_:into:topics:)`).
 nonisolated(unsafe) let writer = JSONWriter()
+/// The sender's recent topic frames, kept across inputs (`TopicFrames`).
+nonisolated(unsafe) var topics = TopicFrames()
+/// A receiver's last `replyTo`, kept across inputs (`EnvelopeCodec.decode(frames:replyTo:)`).
+nonisolated(unsafe) var recentReplyTo = RecentText()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -27,6 +33,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         decoded = try frames.count == 1 ? codec.decode(frames[0]) : codec.decode(frames: frames)
     } catch {
         return 0
+    }
+    // A receiver keeping the last replyTo it read decodes the same envelope.
+    if frames.count != 1, (try? codec.decode(frames: frames, replyTo: &recentReplyTo)) != decoded {
+        fatalError("keeping the last replyTo changed what was decoded: \(decoded)")
     }
     let json = frames.count == 1 ? frames[0] : frames[1]
     guard let reference = try? foundation.decode(Envelope.self, from: Data(json)) else {
@@ -47,7 +57,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("the direct writer and the Encodable path disagree: \(String(decoding: direct, as: UTF8.self)) versus \(String(decoding: encodable, as: UTF8.self))")
     }
     // Written into a sender's writer (published from its bytes), the same frames.
-    if let frames = try? codec.frames(decoded), let topic = try? codec.write(decoded, into: writer),
+    if let frames = try? codec.frames(decoded), let topic = try? codec.write(decoded, into: writer, topics: &topics),
        [topic, writer.withBytes { Array($0) }] != frames {
         fatalError("writing into a writer and the frames disagree for \(decoded)")
     }

@@ -100,7 +100,8 @@ public struct DeliveryWindow: Sendable {
     /// copied: the caller's last use of them is here.
     public mutating func remember(id: String, sent: Double, ack: consuming Ack, forwards: consuming [[[UInt8]]] = [], now: Double) {
         let key = checked?.id == id ? checked! : Key(id)
-        guard entries[key] == nil else { return }
+        // Looked up by index: no copy of an entry found (a retain and a release of each of its parts).
+        guard entries.index(forKey: key) == nil else { return }
         while entries.count >= capacity, head < order.count {
             let oldest = order[head].key
             head += 1

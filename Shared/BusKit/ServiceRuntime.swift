@@ -23,6 +23,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// Where the loop writes the JSON of what it encodes (acknowledgements, heartbeats), reused
     /// and published from as it is.
     private let writer = JSONWriter()
+    /// The topic frames of what the loop encodes lately, reused (an ack goes on its client's topic).
+    private var topics = TopicFrames()
     private var signalledAt: Double?
 
     /// A runtime for the service `name` with `handler`, configured by `config`, reading `clock`.
@@ -113,30 +115,34 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// Does what the core said, in order. A message the bus would not take in time has been
     /// counted by the transport; it is logged and the service goes on.
     private func perform(_ outgoing: [Outgoing], on transport: any BusTransport) throws {
-        // By index: each item is read in place, not copied out (an envelope copied is a retain
-        // and a release of each of its strings).
         for index in outgoing.indices {
             do {
-                switch outgoing[index] {
-                case .frames(let frames):
-                    try transport.sendRaw(frames)
-                case .message(let envelope):
-                    let topic: [UInt8]
-                    do {
-                        topic = try codec.write(envelope, into: writer)
-                    } catch {
-                        log.error("refused to publish \(envelope.type.rawValue): \(error)")
-                        continue
-                    }
-                    try writer.withBytes { try transport.send(topic: topic, json: $0) }
-                case .subscribe(let prefix):
-                    try transport.subscribe(prefix)
-                case .unsubscribe(let prefix):
-                    try transport.unsubscribe(prefix)
-                }
+                try perform(outgoing[index], on: transport)
             } catch let error as BusBackpressure {
                 log.error("\(error)")
             }
+        }
+    }
+
+    /// Does one thing the core said, `item` borrowed in place rather than copied out of the
+    /// array (an envelope copied is a retain and a release of each of its strings).
+    private func perform(_ item: borrowing Outgoing, on transport: any BusTransport) throws {
+        switch item {
+        case .frames(let frames):
+            try transport.sendRaw(frames)
+        case .message(let envelope):
+            let topic: [UInt8]
+            do {
+                topic = try codec.write(envelope, into: writer, topics: &topics)
+            } catch {
+                log.error("refused to publish \(envelope.type.rawValue): \(error)")
+                return
+            }
+            try writer.withBytes { try transport.send(topic: topic, json: $0) }
+        case .subscribe(let prefix):
+            try transport.subscribe(prefix)
+        case .unsubscribe(let prefix):
+            try transport.unsubscribe(prefix)
         }
     }
 }

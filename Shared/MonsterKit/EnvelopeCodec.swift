@@ -24,15 +24,16 @@ public struct EnvelopeCodec: Sendable {
     }
 
     /// Writes the JSON of `envelope` in `writer` (what `encode` returns) and returns its topic
-    /// frame (the first of `frames`): for a sender that publishes the JSON straight from the
-    /// writer's bytes (`JSONWriter.withBytes`), without an array of its own.
-    public func write(_ envelope: Envelope, into writer: JSONWriter) throws(MessageError) -> [UInt8] {
+    /// frame (the first of `frames`, one of the sender's recent `topics` when it is the same):
+    /// for a sender that publishes the JSON straight from the writer's bytes (`JSONWriter.withBytes`),
+    /// without an array of its own.
+    public func write(_ envelope: Envelope, into writer: JSONWriter, topics: inout TopicFrames) throws(MessageError) -> [UInt8] {
         if !DirectEncoding.write(envelope, into: writer) {
             let json = try encodeThroughEncodable(envelope)
             writer.reset()
             json.withUnsafeBufferPointer { writer.write($0) }
         }
-        return Self.topicFrame(of: envelope)
+        return topics.frame(of: envelope)
     }
 
     /// The JSON of `envelope` written through `Encodable`; `non-finite` for a number JSON cannot carry.
@@ -55,6 +56,12 @@ public struct EnvelopeCodec: Sendable {
     /// when it holds a number JSON cannot carry.
     public func frames(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) throws(MessageError) -> [[UInt8]] {
         [Self.topicFrame(of: envelope), try encode(envelope, using: writer)]
+    }
+
+    /// `frames(_:using:)`, the topic frame taken from the sender's recent `topics` when it is
+    /// the same (a sender publishing answers action after action).
+    public func frames(_ envelope: Envelope, using writer: JSONWriter, topics: inout TopicFrames) throws(MessageError) -> [[UInt8]] {
+        [topics.frame(of: envelope), try encode(envelope, using: writer)]
     }
 
     /// The topic frame of `envelope` (`Envelope.topic`), written in one go from its key's parts
@@ -124,13 +131,21 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope in `frames`, or why they are not one.
     public func decode(frames: [[UInt8]]) throws(MessageError) -> Envelope {
+        var replyTo = RecentText()
+        return try decode(frames: frames, replyTo: &replyTo)
+    }
+
+    /// `decode(frames:)`, the envelope's `replyTo` taken from `replyTo` (the receiver's last)
+    /// when it is the same: a client's actions all carry the same.
+    public func decode(frames: [[UInt8]], replyTo: inout RecentText) throws(MessageError) -> Envelope {
         guard frames.count == 2 else {
             throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
         }
-        let envelope = try decode(frames[1])
+        let envelope = try decode(frames[1], replyTo: &replyTo)
         let topic = frames[0]
-        // The bare type, or exactly `type/key` with the key its addressing gives this envelope.
-        if Self.topic(topic, is: envelope.type, key: nil) { return envelope }
+        // The bare type (its length first: the bus keys the topics of requests), or exactly
+        // `type/key` with the key its addressing gives this envelope.
+        if topic.count == envelope.type.rawValue.utf8.count, Self.topic(topic, is: envelope.type, key: nil) { return envelope }
         let (first, second) = envelope.topicKeyParts
         if first != nil, Self.topic(topic, is: envelope.type, key: first, then: second) { return envelope }
         let key = envelope.topicKey
@@ -143,6 +158,12 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope in `json`, or why it is not one.
     public func decode(_ json: [UInt8]) throws(MessageError) -> Envelope {
+        var replyTo = RecentText()
+        return try decode(json, replyTo: &replyTo)
+    }
+
+    /// `decode(_:)`, the envelope's `replyTo` taken from `replyTo` when it is the same (when read directly).
+    func decode(_ json: [UInt8], replyTo: inout RecentText) throws(MessageError) -> Envelope {
         guard json.count <= maxMessageBytes else {
             throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")
         }
@@ -150,7 +171,7 @@ public struct EnvelopeCodec: Sendable {
             throw MessageError(.badUTF8, "message is not valid UTF-8")
         }
         // The actions and their answers, read directly (nil for anything else, errors included).
-        if let direct = DirectDecoding.decode(json) { return direct }
+        if let direct = DirectDecoding.decode(json, replyTo: &replyTo) { return direct }
         return try decodeThroughDecodable(json)
     }
 
@@ -158,7 +179,18 @@ public struct EnvelopeCodec: Sendable {
     /// anything else by the standard library.
     static func isUTF8(_ json: [UInt8]) -> Bool {
         let ascii = json.withUnsafeBufferPointer { bytes in
-            bytes[ByteWords.skipClean(bytes, from: 0, ByteWords.hasNonASCII)...].allSatisfy { $0 < 0x80 }
+            // Four words to a test while all is ASCII, then word by word from the first that is not.
+            var start = 0
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while start + 32 <= bytes.count {
+                    let words = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
+                        | raw.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: start + 24, as: UInt64.self)
+                    if ByteWords.hasNonASCII(words) { break }
+                    start += 32
+                }
+            }
+            return bytes[ByteWords.skipClean(bytes, from: start, ByteWords.hasNonASCII)...].allSatisfy { $0 < 0x80 }
         }
         return ascii || String(validating: json, as: UTF8.self) != nil
     }

@@ -84,9 +84,10 @@ import Testing
         addressed.replyTo = "0123456789abcdef"
         let codec = EnvelopeCodec()
         let writer = JSONWriter(capacity: 16)
+        var topics = TopicFrames()
         for envelope in [Samples.envelope(body), addressed] {
             let frames = try codec.frames(envelope)
-            let topic = try codec.write(envelope, into: writer)
+            let topic = try codec.write(envelope, into: writer, topics: &topics)
             #expect([topic, writer.withBytes { Array($0) }] == frames)
         }
     }

@@ -135,6 +135,10 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     public let codec: EnvelopeCodec
     /// Where the decisions' JSON is written, one message after another (the core runs on one thread).
     private let writer = JSONWriter()
+    /// The topic frames of the decisions lately, reused (they go on their client's topics).
+    private var topics = TopicFrames()
+    /// The `replyTo` read last, reused by the next message that carries the same.
+    private var replyTo = RecentText()
     private let settings: Settings
     private let clock: RuntimeClock
     private var maker: EnvelopeMaker
@@ -211,7 +215,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         counters.received += 1
         let envelope: Envelope
         do {
-            envelope = try codec.decode(frames: frames)
+            envelope = try codec.decode(frames: frames, replyTo: &replyTo)
         } catch {
             return unreadable(frames, error)
         }
@@ -329,7 +333,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             let message = maker.envelope(effect.body, causedBy: envelope, device: effect.device, time: time)
             let frames: [[UInt8]]
             do {
-                frames = try codec.frames(message, using: writer)
+                frames = try codec.frames(message, using: writer, topics: &topics)
             } catch {
                 write(.error, "refused to publish what \(envelope.type.rawValue) \(envelope.id) caused: \(error)")
                 return nil

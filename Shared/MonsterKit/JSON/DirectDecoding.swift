@@ -9,9 +9,15 @@
 enum DirectDecoding {
     /// The envelope in `json` (valid UTF-8) when it is valid and its body is one of the direct types; nil otherwise.
     static func decode(_ json: [UInt8]) -> Envelope? {
+        var replyTo = RecentText()
+        return decode(json, replyTo: &replyTo)
+    }
+
+    /// `decode(_:)`, its `replyTo` taken from `replyTo` when it is the same.
+    static func decode(_ json: [UInt8], replyTo: inout RecentText) -> Envelope? {
         json.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer)
-            return try? reader.envelope()
+            return try? reader.envelope(replyTo: &replyTo)
         }
     }
 
@@ -67,8 +73,9 @@ extension JSONReader {
         return list
     }
 
-    /// The envelope, checked as `Envelope.init(from:)` checks it.
-    mutating func envelope() throws(NotDirect) -> Envelope {
+    /// The envelope, checked as `Envelope.init(from:)` checks it; its `replyTo` taken from
+    /// `recentReplyTo` when it is the same.
+    mutating func envelope(replyTo recentReplyTo: inout RecentText) throws(NotDirect) -> Envelope {
         var version: Int?, type: MessageType?
         var id: Range<Int>?, correlationId: Range<Int>?, service: Range<Int>?, seq: UInt64?, time: Range<Int>?
         var device: Range<Int>?, traceparent: Range<Int>?, parentSpan: Range<Int>?, replyTo: Range<Int>?
@@ -121,7 +128,9 @@ extension JSONReader {
             body = try reader.body(type)
         }
         guard let body else { throw NotDirect() }
-        guard !id.isEmpty, isIdentifier(id), !correlationId.isEmpty, isIdentifier(correlationId),
+        // An action is its own correlation: its id's bytes are checked once, and one string holds both.
+        let correlatedWithItself = same(correlationId, id)
+        guard !id.isEmpty, isIdentifier(id), correlatedWithItself || !correlationId.isEmpty && isIdentifier(correlationId),
               !service.isEmpty, isIdentifier(service) else { throw NotDirect() }
         if let device, device.isEmpty || device.count > 64 || !isIdentifier(device) { throw NotDirect() }
         if let replyTo, replyTo.isEmpty || replyTo.count > 64 || !isIdentifier(replyTo)
@@ -133,11 +142,11 @@ extension JSONReader {
         let parentSpanText = parentSpan.map(text)
         if let parentSpanText, !TraceContext.isSpanId(parentSpanText) { throw NotDirect() }
         let idText = text(id)
-        // An action is its own correlation: one string for both.
-        let correlationIdText = same(correlationId, id) ? idText : text(correlationId)
+        let correlationIdText = correlatedWithItself ? idText : text(correlationId)
         return Envelope(
             id: idText, correlationId: correlationIdText, service: text(service), device: device.map(text), seq: seq,
-            time: timeText, traceparent: traceparentText, parentSpan: parentSpanText, replyTo: replyTo.map(text), body: body)
+            time: timeText, traceparent: traceparentText, parentSpan: parentSpanText,
+            replyTo: replyTo.map { recentReplyTo.text(of: UnsafeBufferPointer(rebasing: bytes[$0])) }, body: body)
     }
 
     /// The body of a message of `type` (one of `DirectDecoding.directType`'s), at the reader.
@@ -173,9 +182,15 @@ extension JSONReader {
                 try r.skipValue()
             }
         }
-        var tap = Tap(element: "", profile: profile)
-        tap.element = element; tap.point = point
-        return tap
+        // Made whole by the initializer that fits (set member by member, it was copied twice).
+        switch (element, point) {
+        case (let element?, nil): return Tap(element: element, profile: profile)
+        case (nil, let point?): return Tap(point: point, profile: profile)
+        default:
+            var tap = Tap(element: "", profile: profile)
+            tap.element = element; tap.point = point
+            return tap
+        }
     }
 
     mutating func rotate() throws(NotDirect) -> Rotate {

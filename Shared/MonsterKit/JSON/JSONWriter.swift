@@ -53,8 +53,38 @@ public final class JSONWriter {
     @inline(__always) func write(_ raw: UnsafeBufferPointer<UInt8>) {
         guard let base = raw.baseAddress, raw.count > 0 else { return }
         reserve(raw.count)
-        (storage + count).update(from: base, count: raw.count)
+        Self.copy(base, raw.count, to: storage + count)
         count += raw.count
+    }
+
+    /// Copies `length` bytes (more than 0) from `source` to `target`: up to 32 (keys, ids, times:
+    /// most of what is written) as words in place, the first and the last overlapping rather
+    /// than a byte-by-byte tail; more through `memmove` (whose call costs more than the copy
+    /// of a short text).
+    @inline(__always) private static func copy(_ source: UnsafePointer<UInt8>, _ length: Int, to target: UnsafeMutablePointer<UInt8>) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        switch length {
+        case 8...16:
+            let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        case 17...32:
+            let first = from.loadUnaligned(as: UInt64.self), second = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let third = from.loadUnaligned(fromByteOffset: length - 16, as: UInt64.self)
+            let last = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            to.storeBytes(of: first, as: UInt64.self)
+            to.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: third, toByteOffset: length - 16, as: UInt64.self)
+            to.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
+        case 4..<8:
+            let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+        case 1..<4:
+            for index in 0..<length { target[index] = source[index] }
+        default:
+            target.update(from: source, count: length)
+        }
     }
 
     @inline(__always) func write(_ literal: StaticString) {
@@ -87,13 +117,28 @@ public final class JSONWriter {
     }
 
     /// `utf8` between a JSON string's quotes: copied whole when there is nothing to escape
-    /// (ids, times, names), else escaped.
+    /// (ids, times, names), else escaped. From 8 bytes on, each word is checked and stored in
+    /// one pass, the last overlapping those before; a word to escape sends the text to
+    /// `writeEscaped`, which writes it again from the start (nothing counted yet).
     @inline(__always) private func writeContent(_ utf8: UnsafeBufferPointer<UInt8>) {
-        if Self.isPlain(utf8) {
-            write(utf8)
-        } else {
-            writeEscaped(utf8)
+        let length = utf8.count
+        guard length >= 8, let base = utf8.baseAddress else {
+            if Self.isPlain(utf8) { write(utf8) } else { writeEscaped(utf8) }
+            return
         }
+        reserve(length)
+        let from = UnsafeRawPointer(base), to = UnsafeMutableRawPointer(storage + count)
+        var index = 0
+        while index + 8 < length {
+            let word = from.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if ByteWords.hasSpecial(word) { return writeEscaped(utf8) }
+            to.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        let last = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+        if ByteWords.hasSpecial(last) { return writeEscaped(utf8) }
+        to.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
+        count += length
     }
 
     /// `utf8` with `"`, `\` and control characters escaped.
@@ -121,20 +166,10 @@ public final class JSONWriter {
         write(UnsafeBufferPointer(rebasing: utf8[start...]))
     }
 
-    /// Whether `utf8` holds no `"`, `\` or control character: 8 bytes at a time, the last 8
-    /// overlapping those before (no byte-by-byte tail); a text shorter than 8 byte by byte.
+    /// Whether `utf8` (a short text: longer ones are checked as they are copied, in
+    /// `writeContent`) holds no `"`, `\` or control character.
     @inline(__always) static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = utf8.count
-        guard count >= 8, let base = utf8.baseAddress else {
-            return utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        }
-        let raw = UnsafeRawPointer(base)
-        var index = 0
-        while index + 8 < count {
-            if ByteWords.hasSpecial(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return false }
-            index += 8
-        }
-        return !ByteWords.hasSpecial(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 
     /// `value` in decimal digits, straight into the buffer (counted first, then written from the last).

@@ -16,6 +16,10 @@ final class PresentationBytes: Sendable {
         let json: [UInt8]
 
         init(_ presentation: Presentation, _ json: [UInt8]) { self.presentation = presentation; self.json = json }
+
+        /// Whether `other` is written as `presentation` is (read in place: taken out of the
+        /// entry, the presentation would be copied, a retain and a release of each of its parts).
+        func isWritten(as other: Presentation) -> Bool { PresentationBytes.identical(presentation, other) }
     }
 
     private static let slotCount = 64
@@ -24,7 +28,7 @@ final class PresentationBytes: Sendable {
     /// The JSON of `presentation`: the one written before, or what `write` writes (then kept).
     func json(of presentation: Presentation, _ write: () throws -> [UInt8]) rethrows -> [UInt8] {
         let slot = Self.slot(of: presentation)
-        if let entry = slots.withLock({ $0[slot] }), Self.identical(entry.presentation, presentation) { return entry.json }
+        if let entry = slots.withLock({ $0[slot] }), entry.isWritten(as: presentation) { return entry.json }
         let json = try write()
         let entry = Entry(presentation, json)
         slots.withLock { $0[slot] = entry }
@@ -41,7 +45,7 @@ final class PresentationBytes: Sendable {
 
     /// Whether `a` and `b` are written as the same bytes: every string byte for byte, every
     /// number bit for bit.
-    private static func identical(_ a: Presentation, _ b: Presentation) -> Bool {
+    fileprivate static func identical(_ a: Presentation, _ b: Presentation) -> Bool {
         a.style == b.style && a.content == b.content && a.cancelButtonIndex == b.cancelButtonIndex
             && a.permittedArrowDirections == b.permittedArrowDirections && a.arrowDirection == b.arrowDirection
             && same(a.frame, b.frame) && same(a.contentSize.width, b.contentSize.width) && same(a.contentSize.height, b.contentSize.height)
