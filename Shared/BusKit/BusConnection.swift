@@ -21,6 +21,9 @@ public final class BusConnection {
     /// waiting (libzmq had then read every command it had): until a new command signals its
     /// descriptor, nothing can be waiting.
     private var subscriberIdle = false
+    /// The topic frames of the latest messages sent with `send(_:writingIn:)`, made again only
+    /// when a topic changes.
+    private var topics = TopicFrames()
     /// Sends that found the bus's queue full and had to wait (backpressure), since the start.
     public private(set) var sendWaits: UInt64 = 0
     /// Messages given up after waiting `ACTION_TTL_MS` for the bus to take them: never
@@ -97,7 +100,7 @@ public final class BusConnection {
     /// Publishes `envelope` as `send(_:)` does, its JSON written in `writer` (the sender's own,
     /// reused) and sent from there: no arrays made for the frames.
     public func send(_ envelope: Envelope, writingIn writer: JSONWriter) throws {
-        let topic = try codec.write(envelope, into: writer)
+        let topic = try codec.write(envelope, into: writer, topics: &topics)
         try writer.withBytes { try send(topic: topic, json: $0) }
     }
 
