@@ -60,8 +60,22 @@ public struct TraceContext: Sendable, Equatable {
             }
             if let headers { return headers }
         }
+        return (newTraceparent(), nil)
+    }
+
+    /// The `traceparent` a message is handled in: its own, when it holds a valid one, else a new
+    /// trace started for it (a trace id and a span standing for its handling, as W3C has a
+    /// receiver do), so that everything it causes belongs to that one trace: the children of
+    /// that span (`headers(causedBy:)` of the result), not each a trace of its own.
+    public static func handling(_ traceparent: String?) -> String {
+        if var traceparent, traceparent.withUTF8({ isTraceparent($0) }) { return traceparent }
+        return newTraceparent()
+    }
+
+    /// The `traceparent` of a new trace, sampled, written straight into one string.
+    private static func newTraceparent() -> String {
         let (high, low, span) = (nextRandom(), nextRandom(), nextRandom())
-        let traceparent = String(unsafeUninitializedCapacity: 55) { buffer in
+        return String(unsafeUninitializedCapacity: 55) { buffer in
             buffer[0] = UInt8(ascii: "0"); buffer[1] = UInt8(ascii: "0"); buffer[2] = UInt8(ascii: "-")
             writeHex(high, into: buffer, at: 3)
             writeHex(low, into: buffer, at: 19)
@@ -70,7 +84,6 @@ public struct TraceContext: Sendable, Equatable {
             buffer[52] = UInt8(ascii: "-"); buffer[53] = UInt8(ascii: "0"); buffer[54] = UInt8(ascii: "1")
             return 55
         }
-        return (traceparent, nil)
     }
 
     /// The `traceparent` header of this context.

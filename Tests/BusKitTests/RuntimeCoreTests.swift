@@ -115,6 +115,33 @@ import Testing
         #expect(core.counters.received == 1 && core.counters.handled == 1)
     }
 
+    /// Everything one message causes is one trace: the cause's, each message a span of its own
+    /// under the cause's span; or, for a cause without a trace, one new trace started for its
+    /// handling (as W3C has a receiver do), not a trace per message.
+    @Test func whatAMessageCausesSharesOneTrace() throws {
+        var core = core()
+        let untraced = try envelopes(core.received(try tap(id: "tap-1"), now: at()))
+        #expect(untraced.count == 3)
+        let contexts = try untraced.map { try #require($0.trace) }
+        #expect(Set(contexts.map(\.traceId)).count == 1)
+        #expect(Set(contexts.map(\.spanId)).count == 3)
+        let handlingSpan = try #require(untraced[0].parentSpan)
+        #expect(untraced.allSatisfy { $0.parentSpan == handlingSpan })
+        #expect(!contexts.map(\.spanId).contains(handlingSpan))
+        // The next untraced message starts another trace.
+        let next = try envelopes(core.received(try tap(id: "tap-2"), now: at()))
+        #expect(next[0].trace?.traceId != contexts[0].traceId)
+        // A traced one: its trace, under its span.
+        let cause = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let traced = try envelopes(core.received(
+            try codec.frames(Envelope(
+                id: "tap-3", correlationId: "tap-3", service: "gateway", device: "d1", seq: 2, time: "2026-11-30T03:14:39.123Z",
+                traceparent: cause, body: .tap(Tap(element: "add", profile: .ipad)))),
+            now: at()))
+        #expect(traced.count == 3)
+        #expect(traced.allSatisfy { $0.trace?.traceId == "4bf92f3577b34da6a3ce929d0e0e4736" && $0.parentSpan == "00f067aa0ba902b7" })
+    }
+
     /// A duplicate is not handled again: what the first handling forwarded goes again, the same
     /// frames (same ids), then the first acknowledgement marked duplicate.
     @Test func aDuplicateResendsWhatTheFirstHandlingForwardedAndItsAckMarked() throws {

@@ -54,6 +54,25 @@ import Testing
         #expect(TraceContext.headers(causedBy: cause).traceparent.prefix(35) != traceparent.prefix(35))
     }
 
+    @Test(arguments: [nil, "", "00-xyz", "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])
+    func aMessageWithoutAValidTraceIsHandledInANewOne(_ cause: String?) throws {
+        let handling = TraceContext.handling(cause)
+        let context = try #require(TraceContext(traceparent: handling))
+        #expect(context.flags == "01")
+        #expect(TraceContext.handling(cause) != handling)
+        // What it causes: children of that span, in that trace.
+        let (first, parent) = TraceContext.headers(causedBy: handling)
+        let (second, _) = TraceContext.headers(causedBy: handling)
+        #expect(parent == context.spanId)
+        #expect(first.prefix(35) == handling.prefix(35) && second.prefix(35) == handling.prefix(35))
+        #expect(first != second)
+    }
+
+    @Test func aMessageWithATraceIsHandledInIt() {
+        let cause = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
+        #expect(TraceContext.handling(cause) == cause)
+    }
+
     @Test func anEnvelopeWithABadTraceparentOrParentSpanIsRefused() throws {
         func json(_ extra: String) -> [UInt8] {
             Array("{\"v\":1,\"type\":\"sys.ping\",\"id\":\"a-1\",\"correlationId\":\"a-1\",\"service\":\"t\",\"seq\":1,\"time\":\"2026-11-30T03:14:39.123Z\",\(extra)\"body\":{}}".utf8)

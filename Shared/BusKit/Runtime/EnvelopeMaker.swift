@@ -35,13 +35,15 @@ public struct EnvelopeMaker: Sendable {
         make(body, correlationId: correlationId, device: device, traceparent: trace?.traceparent, parentSpan: parentSpan, replyTo: replyTo)
     }
 
-    /// An envelope for a message that `cause` caused: its correlation id, a new span in its
-    /// trace (a new trace when `cause` carries none, as W3C Trace Context has a receiver do),
-    /// and its `replyTo`, so that the whole chain answers on the asking client's address.
-    /// `time` is the envelope's (`now()` if nil): the messages a message causes share the
-    /// moment it was handled.
-    public mutating func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil, time: String? = nil) -> Envelope {
-        let (traceparent, parentSpan) = TraceContext.headers(causedBy: cause.traceparent)
+    /// An envelope for a message that `cause` caused: its correlation id, a new span in the
+    /// trace `cause` is handled in (`trace`, from `TraceContext.handling`; if nil, `cause`'s own
+    /// `traceparent`, or a new trace when it carries none), and its `replyTo`, so that the whole
+    /// chain answers on the asking client's address. `time` is the envelope's (`now()` if nil):
+    /// the messages a message causes share the moment it was handled.
+    public mutating func envelope(
+        _ body: Body, causedBy cause: Envelope, inTrace trace: String? = nil, device: String? = nil, time: String? = nil
+    ) -> Envelope {
+        let (traceparent, parentSpan) = TraceContext.headers(causedBy: trace ?? cause.traceparent)
         return make(
             body, correlationId: cause.correlationId, device: device ?? cause.device, traceparent: traceparent,
             parentSpan: parentSpan, replyTo: cause.replyTo, time: time)

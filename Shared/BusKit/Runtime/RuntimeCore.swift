@@ -262,16 +262,18 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         }
         counters.handled += 1
         let time = maker.now()
+        // Everything it causes, the ack included, in one trace (a new one if it came without).
+        let trace = TraceContext.handling(envelope.traceparent)
         // (One expression, so that `outgoing` is not shared with a copy when the ack is appended.)
-        var (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, at: time)
+        var (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, inTrace: trace, at: time)
             // A decision held a number JSON cannot carry: refuse rather than send what no peer decodes.
             ?? encode(
                 [.error(MessageError.Code.nonFinite, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
-                causedBy: envelope, at: time)
+                causedBy: envelope, inTrace: trace, at: time)
             ?? ([], [], [], [])
         let ack = Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)
         // The acknowledgement goes last, and is encoded by the loop only once the decision has gone.
-        outgoing.append(.message(maker.envelope(.ack(ack), causedBy: envelope, time: time)))
+        outgoing.append(.message(maker.envelope(.ack(ack), causedBy: envelope, inTrace: trace, time: time)))
         if case .fresh(let sent) = verdict {
             window.remember(id: envelope.id, sent: sent, ack: ack, forwards: forwards, now: now.wall)
         }
@@ -318,10 +320,11 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             service: settings.name, pid: settings.pid, counters: counters.byName, now: now.monotonic))))
     }
 
-    /// The frames of `effects` as messages caused by `envelope` at `time`, their ids, those passed
-    /// on to another service and their frames; nil if one of them cannot be encoded (logged).
+    /// The frames of `effects` as messages caused by `envelope` (handled in `trace`) at `time`,
+    /// their ids, those passed on to another service and their frames; nil if one of them cannot
+    /// be encoded (logged).
     private mutating func encode(
-        _ effects: [Effect], causedBy envelope: Envelope, at time: String
+        _ effects: [Effect], causedBy envelope: Envelope, inTrace trace: String, at time: String
     ) -> (outgoing: [Outgoing], emitted: [String], forwarded: [Forward], forwards: [[[UInt8]]])? {
         var outgoing: [Outgoing] = []
         var emitted: [String] = []
@@ -330,7 +333,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         outgoing.reserveCapacity(effects.count + 1)
         emitted.reserveCapacity(effects.count)
         for effect in effects {
-            let message = maker.envelope(effect.body, causedBy: envelope, device: effect.device, time: time)
+            let message = maker.envelope(effect.body, causedBy: envelope, inTrace: trace, device: effect.device, time: time)
             let frames: [[UInt8]]
             do {
                 frames = try codec.frames(message, using: writer, topics: &topics)
