@@ -60,7 +60,7 @@ def main():
                "seq": seq, "time": timestamp(), "body": body}
         if device is not None:
             out["device"] = device
-        # W3C trace context: a span of its own, in the action's trace (or a new one).
+        # W3C trace context: a span of its own, in the trace its cause is handled in (or a new one).
         parent = cause.get("traceparent") if cause else None
         if isinstance(parent, str) and len(parent) == 55:
             out["traceparent"] = "00-" + parent[3:35] + "-" + os.urandom(8).hex() + "-01"
@@ -105,6 +105,10 @@ def main():
                 body = message["body"]
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue
+            # What it causes is one trace: its own, or one started for its handling.
+            trace = message.get("traceparent")
+            if not (isinstance(trace, str) and len(trace) == 55):
+                message["traceparent"] = "00-" + os.urandom(16).hex() + "-" + os.urandom(8).hex() + "-01"
             if kind == "sys.ping":
                 _, reply = envelope("sys.pong", message_id, None, {"service": SERVICE, "version": "peer", "pid": os.getpid()}, message)
                 publisher.send_multipart(reply)
