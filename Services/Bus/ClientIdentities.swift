@@ -16,9 +16,12 @@ final class ClientIdentities {
 
     private let allowList: Locked<AllowList>
     private let ownKey: CurveKey?
-    private var byUserId: [String: Client] = [:]
-    private var lastUserId: [CChar] = [0]
-    private var last = Client(name: "", sender: .anonymous)
+    // Read and written by the proxy's thread only, never during another access to them: not
+    // checked for exclusive access at run time (as `Multipart.held`), which it would be in every
+    // batch of messages.
+    @exclusivity(unchecked) private var byUserId: [String: Client] = [:]
+    @exclusivity(unchecked) private var lastUserId: [CChar] = [0]
+    @exclusivity(unchecked) private var last = Client(name: "", sender: .anonymous)
 
     /// Identities from `allowList`; `ownKey` is the bus's (its clients are `bus`). Without CURVE
     /// (`ownKey` nil) every client is anonymous.

@@ -15,6 +15,8 @@ public struct PresentationStyleRead: Sendable, Equatable {
 
     /// What opens the body after the header, up to the style's value.
     private static let bodyOpening = Array(#","body":{"presentation":{"style":""#.utf8)
+    /// The first eight bytes of `bodyOpening`, as they lie in memory.
+    private static let openingWord = bodyOpening.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
 
     /// The style of `json`, when it is written as ours are: the first `,"body":{"presentation":
     /// {"style":"` after a header holding no `\`, `{` or `[` — so every quote in it opens or closes
@@ -29,7 +31,9 @@ public struct PresentationStyleRead: Sendable, Equatable {
             guard comma < count, let found = memchr(base + comma, Int32(UInt8(ascii: ",")), count - comma) else { return nil }
             comma = UnsafeRawPointer(found) - UnsafeRawPointer(base)
             guard count - comma > opening.count else { return nil }
-            if memcmp(base + comma, opening, opening.count) == 0 { break }
+            // Its first eight bytes (`,"body":`) compared in place: every other member's differ.
+            if UnsafeRawPointer(base + comma).loadUnaligned(as: UInt64.self) == Self.openingWord,
+               opening.withUnsafeBytes({ memcmp(base + comma + 8, $0.baseAddress! + 8, $0.count - 8) }) == 0 { break }
             comma += 1
         }
         if memchr(base + 1, Int32(UInt8(ascii: "\\")), comma - 1) != nil { return nil }

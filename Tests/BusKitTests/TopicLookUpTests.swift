@@ -1,0 +1,61 @@
+import BusKit
+import MonsterKit
+import Testing
+
+/// The bus looks a topic's type part up once per message (`BusPolicy.lookUp`), by its length
+/// and a few eight-byte words: for every topic, of the vocabulary or not, it must answer what
+/// reading the type part byte by byte answers — who may publish it, and how its topic is keyed.
+@Suite struct TopicLookUpTests {
+    let policy = BusPolicy()
+
+    /// The type part of `topic`: its bytes before the first `/`.
+    static func typePart(_ topic: [UInt8]) -> String {
+        String(decoding: Topic.typePart(topic), as: UTF8.self)
+    }
+
+    /// Topics around every type of the vocabulary: the type alone, with a key, with a stray
+    /// byte, cut short, longer, and with each of its bytes changed in turn (each of the
+    /// words compared).
+    static var topics: [[UInt8]] {
+        var topics: [[UInt8]] = [[], Array("/".utf8), Array("/device.tap".utf8), Array("device.tap one frame".utf8),
+                                 Array("device.tapx/presentation-policy/ab".utf8), Array("device.interactions/x".utf8),
+                                 Array("presentation.presented.extra.words.beyond/x".utf8), Array(String(repeating: "x", count: 40).utf8)]
+        for type in MessageType.allCases {
+            let bytes = Array(type.rawValue.utf8)
+            topics += [bytes, bytes + Array("/key".utf8), bytes + [Topic.separator], bytes + [UInt8(ascii: "x")], Array(bytes.dropLast()),
+                       bytes + [0], Array(type.rawValue.uppercased().utf8)]
+            for index in bytes.indices {
+                var changed = bytes
+                changed[index] ^= 0x20
+                topics += [changed, changed + Array("/alert/0123456789abcdef".utf8)]
+            }
+        }
+        return topics
+    }
+
+    @Test func theLookUpAnswersWhatTheTypePartSays() {
+        for topic in Self.topics {
+            let type = Self.typePart(topic)
+            let message = MessageType(rawValue: type)
+            let looked = topic.withUnsafeBytes { policy.lookUp($0) }
+            #expect(looked.length == Topic.typePart(topic).count)
+            // Who may publish it: the declared publishers (nobody for a type outside the vocabulary).
+            for role in Role.allCases {
+                let allowed = topic.withUnsafeBytes { policy.mayPublish(role, topic: $0, type: looked) }
+                #expect(allowed == Permissions.publishers(of: type).contains(role), "\(type) \(role)")
+                #expect(allowed == topic.withUnsafeBytes { policy.mayPublish(role, topic: $0) })
+            }
+            // Keyed by device: a `.byDevice` type, or a type part that only starts with one whose
+            // owner depends on its body.
+            let device = message.flatMap { $0.addressing == .byDevice ? $0 : nil }
+                ?? Routing.ownedByElement.sorted { $0.rawValue < $1.rawValue }.first { type.hasPrefix($0.rawValue) }
+            #expect(looked.device?.type == device, "\(type)")
+            #expect(looked.device?.ownedByElement == device.map(Routing.ownedByElement.contains), "\(type)")
+            // Keyed by style: exactly a presentation's type.
+            #expect(looked.styled == message.flatMap { Topic.styled.contains($0) ? $0 : nil }, "\(type)")
+            // The header fields read for it follow.
+            let fields = topic.withUnsafeBytes { policy.headerFields(from: .anonymous, topic: $0, type: looked) }
+            #expect(fields.contains(.device) == (device != nil) && fields.contains(.element) == (looked.device?.ownedByElement == true))
+        }
+    }
+}
