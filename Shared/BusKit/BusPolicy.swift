@@ -63,6 +63,14 @@ public struct BusPolicy: Sendable {
     private var entries: [(words: (UInt64, UInt64, UInt64), bytes: [UInt8], type: TopicType)]
     /// Where each length's entries start (`entries`), up to the longest type and one past it.
     private let entryStarts: [Int]
+    /// The owner of each `Routing.ownedByElement` type of the vocabulary on each element the
+    /// product names (`ElementName`, `InputElement.weaponPickerButtons`) of up to 16 bytes,
+    /// without and with a point, as `Routing.owner(of:element:point:)` gives them — worked out
+    /// once, so that a tap's owner is found by its element's bytes (`knownOwner`), ordered by
+    /// length as `entries` are (`ownerStarts`).
+    private let owners: [(type: MessageType, words: (UInt64, UInt64), owner: String?, withPoint: String?)]
+    /// Where each length's `owners` start, up to 16 and one past it.
+    private let ownerStarts: [Int]
 
     /// A topic frame's type part (the bytes before its first `/`) as the policy sees it, looked
     /// up once per message (`lookUp(_:)`) for every decision on it.
@@ -110,6 +118,21 @@ public struct BusPolicy: Sendable {
         for length in stride(from: longestType, through: 0, by: -1) { entryStarts[length] = min(entryStarts[length], entryStarts[length + 1]) }
         self.entries = entries
         self.entryStarts = entryStarts
+        let names = Set(ElementName.allCases.map(\.rawValue) + InputElement.weaponPickerButtons).filter { $0.utf8.count <= 16 }
+        var owners: [(length: Int, type: MessageType, words: (UInt64, UInt64), owner: String?, withPoint: String?)] = []
+        for (_, type, ownedByElement) in byDevice where ownedByElement {
+            for name in names.sorted() {
+                let words = Array(name.utf8).withUnsafeBytes { (Self.word(0, of: $0), Self.word(1, of: $0)) }
+                owners.append((name.utf8.count, type, words, Routing.owner(of: type, element: name, point: false),
+                               Routing.owner(of: type, element: name, point: true)))
+            }
+        }
+        owners.sort { $0.length < $1.length }
+        var ownerStarts = [Int](repeating: owners.count, count: 18)
+        for (index, entry) in owners.enumerated().reversed() { ownerStarts[entry.length] = index }
+        for length in stride(from: 16, through: 0, by: -1) { ownerStarts[length] = min(ownerStarts[length], ownerStarts[length + 1]) }
+        self.owners = owners.map { ($0.type, $0.words, $0.owner, $0.withPoint) }
+        self.ownerStarts = ownerStarts
         for index in entries.indices {
             let bytes = entries[index].bytes
             let type = bytes.withUnsafeBytes { ($0.count, deviceType(of: $0), styledType(of: $0)) }
@@ -252,6 +275,25 @@ public struct BusPolicy: Sendable {
         return prefixOf
     }
 
+    /// The owner of a message of `type` (one of `Routing.ownedByElement`) on the element whose
+    /// bytes are `element` (inside `json`, where the words compared may be read), with or without
+    /// a `point`, when the element is one of `owners` (`.some`, itself nil when `Routing` names
+    /// none); nil for any other element (`Routing` is then asked).
+    private func knownOwner(
+        of type: MessageType, element: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, point: Bool
+    ) -> String?? {
+        let length = element.count
+        guard length < ownerStarts.count - 1 else { return nil }
+        let rest = UnsafeRawBufferPointer(rebasing: json[(element.baseAddress! - json.baseAddress!)...])
+        let words = (Self.word(0, of: rest, length: length), Self.word(1, of: rest, length: length))
+        for index in ownerStarts[length]..<ownerStarts[length + 1] {
+            let entry = owners[index]
+            guard entry.type == type, entry.words.0 == words.0, entry.words.1 == words.1 else { continue }
+            return .some(point ? entry.withPoint : entry.owner)
+        }
+        return nil
+    }
+
     /// The first (up to) eight bytes of `bytes` as an integer, the first in the lowest byte, zero
     /// where `bytes` is shorter.
     private static func head(of bytes: UnsafeRawBufferPointer) -> UInt64 {
@@ -324,7 +366,10 @@ public struct BusPolicy: Sendable {
             }
         }
         var owner: String?
-        if ownedByElement {
+        if ownedByElement, let peek, let range = peek.element, !peek.elementEscaped,
+           let known = knownOwner(of: type, element: UnsafeRawBufferPointer(rebasing: json[range]), json: json, point: peek.point) {
+            owner = known
+        } else if ownedByElement {
             var element: String?
             if let peek, let range = peek.element {
                 element = peek.elementEscaped ? Self.text(of: range, in: json) : String(decoding: UnsafeRawBufferPointer(rebasing: json[range]), as: UTF8.self)
@@ -376,7 +421,8 @@ public struct BusPolicy: Sendable {
         if topic.count > typeEnd, topic[typeEnd] == Topic.separator {
             let key = UnsafeRawBufferPointer(rebasing: topic[(typeEnd + 1)...])
             let name = styleNames.first { $0.style == style }!.bytes
-            if key.starts(with: name), key.count == name.count || key[name.count] == Topic.separator { return nil }
+            if key.count >= name.count, name.withUnsafeBytes({ memcmp(key.baseAddress!, $0.baseAddress!, $0.count) }) == 0,
+               key.count == name.count || key[name.count] == Topic.separator { return nil }
         }
         // Rewritten (rare): the address from `replyTo`, read whole.
         let replyTo = (quick == nil ? peek : (json.isEmpty ? nil : EnvelopePeek(json)))?.replyTo

@@ -212,7 +212,29 @@ public struct EnvelopePeek: Sendable, Equatable {
         @inline(__always)
         func equals(_ range: Range<Int>, _ name: StaticString) -> Bool {
             guard range.count == name.utf8CodeUnitCount else { return false }
-            return memcmp(bytes + range.lowerBound, name.utf8Start, range.count) == 0
+            return Self.same(bytes + range.lowerBound, name.utf8Start, range.count)
+        }
+
+        /// Whether the `length` bytes at `one` and `other` are the same: compared a word at a
+        /// time in place (the last word overlapping the one before), never past either end; a
+        /// call of `memcmp` would cost more than the few names and literals compared.
+        @inline(__always)
+        static func same(_ one: UnsafePointer<UInt8>, _ other: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+            let one = UnsafeRawPointer(one), other = UnsafeRawPointer(other)
+            if length >= 8 {
+                var offset = 0
+                while offset + 8 < length {
+                    guard one.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    else { return false }
+                    offset += 8
+                }
+                return one.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self) == other.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            }
+            if length >= 4 {
+                return one.loadUnaligned(as: UInt32.self) == other.loadUnaligned(as: UInt32.self)
+                    && one.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self) == other.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            }
+            return memcmp(one, other, length) == 0
         }
 
         /// Whether the key at `range` (`escaped`: written with escapes) is `name`.
@@ -328,7 +350,7 @@ public struct EnvelopePeek: Sendable, Equatable {
         @inline(__always)
         mutating func literal(_ text: StaticString) -> Bool {
             let length = text.utf8CodeUnitCount
-            guard count - position >= length, memcmp(bytes + position, text.utf8Start, length) == 0 else { return false }
+            guard count - position >= length, Self.same(bytes + position, text.utf8Start, length) else { return false }
             position += length
             return true
         }

@@ -15,8 +15,6 @@ public struct PresentationStyleRead: Sendable, Equatable {
 
     /// What opens the body after the header, up to the style's value.
     private static let bodyOpening = Array(#","body":{"presentation":{"style":""#.utf8)
-    /// The first eight bytes of `bodyOpening`, as they lie in memory.
-    private static let openingWord = bodyOpening.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
 
     /// The style of `json`, when it is written as ours are: the first `,"body":{"presentation":
     /// {"style":"` after a header holding no `\`, `{` or `[` — so every quote in it opens or closes
@@ -26,18 +24,13 @@ public struct PresentationStyleRead: Sendable, Equatable {
         guard let base = json.baseAddress?.assumingMemoryBound(to: UInt8.self), json.count > 1, base[0] == UInt8(ascii: "{") else { return nil }
         let count = json.count
         let opening = Self.bodyOpening
-        var comma = 1
-        while true {
-            guard comma < count, let found = memchr(base + comma, Int32(UInt8(ascii: ",")), count - comma) else { return nil }
-            comma = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-            guard count - comma > opening.count else { return nil }
-            // Its first eight bytes (`,"body":`) compared in place: every other member's differ.
-            if UnsafeRawPointer(base + comma).loadUnaligned(as: UInt64.self) == Self.openingWord,
-               opening.withUnsafeBytes({ memcmp(base + comma + 8, $0.baseAddress! + 8, $0.count - 8) }) == 0 { break }
-            comma += 1
-        }
+        // The header holds no `{`: the first after the object's own is the body's, eight bytes
+        // after the comma that opens it (found with one `memchr`, not a look at every comma).
+        guard let brace = memchr(base + 1, Int32(UInt8(ascii: "{")), count - 1) else { return nil }
+        let comma = UnsafeRawPointer(brace) - UnsafeRawPointer(base) - 8
+        guard comma >= 1, count - comma > opening.count,
+              opening.withUnsafeBytes({ memcmp(base + comma, $0.baseAddress!, $0.count) }) == 0 else { return nil }
         if memchr(base + 1, Int32(UInt8(ascii: "\\")), comma - 1) != nil { return nil }
-        if memchr(base + 1, Int32(UInt8(ascii: "{")), comma - 1) != nil { return nil }
         if memchr(base + 1, Int32(UInt8(ascii: "[")), comma - 1) != nil { return nil }
         let start = comma + opening.count
         guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), count - start) else { return nil }

@@ -59,3 +59,41 @@ import Testing
         }
     }
 }
+
+/// The bus finds the owner of a tap or an interaction change on an element the product names by
+/// the element's bytes (a table worked out with `Routing.owner`): for those and for any other
+/// element — unknown, close to a known one, escaped, not ASCII — it keys the topic as `Routing`
+/// says.
+@Suite struct KnownOwnerTests {
+    let policy = BusPolicy()
+
+    /// A message of `type` from device `ipad` with `body`, as ours are written.
+    static func json(_ type: MessageType, body: String) -> [UInt8] {
+        Array(#"{"v":1,"type":"\#(type.rawValue)","id":"m1","correlationId":"m1","service":"gateway","device":"ipad","seq":1,"time":"2026-11-30T03:14:40.000Z","body":\#(body)}"#.utf8)
+    }
+
+    @Test func everyElementGoesToTheOwnerRoutingNames() {
+        let names = ElementName.allCases.map(\.rawValue) + InputElement.weaponPickerButtons
+            + ["laser", "ad", "addd", "Add", "row:Cat-Bot", "a-name-longer-than-sixteen", "\u{212A}", "ﬁre", ""]
+        let bucket = Topic.bucket(ofDevice: "ipad")
+        for type in [MessageType.tap, .interaction] {
+            for name in names {
+                for point in [false, true] {
+                    let owner = Routing.owner(of: type, element: name, point: point)!
+                    let expected = Array("\(type.rawValue)/\(owner)/\(bucket)".utf8)
+                    let pointText = point ? #","point":{"x":1,"y":2}"# : ""
+                    // Written plainly, and with its first letter escaped (read whole, as the decoders do).
+                    var bodies = [#"{"element":"\#(name)"\#(pointText)}"#]
+                    if let first = name.unicodeScalars.first, first.isASCII {
+                        bodies.append(#"{"element":"\u00\#(String(first.value, radix: 16))\#(String(name.unicodeScalars.dropFirst()))"\#(pointText)}"#)
+                    }
+                    for body in bodies {
+                        let json = Self.json(type, body: body)
+                        #expect(policy.deviceTopic(frames: [Array(type.rawValue.utf8), json]) == expected, "\(type.rawValue) \(body)")
+                        #expect(policy.deviceTopic(frames: [expected, json]) == nil, "\(type.rawValue) \(body)")
+                    }
+                }
+            }
+        }
+    }
+}
