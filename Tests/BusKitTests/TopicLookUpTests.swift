@@ -73,8 +73,10 @@ import Testing
     }
 
     @Test func everyElementGoesToTheOwnerRoutingNames() {
-        let names = ElementName.allCases.map(\.rawValue) + InputElement.weaponPickerButtons
-            + ["laser", "ad", "addd", "Add", "row:Cat-Bot", "a-name-longer-than-sixteen", "\u{212A}", "ﬁre", ""]
+        let known = ElementName.allCases.map(\.rawValue) + InputElement.weaponPickerButtons
+        // Each known name with its first or last byte changed (each word compared).
+        let close = known.flatMap { name in [String(name.dropLast()) + "#", "#" + String(name.dropFirst())] }
+        let names = known + close + ["laser", "ad", "addd", "Add", "row:Cat-Bot", "a-name-longer-than-sixteen", "\u{212A}", "ﬁre", ""]
         let bucket = Topic.bucket(ofDevice: "ipad")
         for type in [MessageType.tap, .interaction] {
             for name in names {
