@@ -68,9 +68,11 @@ public struct BusPolicy: Sendable {
     /// without and with a point, as `Routing.owner(of:element:point:)` gives them — worked out
     /// once, so that a tap's owner is found by its element's bytes (`knownOwner`), ordered by
     /// length as `entries` are (`ownerStarts`).
-    private let owners: [(type: MessageType, words: (UInt64, UInt64), owner: String?, withPoint: String?)]
+    private let owners: [(type: MessageType, words: (UInt64, UInt64), owner: Int8, withPoint: Int8)]
     /// Where each length's `owners` start, up to 16 and one past it.
     private let ownerStarts: [Int]
+    /// The owners `owners` name, by index (-1: none).
+    private let ownerNames: [String]
 
     /// A topic frame's type part (the bytes before its first `/`) as the policy sees it, looked
     /// up once per message (`lookUp(_:)`) for every decision on it.
@@ -131,8 +133,13 @@ public struct BusPolicy: Sendable {
         var ownerStarts = [Int](repeating: owners.count, count: 18)
         for (index, entry) in owners.enumerated().reversed() { ownerStarts[entry.length] = index }
         for length in stride(from: 16, through: 0, by: -1) { ownerStarts[length] = min(ownerStarts[length], ownerStarts[length + 1]) }
-        self.owners = owners.map { ($0.type, $0.words, $0.owner, $0.withPoint) }
+        let ownerNames = Array(Set(owners.flatMap { [$0.owner, $0.withPoint] }.compactMap { $0 })).sorted()
+        self.owners = owners.map { entry in
+            func index(_ owner: String?) -> Int8 { owner.map { Int8(ownerNames.firstIndex(of: $0)!) } ?? -1 }
+            return (entry.type, entry.words, index(entry.owner), index(entry.withPoint))
+        }
         self.ownerStarts = ownerStarts
+        self.ownerNames = ownerNames
         for index in entries.indices {
             let bytes = entries[index].bytes
             let type = bytes.withUnsafeBytes { ($0.count, deviceType(of: $0), styledType(of: $0)) }
@@ -289,7 +296,8 @@ public struct BusPolicy: Sendable {
         for index in ownerStarts[length]..<ownerStarts[length + 1] {
             let entry = owners[index]
             guard entry.type == type, entry.words.0 == words.0, entry.words.1 == words.1 else { continue }
-            return .some(point ? entry.withPoint : entry.owner)
+            let owner = point ? entry.withPoint : entry.owner
+            return .some(owner < 0 ? nil : ownerNames[Int(owner)])
         }
         return nil
     }
@@ -382,7 +390,7 @@ public struct BusPolicy: Sendable {
         // A topic that only starts with the type (`deviceType(of:)`) is rewritten whole.
         if !hasKey || topic[typeEnd] == Topic.separator {
             if owner == nil, bucket == nil { return hasKey ? Array(type.rawValue.utf8) : nil }
-            if hasKey, Topic.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
+            if hasKey, Self.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
         }
         return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8)
     }
@@ -429,6 +437,26 @@ public struct BusPolicy: Sendable {
         let plainReplyTo = replyTo.map { !json[$0].contains(UInt8(ascii: "\\")) } ?? true
         let address = replyTo.flatMap { plainReplyTo ? String(decoding: json[$0], as: UTF8.self) : Self.text(of: $0, in: json) }
         return Array(Topic.name(type, key: Topic.styledKey(style: style.rawValue, replyTo: address.flatMap { Envelope.isAddress($0) ? $0 : nil })).utf8)
+    }
+
+    /// Whether `key` is `Topic.deviceKey(owner:bucket:)` (one of them given), as
+    /// `Topic.isDeviceKey` says, compared through the strings' UTF-8 in place (no copy of either).
+    private static func isDeviceKey(_ key: UnsafeRawBufferPointer, owner: String?, bucket: String?) -> Bool {
+        let ownerLength = owner?.utf8.count ?? -1, bucketLength = bucket?.utf8.count ?? -1
+        guard owner != nil || bucket != nil, key.count == max(ownerLength, 0) + max(bucketLength, 0) + (owner != nil && bucket != nil ? 1 : 0)
+        else { return false }
+        if let owner, !same(owner, UnsafeRawBufferPointer(rebasing: key[..<ownerLength])) { return false }
+        guard let bucket else { return true }
+        if owner != nil, key[ownerLength] != Topic.separator { return false }
+        return same(bucket, UnsafeRawBufferPointer(rebasing: key[(key.count - bucketLength)...]))
+    }
+
+    /// Whether `bytes` are the UTF-8 of `text` (as long: `isDeviceKey` checked), compared with
+    /// one `memcmp` where the string's bytes lie in memory as they are.
+    private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0
+        } ?? text.utf8.elementsEqual(bytes)
     }
 
     /// The text of the JSON string whose inside is `range` of `json`, unescaped.
