@@ -305,9 +305,16 @@ public struct BusPolicy: Sendable {
     /// The first (up to) eight bytes of `bytes` as an integer, the first in the lowest byte, zero
     /// where `bytes` is shorter.
     private static func head(of bytes: UnsafeRawBufferPointer) -> UInt64 {
-        if bytes.count >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) }
+        let count = bytes.count
+        if count >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) }
+        if count >= 4 {
+            // Two loads of four bytes, overlapping (a byte read twice lands on the same bits).
+            let low = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+            return low | high << (8 * UInt64(count - 4))
+        }
         var head: UInt64 = 0
-        for (offset, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (8 * UInt64(offset)) }
+        for offset in 0..<count { head |= UInt64(bytes[offset]) << (8 * UInt64(offset)) }
         return head
     }
 

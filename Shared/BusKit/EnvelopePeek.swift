@@ -9,26 +9,47 @@ import MonsterKit
 /// topic is keyed by: `Topic.styled`). Pure: bytes in, byte ranges out.
 public struct EnvelopePeek: Sendable, Equatable {
     /// Byte range of `service`'s value (inside the quotes), if the object has one.
-    public var service: Range<Int>?
+    public var service: Range<Int>? {
+        get { serviceSpan.range }
+        set { serviceSpan.range = newValue }
+    }
     /// Byte range of `id`'s value.
-    public var id: Range<Int>?
+    public var id: Range<Int>? {
+        get { idSpan.range }
+        set { idSpan.range = newValue }
+    }
     /// Byte range of `correlationId`'s value.
-    public var correlationId: Range<Int>?
+    public var correlationId: Range<Int>? {
+        get { correlationIdSpan.range }
+        set { correlationIdSpan.range = newValue }
+    }
     /// Byte range of `device`'s value.
-    public var device: Range<Int>?
+    public var device: Range<Int>? {
+        get { deviceSpan.range }
+        set { deviceSpan.range = newValue }
+    }
     /// True when `device`'s value holds a `\` escape (its bytes are not the id's).
     public var deviceEscaped = false
     /// Byte range of `replyTo`'s value.
-    public var replyTo: Range<Int>?
+    public var replyTo: Range<Int>? {
+        get { replyToSpan.range }
+        set { replyToSpan.range = newValue }
+    }
     /// Byte range of the body's `element` value, when its first `element` is a string.
-    public var element: Range<Int>?
+    public var element: Range<Int>? {
+        get { elementSpan.range }
+        set { elementSpan.range = newValue }
+    }
     /// True when `element`'s value holds a `\` escape (its bytes are not the name's).
     public var elementEscaped = false
     /// True when the body's first `point` is there and not `null`.
     public var point = false
     /// Byte range of the first `style` value of the body's first `presentation` object, when
     /// it is a string.
-    public var style: Range<Int>?
+    public var style: Range<Int>? {
+        get { styleSpan.range }
+        set { styleSpan.range = newValue }
+    }
     /// True when `style`'s value holds a `\` escape.
     public var styleEscaped = false
     /// True once the first `body` has been read for `element`, `point` and `style`.
@@ -36,6 +57,23 @@ public struct EnvelopePeek: Sendable, Equatable {
     /// True when a top-level key read or the `service` value holds a `\` escape: the bus cannot
     /// compare it as bytes, so it refuses the message (no client of ours escapes them).
     public var escaped = false
+
+    // The ranges, each in 16 bytes (an optional range takes 24): the whole peek stays under the
+    // 128 bytes a copy makes inline, where the proxy, which passes it on for every message,
+    // called `memcpy` for each copy.
+    private var serviceSpan = Span(), idSpan = Span(), correlationIdSpan = Span(), deviceSpan = Span()
+    private var replyToSpan = Span(), elementSpan = Span(), styleSpan = Span()
+
+    /// An optional byte range in 16 bytes: none is a start of `Int.min`.
+    private struct Span: Sendable, Equatable {
+        private var start = Int.min, end = Int.min
+
+        /// The range, if there is one.
+        var range: Range<Int>? {
+            @inline(__always) get { start == Int.min ? nil : start..<end }
+            @inline(__always) set { (start, end) = newValue.map { ($0.lowerBound, $0.upperBound) } ?? (Int.min, Int.min) }
+        }
+    }
 
     /// Header fields a reader may need (`init?(_:upTo:)`).
     public struct Fields: OptionSet, Sendable {

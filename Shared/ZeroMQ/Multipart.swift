@@ -14,28 +14,37 @@ public final class Multipart {
     @exclusivity(unchecked) public private(set) var held = 0
     /// Frames the last message had in all.
     @exclusivity(unchecked) public private(set) var frameCount = 0
+    /// Where a frame past `capacity` is received (and let go): made once, not for every message.
+    private let spare = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
 
     /// Room for `capacity` frames.
     public init(capacity: Int) {
         self.capacity = capacity
         parts = .allocate(capacity: capacity)
         for index in 0..<capacity { zmq_msg_init(parts + index) }
+        zmq_msg_init(spare)
     }
 
     deinit {
         for index in 0..<capacity { zmq_msg_close(parts + index) }
         parts.deallocate()
+        zmq_msg_close(spare)
+        spare.deallocate()
     }
 
     /// Receives one whole message from `socket` if one is waiting; false if none is.
     public func receive(from socket: ZMQSocket) throws -> Bool {
         held = 0
         frameCount = 0
-        var spare = zmq_msg_t()
-        zmq_msg_init(&spare)
-        defer { zmq_msg_close(&spare) }
+        // The frames past `capacity` go through `spare`, let go at once.
+        defer {
+            if frameCount > capacity {
+                zmq_msg_close(spare)
+                zmq_msg_init(spare)
+            }
+        }
         while true {
-            let target = held < capacity ? parts + held : withUnsafeMutablePointer(to: &spare) { $0 }
+            let target = held < capacity ? parts + held : spare
             if zmq_msg_recv(target, socket.handle, frameCount == 0 ? ZMQ_DONTWAIT : 0) < 0 {
                 // Nothing waiting ends every batch: answered without making an error (and its text).
                 let code = zmq_errno()
