@@ -18,7 +18,7 @@ final class BusProxy {
     private let counters: ProxyCounters
     private let message = Multipart(capacity: BusPolicy.maximumFrames)
     // The loop's state, read and written on its one thread, never during another access to it:
-    // not checked for exclusive access at run time (as `Multipart.held`).
+    // not checked for exclusive access at run time.
     /// The connection (file descriptor) each publisher's key last sent from.
     @exclusivity(unchecked) private var publisherKeys: [Int32: String] = [:]
     @exclusivity(unchecked) private var lastPublisher: (fd: Int32, userId: UnsafePointer<CChar>?) = (-1, nil)
@@ -75,12 +75,13 @@ final class BusProxy {
             let client = identities.client(userId: userId)
             track(userId: userId, client: client)
             let topic = message.bytes(0)
-            let json = message.held > 1 ? message.bytes(1) : UnsafeRawBufferPointer(start: nil, count: 0)
+            let hasJSON = message.held > 1
+            let json = hasJSON ? message.bytes(1) : UnsafeRawBufferPointer(start: nil, count: 0)
             // The header is read only as far as the decision needs (not at all in plaintext for
             // most types); a refusal is judged on the whole object.
             let type = policy.lookUp(topic)
             let (refusal, peek) = policy.judge(
-                from: client.sender, topic: topic, frames: message.frameCount, json: message.held > 1 ? json : nil, type: type)
+                from: client.sender, topic: topic, frames: message.frameCount, json: hasJSON ? json : nil, type: type)
             if let refusal {
                 refuse(refusal, client: client, topic: topic, peek: peek, json: json)
                 message.discard()

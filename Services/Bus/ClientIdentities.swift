@@ -17,7 +17,7 @@ final class ClientIdentities {
     private let allowList: Locked<AllowList>
     private let ownKey: CurveKey?
     // Read and written by the proxy's thread only, never during another access to them: not
-    // checked for exclusive access at run time (as `Multipart.held`), which it would be in every
+    // checked for exclusive access at run time, which it would be in every
     // batch of messages.
     @exclusivity(unchecked) private var byUserId: [String: Client] = [:]
     @exclusivity(unchecked) private var lastUserId: [CChar] = [0]
