@@ -369,7 +369,7 @@ public struct BusPolicy: Sendable {
     ) -> [UInt8]? {
         let topicType = topicType ?? lookUp(topic)
         guard let (type, ownedByElement) = topicType.device else {
-            return topicType.styled.flatMap { styledTopic($0, topic: topic, json: json) }
+            return topicType.styled.flatMap { styledTopic($0, typeLength: topicType.length, topic: topic, json: json) }
         }
         let typeEnd = type.rawValue.utf8.count
         var bucket: String?
@@ -412,7 +412,7 @@ public struct BusPolicy: Sendable {
     /// cannot read (no body, no string `style`, one that is no `PresentationStyle`, a header key
     /// written with escapes) counts as `alert`: the readers of alerts decode it and judge, as
     /// they did every presentation before. `nil`: forward it as it is.
-    private func styledTopic(_ type: MessageType, topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) -> [UInt8]? {
+    private func styledTopic(_ type: MessageType, typeLength typeEnd: Int, topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) -> [UInt8]? {
         var styleRange: Range<Int>?, styleEscaped = false
         let quick = PresentationStyleRead(json)
         var peek: EnvelopePeek?
@@ -428,11 +428,10 @@ public struct BusPolicy: Sendable {
                 style = Self.text(of: range, in: json).flatMap(PresentationStyle.init(rawValue:)) ?? .alert
             } else {
                 let written = UnsafeRawBufferPointer(rebasing: json[range])
-                style = styleNames.first { $0.bytes.elementsEqual(written) }?.style ?? .alert
+                style = styleNames.first { $0.bytes.count == written.count && $0.bytes.elementsEqual(written) }?.style ?? .alert
             }
         }
         // Ours write the right topic already: compared in place, nothing made.
-        let typeEnd = type.rawValue.utf8.count
         if topic.count > typeEnd, topic[typeEnd] == Topic.separator {
             let key = UnsafeRawBufferPointer(rebasing: topic[(typeEnd + 1)...])
             let name = styleNames.first { $0.style == style }!.bytes

@@ -433,7 +433,18 @@ public struct EnvelopePeek: Sendable, Equatable {
                 guard let (replyTo, _) = string() else { return false }
                 peek.replyTo = replyTo
             }
-            guard literal(#","body":"#), position < count, bytes[position] == UInt8(ascii: "{"), peekBody(into: &peek) else { return false }
+            guard literal(#","body":"#), position < count, bytes[position] == UInt8(ascii: "{") else { return false }
+            let bodyStart = position
+            // A tap on an element as ours write it, `{"element":"…"}`, read at once: what
+            // `peekBody` finds in it (that string, no point); any other body is walked.
+            if literal(#"{"element":"#), let (element, elementEscaped) = string(), position < count, bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                peek.element = element
+                peek.elementEscaped = elementEscaped
+            } else {
+                position = bodyStart
+                guard peekBody(into: &peek) else { return false }
+            }
             peek.bodyRead = true
             return true
         }

@@ -99,3 +99,29 @@ import Testing
         }
     }
 }
+
+/// A tap's body as ours write it, `{"element":"…"}`, is read at once when the header is read
+/// straight through: it must give what the structural scan gives, for that body and for every
+/// body that only starts like it.
+@Suite struct WrittenTapBodyTests {
+    @Test func theWrittenBodyReadsAsTheScanReadsIt() throws {
+        let header = #"{"v":1,"type":"device.tap","id":"m1","correlationId":"m1","service":"gateway","device":"ipad","seq":1,"time":"2026-11-30T03:14:40.000Z","replyTo":"0123456789abcdef","body":"#
+        let bodies = [
+            #"{"element":"add"}"#, #"{"element":""}"#, #"{"element":"a\u0064d"}"#, #"{"element":"a\"d"}"#, #"{"element":"add" }"#,
+            #"{"element":"add","point":{"x":1,"y":2}}"#, #"{"element":"add","point":null}"#, #"{"element":"add","element":"fire"}"#,
+            #"{"element":5}"#, #"{"element":null}"#, #"{"element" :"add"}"#, #"{ "element":"add"}"#, #"{"element":"add"]"#,
+            #"{"element":"add"}x"#, #"{"element":"add""#, #"{"element":"add"#, #"{"elements":"add"}"#, #"{"point":{"x":1,"y":2}}"#,
+        ]
+        for body in bodies {
+            let bytes = Array((header + body + "}").utf8)
+            // The scan: `replyTo` asked too, so nothing is read straight through.
+            let scanned = EnvelopePeek(bytes, upTo: [.device, .element, .replyTo])
+            let written = EnvelopePeek(bytes, upTo: [.device, .element])
+            #expect(written == scanned, "\(body)")
+            if body == #"{"element":"add"}"# {
+                let peek = try #require(written)
+                #expect(peek.bodyRead && !peek.point && peek.element.map { String(decoding: bytes[$0], as: UTF8.self) } == "add")
+            }
+        }
+    }
+}
