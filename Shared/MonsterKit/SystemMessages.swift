@@ -41,11 +41,12 @@ public struct Heartbeat: Codable, Sendable, Equatable {
         self.intervalMilliseconds = intervalMilliseconds; self.counters = counters
     }
 
-    /// Decodes a heartbeat as the synthesized decoder did, its counters read a value at a time as
-    /// `UInt64`s (`Counters`): the decoders read such a value straight from the document, where
-    /// a dictionary's own decoding asks for each through the generic path (the bus's registry
-    /// decodes every service's heartbeat). Counters that are not that plain object are decoded
-    /// as the dictionary they are, which succeeds or fails as before, with the same error.
+    /// Decodes a heartbeat as the synthesized decoder did. With the codec's own decoder
+    /// (`DecodingNode`) its counters are read a value at a time as `UInt64`s (`Counters`), which
+    /// it reads straight from the document, where a dictionary's own decoding asks for each
+    /// through the generic path (the bus's registry decodes every service's heartbeat); counters
+    /// that are not that plain object, and any other decoder (Foundation's, the contract's schema
+    /// recorder), decode the dictionary they are, which succeeds or fails as before.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         service = try container.decode(String.self, forKey: .service)
@@ -53,7 +54,7 @@ public struct Heartbeat: Codable, Sendable, Equatable {
         pid = try container.decode(Int32.self, forKey: .pid)
         uptimeSeconds = try container.decode(Double.self, forKey: .uptimeSeconds)
         intervalMilliseconds = try container.decode(Int.self, forKey: .intervalMilliseconds)
-        if let counters = try? container.decode(Counters.self, forKey: .counters) {
+        if decoder is DecodingNode, let counters = try? container.decode(Counters.self, forKey: .counters) {
             self.counters = counters.values
         } else {
             counters = try container.decode([String: UInt64].self, forKey: .counters)
