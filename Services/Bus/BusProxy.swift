@@ -73,7 +73,7 @@ final class BusProxy {
             // In plaintext no connection has a `User-Id` (no ZAP handler): not looked up.
             let userId = identities.hasKeys ? message.property("User-Id") : nil
             let client = identities.client(userId: userId)
-            track(userId: userId, client: client)
+            if let userId { track(userId: userId, client: client) }
             let topic = message.bytes(0)
             let hasJSON = message.held > 1
             let json = hasJSON ? message.bytes(1) : UnsafeRawBufferPointer(start: nil, count: 0)
@@ -100,8 +100,7 @@ final class BusProxy {
     }
 
     /// Remembers which connection a key sends from, to cut it if the key is revoked.
-    private func track(userId: UnsafePointer<CChar>?, client: ClientIdentities.Client) {
-        guard let userId else { return }
+    private func track(userId: UnsafePointer<CChar>, client: ClientIdentities.Client) {
         let fd = message.sourceDescriptor
         guard fd != lastPublisher.fd || userId != lastPublisher.userId else { return }
         lastPublisher = (fd, userId)

@@ -52,10 +52,16 @@ final class ClientIdentities {
 
     /// The sender of a message whose `User-Id` is `userId` (nil: none). In CURVE mode only the
     /// bus's own in-process client has none (inproc skips the handshake).
+    @inline(__always)
     func client(userId: UnsafePointer<CChar>?) -> Client {
         guard ownKey != nil else { return Client(name: "", sender: .anonymous) }
         guard let userId else { return Client(name: "bus", sender: .client(.bus)) }
         if strcmp(userId, lastUserId) == 0 { return last }
+        return look(userId)
+    }
+
+    /// The sender of a `User-Id` other than the last one, remembered as the last.
+    private func look(_ userId: UnsafePointer<CChar>) -> Client {
         let text = String(cString: userId)
         last = byUserId[text] ?? Client(name: "revoked key \(text)", sender: .revoked)
         lastUserId = Array(text.utf8CString)
