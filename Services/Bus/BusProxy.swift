@@ -17,9 +17,11 @@ final class BusProxy {
     private let identities: ClientIdentities
     private let counters: ProxyCounters
     private let message = Multipart(capacity: BusPolicy.maximumFrames)
+    // The loop's state, read and written on its one thread, never during another access to it:
+    // not checked for exclusive access at run time.
     /// The connection (file descriptor) each publisher's key last sent from.
-    private var publisherKeys: [Int32: String] = [:]
-    private var lastPublisher: (fd: Int32, userId: UnsafePointer<CChar>?) = (-1, nil)
+    @exclusivity(unchecked) private var publisherKeys: [Int32: String] = [:]
+    @exclusivity(unchecked) private var lastPublisher: (fd: Int32, userId: UnsafePointer<CChar>?) = (-1, nil)
     /// Subscribers' connections (from the backend's monitor) and the keys seen subscribing.
     private var subscriberDescriptors: Set<Int32> = []
     private var subscriberKeys: Set<String> = []
@@ -50,7 +52,6 @@ final class BusProxy {
                 let backendDrained = subscribed ? try handleSubscriptions() : !published
                 if poller.isReady(2) { reload() }
                 if poller.isReady(3) { try trackSubscribers() }
-                counters.publish()
                 // What the next wait need not ask libzmq about before it blocks: a socket received
                 // from until nothing was waiting, or not ready and not used since. The backend,
                 // sent to since it was last read, may have taken in subscriptions as it sent.
@@ -72,12 +73,15 @@ final class BusProxy {
             // In plaintext no connection has a `User-Id` (no ZAP handler): not looked up.
             let userId = identities.hasKeys ? message.property("User-Id") : nil
             let client = identities.client(userId: userId)
-            track(userId: userId, client: client)
+            if let userId { track(userId: userId, client: client) }
             let topic = message.bytes(0)
-            let json = message.held > 1 ? message.bytes(1) : UnsafeRawBufferPointer(start: nil, count: 0)
+            let hasJSON = message.held > 1
+            let json = hasJSON ? message.bytes(1) : UnsafeRawBufferPointer(start: nil, count: 0)
             // The header is read only as far as the decision needs (not at all in plaintext for
             // most types); a refusal is judged on the whole object.
-            let (refusal, peek) = policy.judge(from: client.sender, topic: topic, frames: message.frameCount, json: message.held > 1 ? json : nil)
+            let type = policy.lookUp(topic)
+            let (refusal, peek) = policy.judge(
+                from: client.sender, topic: topic, frames: message.frameCount, json: hasJSON ? json : nil, type: type)
             if let refusal {
                 refuse(refusal, client: client, topic: topic, peek: peek, json: json)
                 message.discard()
@@ -85,7 +89,7 @@ final class BusProxy {
             }
             // A device's request goes to its bucket's topic whatever its sender wrote (`Topic`):
             // no client can mis-route one, nor has to compute the bucket.
-            if let retopic = policy.deviceTopic(topic: topic, peek: peek, json: json) {
+            if let retopic = policy.deviceTopic(topic: topic, peek: peek, json: json, type: type) {
                 message.replaceFrame(0, with: retopic)
             }
             // The XPUB drops for a subscriber whose queue is full (no XPUB_NODROP): it never blocks.
@@ -96,8 +100,7 @@ final class BusProxy {
     }
 
     /// Remembers which connection a key sends from, to cut it if the key is revoked.
-    private func track(userId: UnsafePointer<CChar>?, client: ClientIdentities.Client) {
-        guard let userId else { return }
+    private func track(userId: UnsafePointer<CChar>, client: ClientIdentities.Client) {
         let fd = message.sourceDescriptor
         guard fd != lastPublisher.fd || userId != lastPublisher.userId else { return }
         lastPublisher = (fd, userId)

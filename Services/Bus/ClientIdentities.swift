@@ -16,9 +16,12 @@ final class ClientIdentities {
 
     private let allowList: Locked<AllowList>
     private let ownKey: CurveKey?
-    private var byUserId: [String: Client] = [:]
-    private var lastUserId: [CChar] = [0]
-    private var last = Client(name: "", sender: .anonymous)
+    // Read and written by the proxy's thread only, never during another access to them: not
+    // checked for exclusive access at run time, which it would be in every
+    // batch of messages.
+    @exclusivity(unchecked) private var byUserId: [String: Client] = [:]
+    @exclusivity(unchecked) private var lastUserId: [CChar] = [0]
+    @exclusivity(unchecked) private var last = Client(name: "", sender: .anonymous)
 
     /// Identities from `allowList`; `ownKey` is the bus's (its clients are `bus`). Without CURVE
     /// (`ownKey` nil) every client is anonymous.
@@ -49,10 +52,16 @@ final class ClientIdentities {
 
     /// The sender of a message whose `User-Id` is `userId` (nil: none). In CURVE mode only the
     /// bus's own in-process client has none (inproc skips the handshake).
+    @inline(__always)
     func client(userId: UnsafePointer<CChar>?) -> Client {
         guard ownKey != nil else { return Client(name: "", sender: .anonymous) }
         guard let userId else { return Client(name: "bus", sender: .client(.bus)) }
         if strcmp(userId, lastUserId) == 0 { return last }
+        return look(userId)
+    }
+
+    /// The sender of a `User-Id` other than the last one, remembered as the last.
+    private func look(_ userId: UnsafePointer<CChar>) -> Client {
         let text = String(cString: userId)
         last = byUserId[text] ?? Client(name: "revoked key \(text)", sender: .revoked)
         lastUserId = Array(text.utf8CString)

@@ -1,7 +1,7 @@
-import BusKit
+import Synchronization
 
-/// The proxy loop's counters: counted on its thread without a lock, and copied after each batch
-/// of messages into a locked snapshot that the registry's thread reads for the bus's heartbeat.
+/// The proxy loop's counters: counted on its thread, each an atomic add (relaxed: no lock, no
+/// copy after each batch), and read by the registry's thread for the bus's heartbeat.
 final class ProxyCounters: @unchecked Sendable {
     /// A counter and its name in the heartbeat.
     enum Name: String, CaseIterable {
@@ -29,35 +29,29 @@ final class ProxyCounters: @unchecked Sendable {
         case revokedDisconnects
     }
 
-    /// The proxy thread's counts (only that thread touches them): plain memory, so that a count
-    /// costs an add (an array in a class would be checked for exclusive access and uniqueness).
-    private let values = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: Name.allCases.count)
-    private let shared = Locked([UInt64](repeating: 0, count: Name.allCases.count))
+    /// The counts, in plain memory (an array in a class would be checked for exclusive access and
+    /// uniqueness at each count).
+    private let values = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: Name.allCases.count)
 
     /// All zero.
-    init() { values.initialize(repeating: 0) }
+    init() {
+        for index in Name.allCases.indices { (values + index).initialize(to: Atomic(0)) }
+    }
 
-    deinit { values.deallocate() }
+    deinit {
+        values.deinitialize(count: Name.allCases.count)
+        values.deallocate()
+    }
 
     /// Adds `amount` to `name` (on the proxy's thread).
     @inline(__always)
     func add(_ name: Name, _ amount: UInt64 = 1) {
-        values[Self.index(name)] &+= amount
+        values[Self.index(name)].wrappingAdd(amount, ordering: .relaxed)
     }
 
-    /// Makes the counts so far visible to `snapshot` (on the proxy's thread), copied into the
-    /// shared array in place (no allocation per batch).
-    func publish() {
-        let values = self.values
-        shared.withLock { shared in
-            for index in shared.indices { shared[index] = values[index] }
-        }
-    }
-
-    /// Every counter by name, as last published (on any thread).
+    /// Every counter by name, as counted so far (on any thread).
     var snapshot: [String: UInt64] {
-        let values = shared.current
-        return Dictionary(uniqueKeysWithValues: Name.allCases.map { ($0.rawValue, values[Self.index($0)]) })
+        Dictionary(uniqueKeysWithValues: Name.allCases.map { ($0.rawValue, values[Self.index($0)].load(ordering: .relaxed)) })
     }
 
     @inline(__always)

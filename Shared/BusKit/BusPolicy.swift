@@ -53,16 +53,46 @@ public struct BusPolicy: Sendable {
     private let styleNames: [(bytes: [UInt8], style: PresentationStyle)]
     /// Every type of the vocabulary.
     private let types: Set<[UInt8]>
-    /// Every topic of the vocabulary with the roles that may publish it, as bit masks.
-    private let known: [(topic: [UInt8], roles: UInt8)]
     /// Every prefix of every topic of the vocabulary (what a subscription may be).
     private let prefixes: Set<[UInt8]>
     /// The `service` names of the components, which clients may not use.
     private let componentNames: [[UInt8]]
+    /// Every type of the vocabulary (the first of a repeated one) with what `lookUp(_:)` answers
+    /// for it, ordered by length: those of length `n` are `entries[entryStarts[n]..<entryStarts[n + 1]]`.
+    /// (Set once, in `init`, which completes each type's answers with the policy's own look-ups.)
+    private var entries: [(words: (UInt64, UInt64, UInt64), bytes: [UInt8], type: TopicType)]
+    /// Where each length's entries start (`entries`), up to the longest type and one past it.
+    private let entryStarts: [Int]
+    /// The owner of each `Routing.ownedByElement` type of the vocabulary on each element the
+    /// product names (`ElementName`, `InputElement.weaponPickerButtons`) of up to 16 bytes,
+    /// without and with a point, as `Routing.owner(of:element:point:)` gives them — worked out
+    /// once, so that a tap's owner is found by its element's bytes (`knownOwner`), ordered by
+    /// length as `entries` are (`ownerStarts`).
+    private let owners: [(type: MessageType, words: (UInt64, UInt64), owner: Int8, withPoint: Int8)]
+    /// Where each length's `owners` start, up to 16 and one past it.
+    private let ownerStarts: [Int]
+    /// The owners `owners` name, by index (-1: none).
+    private let ownerNames: [String]
+
+    /// A topic frame's type part (the bytes before its first `/`) as the policy sees it, looked
+    /// up once per message (`lookUp(_:)`) for every decision on it.
+    public struct TopicType: Sendable {
+        /// How many bytes the type part has.
+        public let length: Int
+        /// The roles that may publish it, as bits (`bit(_:)`); nil when it is not in this build's
+        /// vocabulary (`mayPublish` then asks `Permissions`).
+        fileprivate let roles: UInt8?
+        /// Its `.byDevice` type, and whether its owner depends on its body (`Routing.ownedByElement`),
+        /// if it is one — or if it only starts with one of those (`deviceType(of:)`).
+        public let device: (type: MessageType, ownedByElement: Bool)?
+        /// Its `Topic.styled` type, if it is one.
+        public let styled: MessageType?
+    }
 
     /// The policy of `Permissions` over the vocabulary `topics` (every `MessageType` by default).
     public init(topics: [String] = MessageType.allCases.map(\.rawValue)) {
-        known = topics.map { (Array($0.utf8), Self.mask(Permissions.publishers(of: $0))) }
+        // Every topic of the vocabulary with the roles that may publish it, as bit masks.
+        let known = topics.map { (Array($0.utf8), Self.mask(Permissions.publishers(of: $0))) }
         longestType = topics.map(\.utf8.count).max() ?? 0
         byDevice = topics.compactMap { MessageType(rawValue: $0) }.filter { $0.addressing == .byDevice }
             .map { (Array($0.rawValue.utf8), $0, Routing.ownedByElement.contains($0)) }
@@ -77,6 +107,78 @@ public struct BusPolicy: Sendable {
         }
         self.prefixes = prefixes
         componentNames = Role.allCases.filter(\.isComponent).map { Array($0.rawValue.utf8) }
+        // Each type's answers, worked out once by the look-ups a topic not in the vocabulary gets.
+        var seen: Set<[UInt8]> = []
+        var entries: [(words: (UInt64, UInt64, UInt64), bytes: [UInt8], type: TopicType)] = []
+        for (bytes, roles) in known where seen.insert(bytes).inserted && !bytes.contains(Topic.separator) {
+            let words = bytes.withUnsafeBytes { (Self.word(0, of: $0), Self.word(1, of: $0), Self.word(2, of: $0)) }
+            entries.append((words, bytes, TopicType(length: bytes.count, roles: roles, device: nil, styled: nil)))
+        }
+        entries.sort { $0.bytes.count < $1.bytes.count }
+        var entryStarts = [Int](repeating: entries.count, count: longestType + 2)
+        for (index, entry) in entries.enumerated().reversed() { entryStarts[entry.bytes.count] = index }
+        for length in stride(from: longestType, through: 0, by: -1) { entryStarts[length] = min(entryStarts[length], entryStarts[length + 1]) }
+        self.entries = entries
+        self.entryStarts = entryStarts
+        let names = Set(ElementName.allCases.map(\.rawValue) + InputElement.weaponPickerButtons).filter { $0.utf8.count <= 16 }
+        var owners: [(length: Int, type: MessageType, words: (UInt64, UInt64), owner: String?, withPoint: String?)] = []
+        for (_, type, ownedByElement) in byDevice where ownedByElement {
+            for name in names.sorted() {
+                let words = Array(name.utf8).withUnsafeBytes { (Self.word(0, of: $0), Self.word(1, of: $0)) }
+                owners.append((name.utf8.count, type, words, Routing.owner(of: type, element: name, point: false),
+                               Routing.owner(of: type, element: name, point: true)))
+            }
+        }
+        owners.sort { $0.length < $1.length }
+        var ownerStarts = [Int](repeating: owners.count, count: 18)
+        for (index, entry) in owners.enumerated().reversed() { ownerStarts[entry.length] = index }
+        for length in stride(from: 16, through: 0, by: -1) { ownerStarts[length] = min(ownerStarts[length], ownerStarts[length + 1]) }
+        let ownerNames = Array(Set(owners.flatMap { [$0.owner, $0.withPoint] }.compactMap { $0 })).sorted()
+        self.owners = owners.map { entry in
+            func index(_ owner: String?) -> Int8 { owner.map { Int8(ownerNames.firstIndex(of: $0)!) } ?? -1 }
+            return (entry.type, entry.words, index(entry.owner), index(entry.withPoint))
+        }
+        self.ownerStarts = ownerStarts
+        self.ownerNames = ownerNames
+        for index in entries.indices {
+            let bytes = entries[index].bytes
+            let type = bytes.withUnsafeBytes { ($0.count, deviceType(of: $0), styledType(of: $0)) }
+            self.entries[index].type = TopicType(length: type.0, roles: entries[index].type.roles, device: type.1, styled: type.2)
+        }
+    }
+
+    /// The type part of topic frame `topic` looked up in the vocabulary: its length, who may
+    /// publish it and how its topic is keyed. A type of the vocabulary is found by its length and
+    /// up to three eight-byte words (`word(_:of:)`), nothing compared byte by byte for types of up
+    /// to 24 bytes; anything else gets what `mayPublish`, `deviceType(of:)` and `styledType(of:)`
+    /// find for it.
+    public func lookUp(_ topic: UnsafeRawBufferPointer) -> TopicType {
+        let base = topic.baseAddress
+        let length = base.flatMap { base in memchr(base, Int32(Topic.separator), topic.count).map { base.distance(to: UnsafeRawPointer($0)) } } ?? topic.count
+        if length <= longestType {
+            let words = (Self.word(0, of: topic, length: length), Self.word(1, of: topic, length: length), Self.word(2, of: topic, length: length))
+            for index in entryStarts[length]..<entryStarts[length + 1] {
+                let entry = entries[index].words
+                guard entry.0 == words.0, entry.1 == words.1, entry.2 == words.2 else { continue }
+                if length <= 24 || entries[index].bytes.withUnsafeBytes({ memcmp($0.baseAddress! + 24, base! + 24, length - 24) == 0 }) {
+                    return entries[index].type
+                }
+            }
+        }
+        return TopicType(length: length, roles: nil, device: deviceType(of: topic), styled: styledType(of: topic))
+    }
+
+    /// Bytes `8 * index ..< 8 * index + 8` of the first `length` bytes of `bytes` (all of them by
+    /// default) as an integer, the first in the lowest byte, zero where they end.
+    @inline(__always)
+    private static func word(_ index: Int, of bytes: UnsafeRawBufferPointer, length: Int? = nil) -> UInt64 {
+        let length = length ?? bytes.count
+        let start = 8 * index
+        guard start < length else { return 0 }
+        if start + 8 <= bytes.count {
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self)) & headMask(length - start)
+        }
+        return head(of: UnsafeRawBufferPointer(rebasing: bytes[start..<length]))
     }
 
     /// How many distinct subscriptions a connection can hold: one per prefix of the vocabulary.
@@ -90,14 +192,13 @@ public struct BusPolicy: Sendable {
         1 << UInt8(Role.allCases.firstIndex(of: role)!)
     }
 
-    /// Whether `role` may publish `topic`, by its type part (before any `/key`).
-    public func mayPublish(_ role: Role, topic whole: UnsafeRawBufferPointer) -> Bool {
-        let topic = UnsafeRawBufferPointer(rebasing: whole[..<(whole.firstIndex(of: Topic.separator) ?? whole.endIndex)])
-        let bit = Self.bit(role)
-        for entry in known where entry.topic.count == topic.count {
-            if entry.topic.withUnsafeBytes({ $0.elementsEqual(topic) }) { return entry.roles & bit != 0 }
-        }
+    /// Whether `role` may publish `topic`, by its type part (before any `/key`); `type` is its
+    /// `lookUp(_:)`, when the caller has it.
+    public func mayPublish(_ role: Role, topic whole: UnsafeRawBufferPointer, type: TopicType? = nil) -> Bool {
+        let type = type ?? lookUp(whole)
+        if let roles = type.roles { return roles & Self.bit(role) != 0 }
         // Not in this build's vocabulary (a newer peer's type, or junk): nobody publishes it.
+        let topic = UnsafeRawBufferPointer(rebasing: whole[..<type.length])
         return Permissions.publishers(of: String(decoding: topic, as: UTF8.self)).contains(role)
     }
 
@@ -105,8 +206,10 @@ public struct BusPolicy: Sendable {
     /// when its JSON could be read, its header `peek` (`json` its bytes); `nil` to forward it.
     /// A message whose JSON the bus cannot read is forwarded if its topic is allowed: the
     /// services answer it, and nobody can be misled by what nobody can decode.
+    /// `type` is the topic's `lookUp(_:)`, when the caller has it.
     public func refusal(
-        from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, peek: EnvelopePeek?, json: UnsafeRawBufferPointer
+        from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, peek: EnvelopePeek?, json: UnsafeRawBufferPointer,
+        type: TopicType? = nil
     ) -> Refusal? {
         guard frames <= Self.maximumFrames else { return .tooManyFrames }
         let role: Role
@@ -115,7 +218,7 @@ public struct BusPolicy: Sendable {
         case .revoked: return .revoked
         case .client(let client): role = client
         }
-        guard mayPublish(role, topic: topic) else { return .forbiddenTopic }
+        guard mayPublish(role, topic: topic, type: type) else { return .forbiddenTopic }
         guard let peek else { return nil }
         if peek.escaped { return .forgedService }
         guard let range = peek.service else { return nil }
@@ -131,11 +234,12 @@ public struct BusPolicy: Sendable {
     /// client not as a component), its `device` when its type is `.byDevice` (the bucket of its
     /// topic) and, for a type whose owner depends on its body (`Routing.ownedByElement`), the
     /// body's `element` and `point`. Empty (plaintext, any other addressing): its JSON need not
-    /// be read at all (a presentation's style is read apart: `deviceTopic`).
-    public func headerFields(from sender: Sender, topic: UnsafeRawBufferPointer) -> EnvelopePeek.Fields {
+    /// be read at all (a presentation's style is read apart: `deviceTopic`). `type` is the
+    /// topic's `lookUp(_:)`, when the caller has it.
+    public func headerFields(from sender: Sender, topic: UnsafeRawBufferPointer, type: TopicType? = nil) -> EnvelopePeek.Fields {
         var fields: EnvelopePeek.Fields = []
         if case .client = sender { fields.insert(.service) }
-        if let entry = deviceType(of: topic) {
+        if let entry = (type ?? lookUp(topic)).device {
             fields.insert(.device)
             if entry.ownedByElement { fields.insert(.element) }
         }
@@ -143,7 +247,7 @@ public struct BusPolicy: Sendable {
     }
 
     /// The `Topic.styled` type of topic frame `topic` (by its type part), if it is one: its
-    /// length and separator checked first (every message is asked).
+    /// length and separator checked first (worked out as `deviceType(of:)` is).
     private func styledType(of topic: UnsafeRawBufferPointer) -> MessageType? {
         for entry in styled where topic.count >= entry.bytes.count {
             let length = entry.bytes.count
@@ -157,8 +261,9 @@ public struct BusPolicy: Sendable {
     /// type of `Routing.ownedByElement` a topic merely starts with (`device.tap one frame`): no
     /// service subscribes to such a topic (each owner to its own `type/OWNER`), so the bus gives
     /// it its owner's, where it is refused as ever.
-    /// Asked twice for every message: one pass over the few entries, each compared by its
-    /// length and first eight bytes, and in full (`memcmp`) only when those match.
+    /// Worked out once for each type of the vocabulary (`lookUp(_:)`), and for a topic outside it:
+    /// one pass over the few entries, each compared by its length and first eight bytes, and in
+    /// full (`memcmp`) only when those match.
     private func deviceType(of topic: UnsafeRawBufferPointer) -> (type: MessageType, ownedByElement: Bool)? {
         guard let base = topic.baseAddress else { return nil }
         let typeLength = memchr(base, Int32(Topic.separator), topic.count).map { base.distance(to: UnsafeRawPointer($0)) } ?? topic.count
@@ -177,12 +282,39 @@ public struct BusPolicy: Sendable {
         return prefixOf
     }
 
+    /// The owner of a message of `type` (one of `Routing.ownedByElement`) on the element whose
+    /// bytes are `element` (inside `json`, where the words compared may be read), with or without
+    /// a `point`, when the element is one of `owners` (`.some`, itself nil when `Routing` names
+    /// none); nil for any other element (`Routing` is then asked).
+    private func knownOwner(
+        of type: MessageType, element: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, point: Bool
+    ) -> String?? {
+        let length = element.count
+        guard length < ownerStarts.count - 1 else { return nil }
+        let rest = UnsafeRawBufferPointer(rebasing: json[(element.baseAddress! - json.baseAddress!)...])
+        let words = (Self.word(0, of: rest, length: length), Self.word(1, of: rest, length: length))
+        for index in ownerStarts[length]..<ownerStarts[length + 1] {
+            let entry = owners[index]
+            guard entry.type == type, entry.words.0 == words.0, entry.words.1 == words.1 else { continue }
+            let owner = point ? entry.withPoint : entry.owner
+            return .some(owner < 0 ? nil : ownerNames[Int(owner)])
+        }
+        return nil
+    }
+
     /// The first (up to) eight bytes of `bytes` as an integer, the first in the lowest byte, zero
     /// where `bytes` is shorter.
     private static func head(of bytes: UnsafeRawBufferPointer) -> UInt64 {
-        if bytes.count >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) }
+        let count = bytes.count
+        if count >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) }
+        if count >= 4 {
+            // Two loads of four bytes, overlapping (a byte read twice lands on the same bits).
+            let low = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+            return low | high << (8 * UInt64(count - 4))
+        }
         var head: UInt64 = 0
-        for (offset, byte) in bytes.prefix(8).enumerated() { head |= UInt64(byte) << (8 * UInt64(offset)) }
+        for offset in 0..<count { head |= UInt64(bytes[offset]) << (8 * UInt64(offset)) }
         return head
     }
 
@@ -200,15 +332,17 @@ public struct BusPolicy: Sendable {
     /// `refusal(from:topic:frames:peek:json:)` always judged it — so JSON that turns out
     /// unreadable after the header is still left to the services — and its header then has every
     /// field the refusal's answer names.
+    /// `type` is the topic's `lookUp(_:)`, when the caller has it.
     public func judge(
-        from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, json: UnsafeRawBufferPointer?
+        from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, json: UnsafeRawBufferPointer?, type: TopicType? = nil
     ) -> (refusal: Refusal?, peek: EnvelopePeek?) {
+        let type = type ?? lookUp(topic)
         let body = json ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        let fields = headerFields(from: sender, topic: topic)
+        let fields = headerFields(from: sender, topic: topic, type: type)
         let peek = fields.isEmpty ? nil : json.flatMap { EnvelopePeek($0, upTo: fields) }
-        guard refusal(from: sender, topic: topic, frames: frames, peek: peek, json: body) != nil else { return (nil, peek) }
+        guard refusal(from: sender, topic: topic, frames: frames, peek: peek, json: body, type: type) != nil else { return (nil, peek) }
         let whole = json.flatMap { EnvelopePeek($0) }
-        return (refusal(from: sender, topic: topic, frames: frames, peek: whole, json: body), whole)
+        return (refusal(from: sender, topic: topic, frames: frames, peek: whole, json: body, type: type), whole)
     }
 
     /// The refusal of a message (for tests and the slow path): as above, from byte arrays.
@@ -229,9 +363,13 @@ public struct BusPolicy: Sendable {
     /// without a device); the bare type when it has no key. A presentation (`Topic.styled`) goes
     /// to `type/STYLE/REPLYTO` (`styledTopic`, which reads its JSON itself: `peek` is not used).
     /// Values written with escapes are read as the decoders read them. `nil`: forward it as it is.
-    public func deviceTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard let (type, ownedByElement) = deviceType(of: topic) else {
-            return styledType(of: topic).flatMap { styledTopic($0, topic: topic, json: json) }
+    /// `topicType` is the topic's `lookUp(_:)`, when the caller has it.
+    public func deviceTopic(
+        topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer, type topicType: TopicType? = nil
+    ) -> [UInt8]? {
+        let topicType = topicType ?? lookUp(topic)
+        guard let (type, ownedByElement) = topicType.device else {
+            return topicType.styled.flatMap { styledTopic($0, typeLength: topicType.length, topic: topic, json: json) }
         }
         let typeEnd = type.rawValue.utf8.count
         var bucket: String?
@@ -243,7 +381,10 @@ public struct BusPolicy: Sendable {
             }
         }
         var owner: String?
-        if ownedByElement {
+        if ownedByElement, let peek, let range = peek.element, !peek.elementEscaped,
+           let known = knownOwner(of: type, element: UnsafeRawBufferPointer(rebasing: json[range]), json: json, point: peek.point) {
+            owner = known
+        } else if ownedByElement {
             var element: String?
             if let peek, let range = peek.element {
                 element = peek.elementEscaped ? Self.text(of: range, in: json) : String(decoding: UnsafeRawBufferPointer(rebasing: json[range]), as: UTF8.self)
@@ -256,7 +397,7 @@ public struct BusPolicy: Sendable {
         // A topic that only starts with the type (`deviceType(of:)`) is rewritten whole.
         if !hasKey || topic[typeEnd] == Topic.separator {
             if owner == nil, bucket == nil { return hasKey ? Array(type.rawValue.utf8) : nil }
-            if hasKey, Topic.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
+            if hasKey, Self.isDeviceKey(written, owner: owner, bucket: bucket) { return nil }
         }
         return Array(Topic.name(type, key: Topic.deviceKey(owner: owner, bucket: bucket)).utf8)
     }
@@ -271,7 +412,7 @@ public struct BusPolicy: Sendable {
     /// cannot read (no body, no string `style`, one that is no `PresentationStyle`, a header key
     /// written with escapes) counts as `alert`: the readers of alerts decode it and judge, as
     /// they did every presentation before. `nil`: forward it as it is.
-    private func styledTopic(_ type: MessageType, topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) -> [UInt8]? {
+    private func styledTopic(_ type: MessageType, typeLength typeEnd: Int, topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) -> [UInt8]? {
         var styleRange: Range<Int>?, styleEscaped = false
         let quick = PresentationStyleRead(json)
         var peek: EnvelopePeek?
@@ -287,21 +428,41 @@ public struct BusPolicy: Sendable {
                 style = Self.text(of: range, in: json).flatMap(PresentationStyle.init(rawValue:)) ?? .alert
             } else {
                 let written = UnsafeRawBufferPointer(rebasing: json[range])
-                style = styleNames.first { $0.bytes.elementsEqual(written) }?.style ?? .alert
+                style = styleNames.first { $0.bytes.count == written.count && $0.bytes.elementsEqual(written) }?.style ?? .alert
             }
         }
         // Ours write the right topic already: compared in place, nothing made.
-        let typeEnd = type.rawValue.utf8.count
         if topic.count > typeEnd, topic[typeEnd] == Topic.separator {
             let key = UnsafeRawBufferPointer(rebasing: topic[(typeEnd + 1)...])
             let name = styleNames.first { $0.style == style }!.bytes
-            if key.starts(with: name), key.count == name.count || key[name.count] == Topic.separator { return nil }
+            if key.count >= name.count, name.withUnsafeBytes({ memcmp(key.baseAddress!, $0.baseAddress!, $0.count) }) == 0,
+               key.count == name.count || key[name.count] == Topic.separator { return nil }
         }
         // Rewritten (rare): the address from `replyTo`, read whole.
         let replyTo = (quick == nil ? peek : (json.isEmpty ? nil : EnvelopePeek(json)))?.replyTo
         let plainReplyTo = replyTo.map { !json[$0].contains(UInt8(ascii: "\\")) } ?? true
         let address = replyTo.flatMap { plainReplyTo ? String(decoding: json[$0], as: UTF8.self) : Self.text(of: $0, in: json) }
         return Array(Topic.name(type, key: Topic.styledKey(style: style.rawValue, replyTo: address.flatMap { Envelope.isAddress($0) ? $0 : nil })).utf8)
+    }
+
+    /// Whether `key` is `Topic.deviceKey(owner:bucket:)` (one of them given), as
+    /// `Topic.isDeviceKey` says, compared through the strings' UTF-8 in place (no copy of either).
+    private static func isDeviceKey(_ key: UnsafeRawBufferPointer, owner: String?, bucket: String?) -> Bool {
+        let ownerLength = owner?.utf8.count ?? -1, bucketLength = bucket?.utf8.count ?? -1
+        guard owner != nil || bucket != nil, key.count == max(ownerLength, 0) + max(bucketLength, 0) + (owner != nil && bucket != nil ? 1 : 0)
+        else { return false }
+        if let owner, !same(owner, UnsafeRawBufferPointer(rebasing: key[..<ownerLength])) { return false }
+        guard let bucket else { return true }
+        if owner != nil, key[ownerLength] != Topic.separator { return false }
+        return same(bucket, UnsafeRawBufferPointer(rebasing: key[(key.count - bucketLength)...]))
+    }
+
+    /// Whether `bytes` are the UTF-8 of `text` (as long: `isDeviceKey` checked), compared with
+    /// one `memcmp` where the string's bytes lie in memory as they are.
+    private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0
+        } ?? text.utf8.elementsEqual(bytes)
     }
 
     /// The text of the JSON string whose inside is `range` of `json`, unescaped.
@@ -316,8 +477,10 @@ public struct BusPolicy: Sendable {
         let second = frames.count > 1 ? frames[1] : []
         return first.withUnsafeBytes { topic in
             second.withUnsafeBytes { json in
-                let fields = headerFields(from: .anonymous, topic: topic)
-                return deviceTopic(topic: topic, peek: frames.count > 1 && !fields.isEmpty ? EnvelopePeek(json, upTo: fields) : nil, json: json)
+                let type = lookUp(topic)
+                let fields = headerFields(from: .anonymous, topic: topic, type: type)
+                let peek = frames.count > 1 && !fields.isEmpty ? EnvelopePeek(json, upTo: fields) : nil
+                return deviceTopic(topic: topic, peek: peek, json: json, type: type)
             }
         }
     }

@@ -9,26 +9,47 @@ import MonsterKit
 /// topic is keyed by: `Topic.styled`). Pure: bytes in, byte ranges out.
 public struct EnvelopePeek: Sendable, Equatable {
     /// Byte range of `service`'s value (inside the quotes), if the object has one.
-    public var service: Range<Int>?
+    public var service: Range<Int>? {
+        get { serviceSpan.range }
+        set { serviceSpan.range = newValue }
+    }
     /// Byte range of `id`'s value.
-    public var id: Range<Int>?
+    public var id: Range<Int>? {
+        get { idSpan.range }
+        set { idSpan.range = newValue }
+    }
     /// Byte range of `correlationId`'s value.
-    public var correlationId: Range<Int>?
+    public var correlationId: Range<Int>? {
+        get { correlationIdSpan.range }
+        set { correlationIdSpan.range = newValue }
+    }
     /// Byte range of `device`'s value.
-    public var device: Range<Int>?
+    public var device: Range<Int>? {
+        get { deviceSpan.range }
+        set { deviceSpan.range = newValue }
+    }
     /// True when `device`'s value holds a `\` escape (its bytes are not the id's).
     public var deviceEscaped = false
     /// Byte range of `replyTo`'s value.
-    public var replyTo: Range<Int>?
+    public var replyTo: Range<Int>? {
+        get { replyToSpan.range }
+        set { replyToSpan.range = newValue }
+    }
     /// Byte range of the body's `element` value, when its first `element` is a string.
-    public var element: Range<Int>?
+    public var element: Range<Int>? {
+        get { elementSpan.range }
+        set { elementSpan.range = newValue }
+    }
     /// True when `element`'s value holds a `\` escape (its bytes are not the name's).
     public var elementEscaped = false
     /// True when the body's first `point` is there and not `null`.
     public var point = false
     /// Byte range of the first `style` value of the body's first `presentation` object, when
     /// it is a string.
-    public var style: Range<Int>?
+    public var style: Range<Int>? {
+        get { styleSpan.range }
+        set { styleSpan.range = newValue }
+    }
     /// True when `style`'s value holds a `\` escape.
     public var styleEscaped = false
     /// True once the first `body` has been read for `element`, `point` and `style`.
@@ -36,6 +57,23 @@ public struct EnvelopePeek: Sendable, Equatable {
     /// True when a top-level key read or the `service` value holds a `\` escape: the bus cannot
     /// compare it as bytes, so it refuses the message (no client of ours escapes them).
     public var escaped = false
+
+    // The ranges, each in 16 bytes (an optional range takes 24): the whole peek stays under the
+    // 128 bytes a copy makes inline, where the proxy, which passes it on for every message,
+    // called `memcpy` for each copy.
+    private var serviceSpan = Span(), idSpan = Span(), correlationIdSpan = Span(), deviceSpan = Span()
+    private var replyToSpan = Span(), elementSpan = Span(), styleSpan = Span()
+
+    /// An optional byte range in 16 bytes: none is a start of `Int.min`.
+    private struct Span: Sendable, Equatable {
+        private var start = Int.min, end = Int.min
+
+        /// The range, if there is one.
+        var range: Range<Int>? {
+            @inline(__always) get { start == Int.min ? nil : start..<end }
+            @inline(__always) set { (start, end) = newValue.map { ($0.lowerBound, $0.upperBound) } ?? (Int.min, Int.min) }
+        }
+    }
 
     /// Header fields a reader may need (`init?(_:upTo:)`).
     public struct Fields: OptionSet, Sendable {
@@ -212,7 +250,29 @@ public struct EnvelopePeek: Sendable, Equatable {
         @inline(__always)
         func equals(_ range: Range<Int>, _ name: StaticString) -> Bool {
             guard range.count == name.utf8CodeUnitCount else { return false }
-            return memcmp(bytes + range.lowerBound, name.utf8Start, range.count) == 0
+            return Self.same(bytes + range.lowerBound, name.utf8Start, range.count)
+        }
+
+        /// Whether the `length` bytes at `one` and `other` are the same: compared a word at a
+        /// time in place (the last word overlapping the one before), never past either end; a
+        /// call of `memcmp` would cost more than the few names and literals compared.
+        @inline(__always)
+        static func same(_ one: UnsafePointer<UInt8>, _ other: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+            let one = UnsafeRawPointer(one), other = UnsafeRawPointer(other)
+            if length >= 8 {
+                var offset = 0
+                while offset + 8 < length {
+                    guard one.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    else { return false }
+                    offset += 8
+                }
+                return one.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self) == other.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            }
+            if length >= 4 {
+                return one.loadUnaligned(as: UInt32.self) == other.loadUnaligned(as: UInt32.self)
+                    && one.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self) == other.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            }
+            return memcmp(one, other, length) == 0
         }
 
         /// Whether the key at `range` (`escaped`: written with escapes) is `name`.
@@ -328,7 +388,7 @@ public struct EnvelopePeek: Sendable, Equatable {
         @inline(__always)
         mutating func literal(_ text: StaticString) -> Bool {
             let length = text.utf8CodeUnitCount
-            guard count - position >= length, memcmp(bytes + position, text.utf8Start, length) == 0 else { return false }
+            guard count - position >= length, Self.same(bytes + position, text.utf8Start, length) else { return false }
             position += length
             return true
         }
@@ -373,7 +433,18 @@ public struct EnvelopePeek: Sendable, Equatable {
                 guard let (replyTo, _) = string() else { return false }
                 peek.replyTo = replyTo
             }
-            guard literal(#","body":"#), position < count, bytes[position] == UInt8(ascii: "{"), peekBody(into: &peek) else { return false }
+            guard literal(#","body":"#), position < count, bytes[position] == UInt8(ascii: "{") else { return false }
+            let bodyStart = position
+            // A tap on an element as ours write it, `{"element":"…"}`, read at once: what
+            // `peekBody` finds in it (that string, no point); any other body is walked.
+            if literal(#"{"element":"#), let (element, elementEscaped) = string(), position < count, bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                peek.element = element
+                peek.elementEscaped = elementEscaped
+            } else {
+                position = bodyStart
+                guard peekBody(into: &peek) else { return false }
+            }
             peek.bodyRead = true
             return true
         }

@@ -24,16 +24,13 @@ public struct PresentationStyleRead: Sendable, Equatable {
         guard let base = json.baseAddress?.assumingMemoryBound(to: UInt8.self), json.count > 1, base[0] == UInt8(ascii: "{") else { return nil }
         let count = json.count
         let opening = Self.bodyOpening
-        var comma = 1
-        while true {
-            guard comma < count, let found = memchr(base + comma, Int32(UInt8(ascii: ",")), count - comma) else { return nil }
-            comma = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-            guard count - comma > opening.count else { return nil }
-            if memcmp(base + comma, opening, opening.count) == 0 { break }
-            comma += 1
-        }
+        // The header holds no `{`: the first after the object's own is the body's, eight bytes
+        // after the comma that opens it (found with one `memchr`, not a look at every comma).
+        guard let brace = memchr(base + 1, Int32(UInt8(ascii: "{")), count - 1) else { return nil }
+        let comma = UnsafeRawPointer(brace) - UnsafeRawPointer(base) - 8
+        guard comma >= 1, count - comma > opening.count,
+              opening.withUnsafeBytes({ memcmp(base + comma, $0.baseAddress!, $0.count) }) == 0 else { return nil }
         if memchr(base + 1, Int32(UInt8(ascii: "\\")), comma - 1) != nil { return nil }
-        if memchr(base + 1, Int32(UInt8(ascii: "{")), comma - 1) != nil { return nil }
         if memchr(base + 1, Int32(UInt8(ascii: "[")), comma - 1) != nil { return nil }
         let start = comma + opening.count
         guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), count - start) else { return nil }

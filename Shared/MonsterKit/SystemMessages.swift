@@ -41,6 +41,41 @@ public struct Heartbeat: Codable, Sendable, Equatable {
         self.intervalMilliseconds = intervalMilliseconds; self.counters = counters
     }
 
+    /// Decodes a heartbeat as the synthesized decoder did. With the codec's own decoder
+    /// (`DecodingNode`) its counters are read a value at a time as `UInt64`s (`Counters`), which
+    /// it reads straight from the document, where a dictionary's own decoding asks for each
+    /// through the generic path (the bus's registry decodes every service's heartbeat); counters
+    /// that are not that plain object, and any other decoder (Foundation's, the contract's schema
+    /// recorder), decode the dictionary they are, which succeeds or fails as before.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        service = try container.decode(String.self, forKey: .service)
+        version = try container.decode(String.self, forKey: .version)
+        pid = try container.decode(Int32.self, forKey: .pid)
+        uptimeSeconds = try container.decode(Double.self, forKey: .uptimeSeconds)
+        intervalMilliseconds = try container.decode(Int.self, forKey: .intervalMilliseconds)
+        if decoder is DecodingNode, let counters = try? container.decode(Counters.self, forKey: .counters) {
+            self.counters = counters.values
+        } else {
+            counters = try container.decode([String: UInt64].self, forKey: .counters)
+        }
+    }
+
+    /// The members' keys, in the order they are written.
+    private enum CodingKeys: String, CodingKey {
+        case service, version, pid, uptimeSeconds, intervalMilliseconds, counters
+    }
+
+    /// Counters read as `Dictionary`'s `init(from:)` reads them (every key of the object, each
+    /// key's value), each value asked for as a `UInt64`.
+    private struct Counters: Decodable {
+        var values: [String: UInt64] = [:]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CounterKey.self)
+            for key in container.allKeys { values[key.stringValue] = try container.decode(UInt64.self, forKey: key) }
+        }
+    }
+
     /// Encodes the heartbeat with its counters in key order, so the same heartbeat is always the
     /// same JSON text (a dictionary's own order changes from process to process).
     public func encode(to encoder: any Encoder) throws {

@@ -10,49 +10,66 @@ public final class Multipart {
     // The two counts are read and written several times per message by the one thread that
     // owns this object, never during another access to them: not checked for exclusive access
     // at run time (as `JSONWriter.count`).
-    /// Frames held (at most `capacity`).
-    @exclusivity(unchecked) public private(set) var held = 0
-    /// Frames the last message had in all.
-    @exclusivity(unchecked) public private(set) var frameCount = 0
+    @exclusivity(unchecked) private var heldFrames = 0
+    @exclusivity(unchecked) private var allFrames = 0
+    /// Frames held (at most `capacity`). Not inlined where it is read: another module that
+    /// inlines a stored property's getter checks each access for exclusivity at run time (which
+    /// `@exclusivity(unchecked)` does not stop there) — the proxy's loop did, on every batch.
+    public var held: Int {
+        @inline(never) get { heldFrames }
+    }
+    /// Frames the last message had in all (not inlined where it is read, as `held`).
+    public var frameCount: Int {
+        @inline(never) get { allFrames }
+    }
+    /// Where a frame past `capacity` is received (and let go): made once, not for every message.
+    private let spare = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
 
     /// Room for `capacity` frames.
     public init(capacity: Int) {
         self.capacity = capacity
         parts = .allocate(capacity: capacity)
         for index in 0..<capacity { zmq_msg_init(parts + index) }
+        zmq_msg_init(spare)
     }
 
     deinit {
         for index in 0..<capacity { zmq_msg_close(parts + index) }
         parts.deallocate()
+        zmq_msg_close(spare)
+        spare.deallocate()
     }
 
     /// Receives one whole message from `socket` if one is waiting; false if none is.
     public func receive(from socket: ZMQSocket) throws -> Bool {
-        held = 0
-        frameCount = 0
-        var spare = zmq_msg_t()
-        zmq_msg_init(&spare)
-        defer { zmq_msg_close(&spare) }
+        heldFrames = 0
+        allFrames = 0
+        // The frames past `capacity` go through `spare`, let go at once.
+        defer {
+            if allFrames > capacity {
+                zmq_msg_close(spare)
+                zmq_msg_init(spare)
+            }
+        }
         while true {
-            let target = held < capacity ? parts + held : withUnsafeMutablePointer(to: &spare) { $0 }
-            if zmq_msg_recv(target, socket.handle, frameCount == 0 ? ZMQ_DONTWAIT : 0) < 0 {
+            let target = heldFrames < capacity ? parts + heldFrames : spare
+            if zmq_msg_recv(target, socket.handle, allFrames == 0 ? ZMQ_DONTWAIT : 0) < 0 {
                 // Nothing waiting ends every batch: answered without making an error (and its text).
                 let code = zmq_errno()
-                if code == EAGAIN && frameCount == 0 { return false }
+                if code == EAGAIN && allFrames == 0 { return false }
                 if code == EINTR { continue }
                 throw ZMQError.last("receive")
             }
-            frameCount += 1
+            allFrames += 1
             let more = zmq_msg_more(target) != 0
-            if held < capacity { held += 1 }
+            if heldFrames < capacity { heldFrames += 1 }
             if !more { return true }
         }
     }
 
     /// The bytes of frame `index` (valid until the next receive or send).
     public func bytes(_ index: Int) -> UnsafeRawBufferPointer {
-        precondition(index < held)
+        precondition(index < heldFrames)
         let size = zmq_msg_size(parts + index)
         guard size > 0, let data = zmq_msg_data(parts + index) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: data, count: size)
@@ -60,7 +77,7 @@ public final class Multipart {
 
     /// Replaces the bytes of held frame `index` with `bytes` (e.g. a proxy re-addressing a topic).
     public func replaceFrame(_ index: Int, with bytes: [UInt8]) {
-        precondition(index < held)
+        precondition(index < heldFrames)
         zmq_msg_close(parts + index)
         zmq_msg_init_size(parts + index, bytes.count)
         if !bytes.isEmpty, let data = zmq_msg_data(parts + index) {
@@ -70,17 +87,17 @@ public final class Multipart {
 
     /// Lets go of the held frames (a refused message's memory is not kept until the next one).
     public func discard() {
-        for index in 0..<held {
+        for index in 0..<heldFrames {
             zmq_msg_close(parts + index)
             zmq_msg_init(parts + index)
         }
-        held = 0
+        heldFrames = 0
     }
 
     /// A metadata property of the message's connection (e.g. `User-Id`, set by the ZAP
     /// handler), as a C string valid while the frame is held; `nil` if it has none.
     public func property(_ name: StaticString) -> UnsafePointer<CChar>? {
-        guard held > 0 else { return nil }
+        guard heldFrames > 0 else { return nil }
         return name.withUTF8Buffer { text in
             text.baseAddress!.withMemoryRebound(to: CChar.self, capacity: text.count + 1) { zmq_msg_gets(parts, $0) }
         }
@@ -88,7 +105,7 @@ public final class Multipart {
 
     /// The file descriptor of the connection the message came in on (-1 if unknown).
     public var sourceDescriptor: Int32 {
-        guard held > 0 else { return -1 }
+        guard heldFrames > 0 else { return -1 }
         return zmq_msg_get(parts, ZMQ_SRCFD)
     }
 
@@ -96,9 +113,9 @@ public final class Multipart {
     /// (`EAGAIN`) gets nothing and false is returned; libzmq queues a message whole or not at all.
     @discardableResult
     public func send(to socket: ZMQSocket, dontWait: Bool = true) throws -> Bool {
-        for index in 0..<held {
+        for index in 0..<heldFrames {
             var flags: Int32 = dontWait ? ZMQ_DONTWAIT : 0
-            if index < held - 1 { flags |= ZMQ_SNDMORE }
+            if index < heldFrames - 1 { flags |= ZMQ_SNDMORE }
             while zmq_msg_send(parts + index, socket.handle, flags) < 0 {
                 let error = ZMQError.last("send")
                 if error.isInterrupted { continue }
@@ -106,7 +123,7 @@ public final class Multipart {
                 throw error
             }
         }
-        held = 0
+        heldFrames = 0
         return true
     }
 }
