@@ -49,32 +49,54 @@ public struct TraceContext: Sendable, Equatable {
         if var cause {
             let headers: (String, String)? = cause.withUTF8 { parent in
                 guard isTraceparent(parent) else { return nil }
-                let span = nextRandom()
-                let traceparent = String(unsafeUninitializedCapacity: 55) { buffer in
-                    _ = buffer.initialize(from: UnsafeBufferPointer(rebasing: parent[0..<36]))
-                    writeHex(span, into: buffer, at: 36)
-                    for index in 52..<55 { buffer[index] = parent[index] }
-                    return 55
-                }
-                return (traceparent, String(decoding: UnsafeBufferPointer(rebasing: parent[36..<52]), as: UTF8.self))
+                return (childTraceparent(of: parent), String(decoding: UnsafeBufferPointer(rebasing: parent[36..<52]), as: UTF8.self))
             }
             if let headers { return headers }
         }
-        return (newTraceparent(), nil)
+        return (newTraceparent(span: nextRandom()), nil)
     }
 
-    /// The `traceparent` a message is handled in: its own, when it holds a valid one, else a new
-    /// trace started for it (a trace id and a span standing for its handling, as W3C has a
-    /// receiver do), so that everything it causes belongs to that one trace: the children of
-    /// that span (`headers(causedBy:)` of the result), not each a trace of its own.
-    public static func handling(_ traceparent: String?) -> String {
-        if var traceparent, traceparent.withUTF8({ isTraceparent($0) }) { return traceparent }
-        return newTraceparent()
+    /// The trace a message is handled in: its own `traceparent`, when it holds a valid one, else a
+    /// new trace started for it (a trace id and a span standing for its handling, as W3C has a
+    /// receiver do), so that everything it causes belongs to that one trace, under that span.
+    public struct Handling: Sendable {
+        /// The handling's `traceparent` (checked: version `00` in the W3C form).
+        public let traceparent: String
+        /// Its span id: the `parentSpan` of everything caused in it (one string, shared).
+        public let span: String
+
+        /// The headers of a message caused in this handling: a new span of its trace, with its
+        /// flags, and the handling's span as its parent (`traceparent` not checked again).
+        public func child() -> (traceparent: String, parentSpan: String?) {
+            var parent = traceparent
+            let traceparent = parent.withUTF8 { TraceContext.childTraceparent(of: $0) }
+            return (traceparent, span)
+        }
     }
 
-    /// The `traceparent` of a new trace, sampled, written straight into one string.
-    private static func newTraceparent() -> String {
-        let (high, low, span) = (nextRandom(), nextRandom(), nextRandom())
+    /// The trace a message whose `traceparent` is `traceparent` is handled in (`Handling`).
+    public static func handling(_ traceparent: String?) -> Handling {
+        if var traceparent, let span = traceparent.withUTF8({ isTraceparent($0) ? String(decoding: UnsafeBufferPointer(rebasing: $0[36..<52]), as: UTF8.self) : nil }) {
+            return Handling(traceparent: traceparent, span: span)
+        }
+        let span = nextRandom()
+        return Handling(traceparent: newTraceparent(span: span), span: hex(span))
+    }
+
+    /// A new span's `traceparent` in the trace of `parent` (a checked one), with its flags.
+    private static func childTraceparent(of parent: UnsafeBufferPointer<UInt8>) -> String {
+        let span = nextRandom()
+        return String(unsafeUninitializedCapacity: 55) { buffer in
+            _ = buffer.initialize(from: UnsafeBufferPointer(rebasing: parent[0..<36]))
+            writeHex(span, into: buffer, at: 36)
+            for index in 52..<55 { buffer[index] = parent[index] }
+            return 55
+        }
+    }
+
+    /// The `traceparent` of a new trace whose first span is `span`, sampled, written straight into one string.
+    private static func newTraceparent(span: UInt64) -> String {
+        let (high, low) = (nextRandom(), nextRandom())
         return String(unsafeUninitializedCapacity: 55) { buffer in
             buffer[0] = UInt8(ascii: "0"); buffer[1] = UInt8(ascii: "0"); buffer[2] = UInt8(ascii: "-")
             writeHex(high, into: buffer, at: 3)

@@ -57,20 +57,26 @@ import Testing
     @Test(arguments: [nil, "", "00-xyz", "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])
     func aMessageWithoutAValidTraceIsHandledInANewOne(_ cause: String?) throws {
         let handling = TraceContext.handling(cause)
-        let context = try #require(TraceContext(traceparent: handling))
+        let context = try #require(TraceContext(traceparent: handling.traceparent))
         #expect(context.flags == "01")
-        #expect(TraceContext.handling(cause) != handling)
+        #expect(handling.span == context.spanId)
+        #expect(TraceContext.handling(cause).traceparent != handling.traceparent)
         // What it causes: children of that span, in that trace.
-        let (first, parent) = TraceContext.headers(causedBy: handling)
-        let (second, _) = TraceContext.headers(causedBy: handling)
+        let (first, parent) = handling.child()
+        let (second, _) = handling.child()
         #expect(parent == context.spanId)
-        #expect(first.prefix(35) == handling.prefix(35) && second.prefix(35) == handling.prefix(35))
-        #expect(first != second)
+        let child = try #require(TraceContext(traceparent: first))
+        #expect(child.traceId == context.traceId && child.flags == "01" && child.spanId != context.spanId)
+        #expect(second.prefix(35) == first.prefix(35) && second != first)
     }
 
-    @Test func aMessageWithATraceIsHandledInIt() {
+    @Test func aMessageWithATraceIsHandledInIt() throws {
         let cause = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
-        #expect(TraceContext.handling(cause) == cause)
+        let handling = TraceContext.handling(cause)
+        #expect(handling.traceparent == cause && handling.span == "00f067aa0ba902b7")
+        let (traceparent, parent) = handling.child()
+        let child = try #require(TraceContext(traceparent: traceparent))
+        #expect(child.traceId == "4bf92f3577b34da6a3ce929d0e0e4736" && child.flags == "00" && parent == "00f067aa0ba902b7")
     }
 
     @Test func anEnvelopeWithABadTraceparentOrParentSpanIsRefused() throws {

@@ -36,14 +36,14 @@ public struct EnvelopeMaker: Sendable {
     }
 
     /// An envelope for a message that `cause` caused: its correlation id, a new span in the
-    /// trace `cause` is handled in (`trace`, from `TraceContext.handling`; if nil, `cause`'s own
-    /// `traceparent`, or a new trace when it carries none), and its `replyTo`, so that the whole
-    /// chain answers on the asking client's address. `time` is the envelope's (`now()` if nil):
-    /// the messages a message causes share the moment it was handled.
+    /// trace `cause` is handled in (`trace`, `TraceContext.handling` of it, when its other
+    /// messages are made too; if nil, `cause`'s own trace, or a new trace when it carries none),
+    /// and its `replyTo`, so that the whole chain answers on the asking client's address. `time`
+    /// is the envelope's (`now()` if nil): the messages a message causes share the moment it was handled.
     public mutating func envelope(
-        _ body: Body, causedBy cause: Envelope, inTrace trace: String? = nil, device: String? = nil, time: String? = nil
+        _ body: Body, causedBy cause: Envelope, inTrace trace: TraceContext.Handling? = nil, device: String? = nil, time: String? = nil
     ) -> Envelope {
-        let (traceparent, parentSpan) = TraceContext.headers(causedBy: trace ?? cause.traceparent)
+        let (traceparent, parentSpan) = trace?.child() ?? TraceContext.headers(causedBy: cause.traceparent)
         return make(
             body, correlationId: cause.correlationId, device: device ?? cause.device, traceparent: traceparent,
             parentSpan: parentSpan, replyTo: cause.replyTo, time: time)

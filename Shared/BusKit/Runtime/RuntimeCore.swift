@@ -324,7 +324,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// their ids, those passed on to another service and their frames; nil if one of them cannot
     /// be encoded (logged).
     private mutating func encode(
-        _ effects: [Effect], causedBy envelope: Envelope, inTrace trace: String, at time: String
+        _ effects: [Effect], causedBy envelope: Envelope, inTrace trace: TraceContext.Handling, at time: String
     ) -> (outgoing: [Outgoing], emitted: [String], forwarded: [Forward], forwards: [[[UInt8]]])? {
         var outgoing: [Outgoing] = []
         var emitted: [String] = []
