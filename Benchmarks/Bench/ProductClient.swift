@@ -203,9 +203,9 @@ final class ProductClient {
     /// high-water mark, which the window keeps far away), and replies are drained between sends.
     func sustained(devices: [String], window: Int, length: Length) throws -> Throughput {
         var result = Throughput()
-        var inFlight: [String: (sent: Double, decided: Bool)] = [:]
-        inFlight.reserveCapacity(window * 2)
-        var completed: Set<String> = []
+        // Each action by the counter of its id (this client's ids are `PREFIX-N`, N counting up),
+        // as the raw windowed echo tracks its pings by sequence number: flat arrays, no id hashed.
+        var tracked = TrackedActions()
         var next = 0
         let started = Timestamp.monotonic()
         var lastProgress = started
@@ -225,38 +225,35 @@ final class ProductClient {
         while true {
             let sending = stillSending()
             if sending {
-                while inFlight.count < window && hasMoreToSend() {
+                while tracked.inFlight < window && hasMoreToSend() {
                     let device = devices[next % devices.count]
                     let envelope = bus.envelope(action(for: device), device: device, replyTo: address)
                     try bus.send(envelope, writingIn: writer)
                     actionsSinceStart += 1
-                    inFlight[envelope.id] = (Timestamp.monotonic(), false)
+                    try tracked.sent(envelope.id, at: Timestamp.monotonic())
                     next += 1
                     result.sent += 1
                 }
             }
-            if !sending && inFlight.isEmpty { break }
+            if !sending && tracked.inFlight == 0 { break }
             guard try bus.receive(into: &message, timeoutMilliseconds: 100) else {
                 if Timestamp.monotonic() - lastProgress > 3 { break }
                 continue
             }
             // Take everything waiting before sending again.
             while true {
-                if let reply = Reply(message), !noteHeartbeat(reply) {
-                    let correlationId = reply.correlationId
+                if let reply = Reply(message), !noteHeartbeat(reply), let index = tracked.index(of: reply) {
                     switch reply.type {
                     case .presented, .dismissed:
-                        // One look-up: the assignment happens (non-nil) only for an action in flight.
-                        if (inFlight[correlationId]?.decided = true) != nil { result.decided += 1 }
+                        if tracked.decide(index) { result.decided += 1 }
                     case .error:
-                        if inFlight[correlationId] != nil { result.refused += 1 }
+                        if tracked.isInFlight(index) { result.refused += 1 }
                     case .ack where reply.isFrom(service):
                         // An action's ack carries the action's id as its correlation id.
-                        if let entry = inFlight.removeValue(forKey: correlationId) {
-                            completed.insert(correlationId)
+                        if let sentAt = tracked.acknowledge(index) {
                             result.completed += 1
-                            result.latencies.append(Timestamp.monotonic() - entry.sent)
-                        } else if completed.contains(correlationId) {
+                            result.latencies.append(Timestamp.monotonic() - sentAt)
+                        } else {
                             result.duplicates += 1
                         }
                     default:
@@ -358,6 +355,12 @@ struct Reply {
     /// The sending service.
     var service: String { text(sender) }
 
+    /// The correlation id's counter N when it is `prefix` followed by decimal digits (an id of
+    /// this client's `PREFIX-N` form); nil otherwise.
+    func correlationCounter(after prefix: [UInt8]) -> UInt64? {
+        message.withFrame(1) { json in IDCounter.counter(of: UnsafeRawBufferPointer(rebasing: json[correlation]), after: prefix) }
+    }
+
     /// Whether the correlation id is `id` (compared as bytes).
     func correlates(to id: String) -> Bool { header(correlation, is: id) }
     /// Whether the sending service is `service` (compared as bytes).
@@ -376,5 +379,88 @@ struct Reply {
                 memcmp(json.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
             })
         }
+    }
+}
+
+/// The counter N of an id `PREFIX-N` (`IDGenerator`'s form: the prefix ends with its `-`).
+enum IDCounter {
+    /// N, when `id` is `prefix` then 1 to 19 decimal digits; nil otherwise.
+    static func counter(of id: UnsafeRawBufferPointer, after prefix: [UInt8]) -> UInt64? {
+        guard id.count > prefix.count, id.count - prefix.count <= 19,
+              prefix.withUnsafeBytes({ memcmp($0.baseAddress!, id.baseAddress!, prefix.count) }) == 0
+        else { return nil }
+        var value: UInt64 = 0
+        for byte in id[prefix.count...] {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// `id`'s prefix up to and with its last `-`, and its counter; nil if it is not of that form.
+    static func split(_ id: String) -> (prefix: [UInt8], counter: UInt64)? {
+        let bytes = Array(id.utf8)
+        guard let dash = bytes.lastIndex(of: UInt8(ascii: "-")) else { return nil }
+        let prefix = Array(bytes[...dash])
+        return bytes.withUnsafeBytes { counter(of: $0, after: prefix) }.map { (prefix, $0) }
+    }
+}
+
+/// The actions of one sustained run, by their id's counter from the run's first: when each was
+/// sent, and whether it was decided and acknowledged.
+struct TrackedActions {
+    private var prefix: [UInt8] = []
+    private var base: UInt64 = 0
+    private var sentAt: [Double] = []
+    /// Per action: `decided` and `acknowledged` bits, or `notSent` (a counter this run skipped).
+    private var state: [UInt8] = []
+    private static let decided: UInt8 = 1, acknowledged: UInt8 = 2, notSent: UInt8 = 0xFF
+    /// Sent and not yet acknowledged.
+    private(set) var inFlight = 0
+
+    /// Notes the action `id` sent at `time`.
+    mutating func sent(_ id: String, at time: Double) throws {
+        if sentAt.isEmpty {
+            guard let (prefix, counter) = IDCounter.split(id) else { throw BenchError("an action id not of the form PREFIX-N: \(id)") }
+            (self.prefix, base) = (prefix, counter)
+        }
+        var id = id
+        guard let counter = id.withUTF8({ IDCounter.counter(of: UnsafeRawBufferPointer($0), after: prefix) }), counter >= base,
+              counter - base < UInt64(Int.max)
+        else { throw BenchError("an action id out of this run's sequence: \(id)") }
+        let index = Int(counter - base)
+        while sentAt.count <= index {
+            sentAt.append(0)
+            state.append(Self.notSent)
+        }
+        sentAt[index] = time
+        state[index] = 0
+        inFlight += 1
+    }
+
+    /// The index of the action `reply` correlates to, if it is one of this run's.
+    func index(of reply: Reply) -> Int? {
+        guard !prefix.isEmpty, let counter = reply.correlationCounter(after: prefix), counter >= base,
+              counter - base < UInt64(state.count), state[Int(counter - base)] != Self.notSent
+        else { return nil }
+        return Int(counter - base)
+    }
+
+    /// Whether the action at `index` is sent and not acknowledged yet.
+    func isInFlight(_ index: Int) -> Bool { state[index] & Self.acknowledged == 0 }
+
+    /// Marks the action at `index` decided; true if it was in flight.
+    mutating func decide(_ index: Int) -> Bool {
+        guard isInFlight(index) else { return false }
+        state[index] |= Self.decided
+        return true
+    }
+
+    /// Marks the action at `index` acknowledged; when it was sent, nil if it already was (a duplicate).
+    mutating func acknowledge(_ index: Int) -> Double? {
+        guard isInFlight(index) else { return nil }
+        state[index] |= Self.acknowledged
+        inFlight -= 1
+        return sentAt[index]
     }
 }
