@@ -9,47 +9,26 @@ import MonsterKit
 /// topic is keyed by: `Topic.styled`). Pure: bytes in, byte ranges out.
 public struct EnvelopePeek: Sendable, Equatable {
     /// Byte range of `service`'s value (inside the quotes), if the object has one.
-    public var service: Range<Int>? {
-        get { serviceSpan.range }
-        set { serviceSpan.range = newValue }
-    }
+    public var service: Range<Int>? { serviceSpan.range }
     /// Byte range of `id`'s value.
-    public var id: Range<Int>? {
-        get { idSpan.range }
-        set { idSpan.range = newValue }
-    }
+    public var id: Range<Int>? { idSpan.range }
     /// Byte range of `correlationId`'s value.
-    public var correlationId: Range<Int>? {
-        get { correlationIdSpan.range }
-        set { correlationIdSpan.range = newValue }
-    }
+    public var correlationId: Range<Int>? { correlationIdSpan.range }
     /// Byte range of `device`'s value.
-    public var device: Range<Int>? {
-        get { deviceSpan.range }
-        set { deviceSpan.range = newValue }
-    }
+    public var device: Range<Int>? { deviceSpan.range }
     /// True when `device`'s value holds a `\` escape (its bytes are not the id's).
     public var deviceEscaped = false
     /// Byte range of `replyTo`'s value.
-    public var replyTo: Range<Int>? {
-        get { replyToSpan.range }
-        set { replyToSpan.range = newValue }
-    }
+    public var replyTo: Range<Int>? { replyToSpan.range }
     /// Byte range of the body's `element` value, when its first `element` is a string.
-    public var element: Range<Int>? {
-        get { elementSpan.range }
-        set { elementSpan.range = newValue }
-    }
+    public var element: Range<Int>? { elementSpan.range }
     /// True when `element`'s value holds a `\` escape (its bytes are not the name's).
     public var elementEscaped = false
     /// True when the body's first `point` is there and not `null`.
     public var point = false
     /// Byte range of the first `style` value of the body's first `presentation` object, when
     /// it is a string.
-    public var style: Range<Int>? {
-        get { styleSpan.range }
-        set { styleSpan.range = newValue }
-    }
+    public var style: Range<Int>? { styleSpan.range }
     /// True when `style`'s value holds a `\` escape.
     public var styleEscaped = false
     /// True once the first `body` has been read for `element`, `point` and `style`.
@@ -292,7 +271,7 @@ public struct EnvelopePeek: Sendable, Equatable {
                     seenElement = true
                     if scanner.bytes[scanner.position] == UInt8(ascii: "\"") {
                         guard let (value, valueEscaped) = scanner.string() else { return false }
-                        peek.element = value
+                        peek.elementSpan.range = value
                         peek.elementEscaped = valueEscaped
                     }
                 } else if !seenPoint, scanner.key(name, escaped: nameEscaped, is: "point") {
@@ -315,7 +294,7 @@ public struct EnvelopePeek: Sendable, Equatable {
                 seenStyle = true
                 if scanner.bytes[scanner.position] == UInt8(ascii: "\"") {
                     guard let (value, valueEscaped) = scanner.string() else { return false }
-                    peek.style = value
+                    peek.styleSpan.range = value
                     peek.styleEscaped = valueEscaped
                 }
                 return true
@@ -355,27 +334,27 @@ public struct EnvelopePeek: Sendable, Equatable {
             switch key.count {
             case 2:
                 if peek.id == nil, equals(key, "id") {
-                    peek.id = value
+                    peek.idSpan.range = value
                     return .id
                 }
             case 6:
                 if peek.device == nil, equals(key, "device") {
-                    peek.device = value
+                    peek.deviceSpan.range = value
                     peek.deviceEscaped = valueEscaped
                     return .device
                 }
             case 7:
                 if peek.service == nil, equals(key, "service") {
-                    peek.service = value
+                    peek.serviceSpan.range = value
                     if valueEscaped { peek.escaped = true }
                     return .service
                 } else if peek.replyTo == nil, equals(key, "replyTo") {
-                    peek.replyTo = value
+                    peek.replyToSpan.range = value
                     return .replyTo
                 }
             case 13:
                 if peek.correlationId == nil, equals(key, "correlationId") {
-                    peek.correlationId = value
+                    peek.correlationIdSpan.range = value
                     return .correlationId
                 }
             default:
@@ -417,13 +396,13 @@ public struct EnvelopePeek: Sendable, Equatable {
                   literal(#","correlationId":"#), let (correlationId, _) = string(),
                   literal(#","service":"#), let (service, serviceEscaped) = string()
             else { return false }
-            peek.id = id
-            peek.correlationId = correlationId
-            peek.service = service
+            peek.idSpan.range = id
+            peek.correlationIdSpan.range = correlationId
+            peek.serviceSpan.range = service
             peek.escaped = serviceEscaped
             if Fields.beforeService.isSuperset(of: fields) { return true }
             guard literal(#","device":"#), let (device, deviceEscaped) = string() else { return false }
-            peek.device = device
+            peek.deviceSpan.range = device
             peek.deviceEscaped = deviceEscaped
             guard fields.contains(.element) else { return true }
             guard literal(#","seq":"#), digits(), literal(#","time":"#), string() != nil else { return false }
@@ -431,7 +410,7 @@ public struct EnvelopePeek: Sendable, Equatable {
             if literal(#","parentSpan":"#), string() == nil { return false }
             if literal(#","replyTo":"#) {
                 guard let (replyTo, _) = string() else { return false }
-                peek.replyTo = replyTo
+                peek.replyToSpan.range = replyTo
             }
             guard literal(#","body":"#), position < count, bytes[position] == UInt8(ascii: "{") else { return false }
             let bodyStart = position
@@ -439,7 +418,7 @@ public struct EnvelopePeek: Sendable, Equatable {
             // `peekBody` finds in it (that string, no point); any other body is walked.
             if literal(#"{"element":"#), let (element, elementEscaped) = string(), position < count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                peek.element = element
+                peek.elementSpan.range = element
                 peek.elementEscaped = elementEscaped
             } else {
                 position = bodyStart
