@@ -77,7 +77,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 // Take what is waiting in one go, but let heartbeats through under load.
                 var batch = 0
                 while batch < 1000, let frames = try transport.receiveFramesNow() {
-                    try perform(core.received(frames, now: clock.now()), on: transport)
+                    try handle(frames, on: transport)
                     batch += 1
                 }
             }
@@ -99,7 +99,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                 return try transport.receiveFramesNow()
             }
             while let frames = try next() {
-                try perform(core.received(frames, now: clock.now()), on: transport)
+                try handle(frames, on: transport)
                 drained += 1
                 if clock.monotonic() >= deadline {
                     log.warn("SHUTDOWN_DEADLINE_MS (\(config.shutdownDeadlineMilliseconds) ms) passed: leaving what has not been handled yet")
@@ -112,21 +112,32 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         log.info("signal received; handled \(drained) waiting message(s), leaving")
     }
 
-    /// Does what the core said, in order. A message the bus would not take in time has been
-    /// counted by the transport; it is logged and the service goes on.
+    /// Publishes what the core decides on `frames` (the decision), then what can wait until it
+    /// has gone (the acknowledgement): nothing the decision does not need is on its way.
+    private func handle(_ frames: [[UInt8]], on transport: any BusTransport) throws {
+        try perform(core.decide(frames, now: clock.now()), on: transport)
+        if let ack = core.settle() { try perform(.message(ack), on: transport) }
+    }
+
+    /// Does what the core said, in order.
     private func perform(_ outgoing: [Outgoing], on transport: any BusTransport) throws {
-        for index in outgoing.indices {
-            do {
-                try perform(outgoing[index], on: transport)
-            } catch let error as BusBackpressure {
-                log.error("\(error)")
-            }
-        }
+        for index in outgoing.indices { try perform(outgoing[index], on: transport) }
     }
 
     /// Does one thing the core said, `item` borrowed in place rather than copied out of the
-    /// array (an envelope copied is a retain and a release of each of its strings).
+    /// array (an envelope copied is a retain and a release of each of its strings). A message the
+    /// bus would not take in time has been counted by the transport; it is logged and the
+    /// service goes on.
     private func perform(_ item: borrowing Outgoing, on transport: any BusTransport) throws {
+        do {
+            try publish(item, on: transport)
+        } catch let error as BusBackpressure {
+            log.error("\(error)")
+        }
+    }
+
+    /// Does `item`; a message the bus would not take in time throws `BusBackpressure`.
+    private func publish(_ item: borrowing Outgoing, on transport: any BusTransport) throws {
         switch item {
         case .frames(let frames):
             try transport.sendRaw(frames)

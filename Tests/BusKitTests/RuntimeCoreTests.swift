@@ -115,6 +115,39 @@ import Testing
         #expect(core.counters.received == 1 && core.counters.handled == 1)
     }
 
+    /// Only the decision is on its way: `decide` gives its messages, and the acknowledgement,
+    /// with the delivery window's memory of the message, comes from `settle` once they have gone.
+    @Test func theAckIsMadeAndTheMessageRememberedOnlyWhenTheDecisionHasGone() throws {
+        var core = core()
+        let decided = try envelopes(core.decide(try tap(), now: at()))
+        #expect(decided.map(\.type) == [.unchanged, .forget])
+        #expect(record.ids == 2)
+        let settled = core.settle()
+        let ack = try #require(settled)
+        #expect(self.ack(ack) == Ack(
+            handled: "device.tap", handledId: "tap-1", emitted: decided.map(\.id),
+            forwarded: [Forward(id: decided[1].id, service: "input-handling")]))
+        #expect(ack.correlationId == "tap-1" && ack.time == decided[0].time && ack.trace?.traceId == decided[0].trace?.traceId)
+        #expect(core.settle() == nil)
+        // Remembered by `settle`: the same tap again is a duplicate, not decided twice.
+        let again = try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + 1)))
+        #expect(again.map(\.type) == [.forget, .ack])
+        #expect(core.handler.handledCount == 1 && core.counters.duplicates == 1)
+    }
+
+    /// A loop that decides again without settling loses nothing: the last message is settled
+    /// (acknowledged and remembered) first.
+    @Test func aMessageLeftUnsettledIsSettledBeforeTheNextIsDecided() throws {
+        var core = core()
+        _ = core.decide(try tap(id: "tap-1"), now: at())
+        let next = try envelopes(core.decide(try tap(id: "tap-1"), now: at()))
+        #expect(next.map(\.type) == [.ack, .forget, .ack])
+        #expect(ack(next[0])?.handledId == "tap-1" && ack(next[0])?.duplicate == false)
+        #expect(ack(next[2])?.handledId == "tap-1" && ack(next[2])?.duplicate == true)
+        #expect(core.counters.duplicates == 1 && core.handler.handledCount == 1)
+        #expect(ack(core.settle()) == nil)
+    }
+
     /// Everything one message causes is one trace: the cause's, each message a span of its own
     /// under the cause's span; or, for a cause without a trace, one new trace started for its
     /// handling (as W3C has a receiver do), not a trace per message.

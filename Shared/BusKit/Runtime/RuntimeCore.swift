@@ -146,6 +146,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private let sink: LogSink
     private var window: DeliveryWindow
     private var heartbeats: HeartbeatSchedule
+    /// The message decided last, until `settle` acknowledges it.
+    private var settling: Settling?
     private var readyPingIds: Set<String> = []
     private var nextReadyPing = -Double.infinity
     private var readyRetry = 0.01
@@ -210,8 +212,21 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         return add.map(Outgoing.subscribe) + remove.map(Outgoing.unsubscribe)
     }
 
-    /// What to publish because `frames` arrived at `now`.
+    /// What to publish because `frames` arrived at `now`: `decide`, then `settle`'s
+    /// acknowledgement last (for a loop with nothing to do in between, and for tests).
     public mutating func received(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
+        var outgoing = decide(frames, now: now)
+        if let ack = settle() { outgoing.append(.message(ack)) }
+        return outgoing
+    }
+
+    /// What to publish at once because `frames` arrived at `now`: the decision's messages (or a
+    /// refusal, a pong, a duplicate's first answers). What the decision does not need (its
+    /// acknowledgement, remembering the message against duplicates, the log line) waits for
+    /// `settle()`, which the loop calls once these have gone; a message left unsettled is
+    /// settled before the next is decided.
+    public mutating func decide(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
+        if let ack = settle() { return [.message(ack)] + decide(frames, now: now) }
         counters.received += 1
         let envelope: Envelope
         do {
@@ -226,8 +241,10 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         }
         let verdict = window.check(id: envelope.id, time: envelope.time, now: now.wall)
         let reply: Reply
+        var fresh: Double?
         switch verdict {
-        case .fresh:
+        case .fresh(let sent):
+            fresh = sent
             reply = handler.handle(envelope)
             // A read nobody waits for (`Routing.quietReaders`), which published nothing: no ack.
             if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true {
@@ -264,24 +281,35 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         let time = maker.now()
         // Everything it causes, the ack included, in one trace (a new one if it came without).
         let trace = TraceContext.handling(envelope.traceparent)
-        // (One expression, so that `outgoing` is not shared with a copy when the ack is appended.)
-        var (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, inTrace: trace, at: time)
+        let (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, inTrace: trace, at: time)
             // A decision held a number JSON cannot carry: refuse rather than send what no peer decodes.
             ?? encode(
                 [.error(MessageError.Code.nonFinite, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
                 causedBy: envelope, inTrace: trace, at: time)
             ?? ([], [], [], [])
-        let ack = Ack(handled: envelope.type.rawValue, handledId: envelope.id, emitted: emitted, forwarded: forwarded, duplicate: reply.duplicate)
-        // The acknowledgement goes last, and is encoded by the loop only once the decision has gone.
-        outgoing.append(.message(maker.envelope(.ack(ack), causedBy: envelope, inTrace: trace, time: time)))
-        if case .fresh(let sent) = verdict {
-            window.remember(id: envelope.id, sent: sent, ack: ack, forwards: forwards, now: now.wall)
+        settling = Settling(
+            cause: envelope, trace: trace, time: time, emitted: emitted, forwarded: forwarded, forwards: forwards,
+            duplicate: reply.duplicate, fresh: fresh, published: reply.effects, received: now)
+        return outgoing
+    }
+
+    /// The acknowledgement of the message `decide` handled last, once its decision has gone (nil
+    /// if there is none to give); the message is remembered against duplicates, and logged.
+    public mutating func settle() -> Envelope? {
+        guard let handled = settling.take() else { return nil }
+        let cause = handled.cause
+        let ack = Ack(
+            handled: cause.type.rawValue, handledId: cause.id, emitted: handled.emitted, forwarded: handled.forwarded,
+            duplicate: handled.duplicate)
+        let sent = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
+        if let fresh = handled.fresh {
+            window.remember(id: cause.id, sent: fresh, ack: ack, forwards: handled.forwards, now: handled.received.wall)
         }
         write(
             .info,
-            "span: handled \(envelope.type.rawValue) from \(envelope.service) in \(Int(((clock.monotonic() - now.monotonic) * 1_000_000).rounded())) µs; published \((reply.effects.map(\.body.type.rawValue) + ["ack"]).joined(separator: ", "))",
-            context: LogContext(envelope))
-        return outgoing
+            "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + ["ack"]).joined(separator: ", "))",
+            context: LogContext(cause))
+        return sent
     }
 
     /// A message that could not be read: an `error` about it, and, when its id could be read, an
@@ -359,4 +387,29 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         guard level >= logLevel else { return }
         sink(level, text(), context())
     }
+}
+
+/// A message decided and not yet settled: what its acknowledgement, its place in the delivery
+/// window and its log line need.
+private struct Settling {
+    /// The message handled.
+    var cause: Envelope
+    /// The trace it is handled in (its ack is a span of it).
+    var trace: TraceContext.Handling
+    /// The moment it was handled, the `time` of all it caused.
+    var time: String
+    /// The ids of the messages it caused, in order.
+    var emitted: [String]
+    /// Those passed on to another service.
+    var forwarded: [Forward]
+    /// Their frames, resent when the message comes again.
+    var forwards: [[[UInt8]]]
+    /// Whether the handler found it a repeat of its own (`Reply.duplicate`).
+    var duplicate: Bool
+    /// When it was sent, if fresh (then it is remembered against duplicates).
+    var fresh: Double?
+    /// What it caused, for the log line.
+    var published: [Effect]
+    /// When it arrived.
+    var received: RuntimeInstant
 }
