@@ -9,8 +9,9 @@ import ZeroMQ
 
 enum CallgrindRun {
     /// The sides: libzmq's echo, presentation-policy, the Python peer, and libzmq's echo
-    /// answering like the product after `Spin.counted` iterations of extra work (`bench --latency-cost`).
-    static let sides = ["raw", "product", "peer", "raw-spin"]
+    /// answering like the product with two messages (`raw-2`, for `Scripts/wakeups`), after
+    /// `Spin.counted` iterations of extra work (`raw-spin`, for `bench --latency-cost`).
+    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin"]
 
     /// Starts only the bus and the side's service (for the product, with input-handling, which
     /// reads the alerts presented or dismissed: none here, the `add` popover's topic is not one
@@ -22,7 +23,7 @@ enum CallgrindRun {
         defer { stack.stop(keep: false) }
         let context = try ZMQContext()
         switch side {
-        case "raw", "raw-spin":
+        case "raw", "raw-2", "raw-spin":
             let product = try ProductClient(context: context, config: stack.config)
             defer { product.close() }
             let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
@@ -30,9 +31,10 @@ enum CallgrindRun {
             defer { raw.close() }
             try raw.handshake(timeout: 120)
             monsterBenchMeasure()
-            let spin = side == "raw-spin" ? (shape: RawClient.Shape(first: payload.count, second: 64), iterations: Spin.counted) : nil
+            let shape = side == "raw" ? nil : RawClient.Shape(first: payload.count, second: 64)
+            let spin = side == "raw-spin" ? Spin.counted : 0
             for _ in 0..<count {
-                guard try raw.roundTrip(timeout: 30, shape: spin?.shape, spin: spin?.iterations ?? 0) != nil else {
+                guard try raw.roundTrip(timeout: 30, shape: shape, spin: spin) != nil else {
                     throw BenchError("a raw round trip was lost")
                 }
             }
