@@ -75,6 +75,23 @@ public final class Multipart {
         return UnsafeRawBufferPointer(start: data, count: size)
     }
 
+    /// The bytes of the first frame held and of the second (nil when the message has one frame),
+    /// valid until the next receive or send: what a proxy reads of each message, in one call.
+    /// Empty bytes (no base address) when no frame is held.
+    public func topicAndBody() -> (topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer?) {
+        let held = heldFrames
+        guard held > 0 else { return (UnsafeRawBufferPointer(start: nil, count: 0), nil) }
+        let topic = Self.bytes(of: parts)
+        return (topic, held > 1 ? Self.bytes(of: parts + 1) : nil)
+    }
+
+    /// The bytes of `part` (no base address when empty, as `bytes(_:)` gives them).
+    @inline(__always)
+    private static func bytes(of part: UnsafeMutablePointer<zmq_msg_t>) -> UnsafeRawBufferPointer {
+        let size = zmq_msg_size(part)
+        return UnsafeRawBufferPointer(start: size > 0 ? zmq_msg_data(part) : nil, count: size)
+    }
+
     /// Replaces the bytes of held frame `index` with `bytes` (e.g. a proxy re-addressing a topic).
     public func replaceFrame(_ index: Int, with bytes: [UInt8]) {
         precondition(index < heldFrames)

@@ -22,6 +22,8 @@ import ZeroMQ
         #expect(try message.receive(from: input))
         #expect(message.frameCount == 2 && message.held == 2)
         #expect(Array(message.bytes(0)) == Array("topic".utf8))
+        let (topic, body) = message.topicAndBody()
+        #expect(Array(topic) == Array("topic".utf8) && body.map(Array.init) == Array("body".utf8))
         #expect(message.property("User-Id") == nil)   // no security mechanism, no User-Id
         #expect(try message.send(to: output))
         #expect(try receiver.receive(timeoutMilliseconds: 5000) == [Array("topic".utf8), Array("body".utf8)])
@@ -30,8 +32,21 @@ import ZeroMQ
         try poller.wait(timeoutMilliseconds: 5000)
         #expect(try message.receive(from: input))
         #expect(message.frameCount == 4 && message.held == 2)
+        #expect(message.topicAndBody().topic.first == 1 && message.topicAndBody().body?.first == 2)
         message.discard()
         #expect(message.held == 0)
+        #expect(message.topicAndBody().topic.isEmpty && message.topicAndBody().body == nil)
+
+        // One frame, and an empty one: no body; an empty topic's bytes are empty.
+        try sender.send([Array("alone".utf8)])
+        try poller.wait(timeoutMilliseconds: 5000)
+        #expect(try message.receive(from: input))
+        #expect(Array(message.topicAndBody().topic) == Array("alone".utf8) && message.topicAndBody().body == nil)
+        try sender.send([[], Array("body".utf8)])
+        try poller.wait(timeoutMilliseconds: 5000)
+        #expect(try message.receive(from: input))
+        #expect(message.topicAndBody().topic.isEmpty && message.topicAndBody().body.map(Array.init) == Array("body".utf8))
+        message.discard()
         for socket in [input, output, sender, receiver] { socket.close() }
     }
 }
