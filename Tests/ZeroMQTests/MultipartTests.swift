@@ -49,4 +49,56 @@ import ZeroMQ
         message.discard()
         for socket in [input, output, sender, receiver] { socket.close() }
     }
+
+    @Test func thePollerReportsEverythingReadyWhateverItAsksFirst() throws {
+        let context = try ZMQContext()
+        let input = try ZMQSocket(context, .pull), sender = try ZMQSocket(context, .push)
+        try input.bind("inproc://poller-in")
+        try sender.connect("inproc://poller-in")
+        var pipe: [Int32] = [0, 0]
+        #expect(Glibc.pipe(&pipe) == 0)
+        defer { close(pipe[0]); close(pipe[1]) }
+        let poller = try Poller([.socket(input), .fileDescriptor(pipe[0])])
+        let message = Multipart(capacity: 2)
+
+        // Nothing ready: a wait without waiting, and one that times out.
+        try poller.wait(timeoutMilliseconds: 0)
+        #expect(!poller.isReady(0) && !poller.isReady(1))
+        try poller.wait(timeoutMilliseconds: 20)
+        #expect(!poller.isReady(0) && !poller.isReady(1))
+
+        // A message waiting on a socket that is asked first is reported with the descriptor
+        // that became readable (one always ready starves nothing), waiting or not.
+        try sender.send([Array("one".utf8)])
+        try sender.send([Array("two".utf8)])
+        var byte: UInt8 = 1
+        #expect(write(pipe[1], &byte, 1) == 1)
+        for timeout in [5000, 0, -1] {
+            try poller.wait(timeoutMilliseconds: timeout)
+            #expect(poller.isReady(0) && poller.isReady(1), "\(timeout)")
+        }
+        #expect(read(pipe[0], &byte, 1) == 1)
+        #expect(try message.receive(from: input))
+        try poller.wait(timeoutMilliseconds: 5000)
+        #expect(poller.isReady(0) && !poller.isReady(1))
+
+        // Received until nothing is waiting, the socket is declared idle: a new message still
+        // wakes the wait through its descriptor, and a readable descriptor alone is reported.
+        #expect(try message.receive(from: input))
+        #expect(try message.receive(from: input) == false)
+        poller.idle(0)
+        try poller.wait(timeoutMilliseconds: 0)
+        #expect(!poller.isReady(0) && !poller.isReady(1))
+        poller.idle(0)
+        #expect(write(pipe[1], &byte, 1) == 1)
+        try poller.wait(timeoutMilliseconds: 5000)
+        #expect(!poller.isReady(0) && poller.isReady(1))
+        #expect(read(pipe[0], &byte, 1) == 1)
+        poller.idle(0)
+        try sender.send([Array("three".utf8)])
+        try poller.wait(timeoutMilliseconds: 5000)
+        #expect(poller.isReady(0) && !poller.isReady(1))
+        #expect(try message.receive(from: input))
+        for socket in [input, sender] { socket.close() }
+    }
 }
