@@ -74,9 +74,9 @@ final class BusProxy {
             let userId = identities.hasKeys ? message.property("User-Id") : nil
             let client = identities.client(userId: userId)
             if let userId { track(userId: userId, client: client) }
-            let topic = message.bytes(0)
-            let hasJSON = message.held > 1
-            let json = hasJSON ? message.bytes(1) : UnsafeRawBufferPointer(start: nil, count: 0)
+            let (topic, body) = message.topicAndBody()
+            let hasJSON = body != nil
+            let json = body ?? UnsafeRawBufferPointer(start: nil, count: 0)
             // The header is read only as far as the decision needs (not at all in plaintext for
             // most types); a refusal is judged on the whole object.
             let type = policy.lookUp(topic)

@@ -51,6 +51,9 @@ public struct BusPolicy: Sendable {
     private let styled: [(bytes: [UInt8], type: MessageType)]
     /// Each presentation style's name.
     private let styleNames: [(bytes: [UInt8], style: PresentationStyle)]
+    /// The length and bytes (`head(of:)`) of each presentation style's name of up to eight bytes:
+    /// what `keepsWrittenTopic` compares a written style with, nothing retained.
+    private let styleHeads: [(count: Int, head: UInt64)]
     /// Every type of the vocabulary.
     private let types: Set<[UInt8]>
     /// Every prefix of every topic of the vocabulary (what a subscription may be).
@@ -73,6 +76,10 @@ public struct BusPolicy: Sendable {
     private let ownerStarts: [Int]
     /// The owners `owners` name, by index (-1: none).
     private let ownerNames: [String]
+    /// The UTF-8 of `ownerNames`, one after the other, and where each one is in it (by the same
+    /// index): what `keepsWrittenTopic` compares a written owner with, nothing made or retained.
+    private let ownerText: [UInt8]
+    private let ownerSpans: [(start: Int, count: Int)]
 
     /// A topic frame's type part (the bytes before its first `/`) as the policy sees it, looked
     /// up once per message (`lookUp(_:)`) for every decision on it.
@@ -99,6 +106,7 @@ public struct BusPolicy: Sendable {
         byDeviceHeads = byDevice.map { entry in (entry.bytes.count, entry.bytes.withUnsafeBytes { Self.head(of: $0) }) }
         styled = topics.compactMap { MessageType(rawValue: $0) }.filter(Topic.styled.contains).map { (Array($0.rawValue.utf8), $0) }
         styleNames = PresentationStyle.allCases.map { (Array($0.rawValue.utf8), $0) }
+        styleHeads = styleNames.filter { $0.bytes.count <= 8 }.map { name in (name.bytes.count, name.bytes.withUnsafeBytes { Self.head(of: $0) }) }
         types = Set(topics.map { Array($0.utf8) })
         var prefixes: Set<[UInt8]> = []
         for topic in topics {
@@ -140,6 +148,12 @@ public struct BusPolicy: Sendable {
         }
         self.ownerStarts = ownerStarts
         self.ownerNames = ownerNames
+        ownerText = ownerNames.flatMap(\.utf8)
+        var ownerStart = 0
+        ownerSpans = ownerNames.map { name in
+            defer { ownerStart += name.utf8.count }
+            return (ownerStart, name.utf8.count)
+        }
         for index in entries.indices {
             let bytes = entries[index].bytes
             let type = bytes.withUnsafeBytes { ($0.count, deviceType(of: $0), styledType(of: $0)) }
@@ -289,6 +303,14 @@ public struct BusPolicy: Sendable {
     private func knownOwner(
         of type: MessageType, element: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, point: Bool
     ) -> String?? {
+        knownOwnerIndex(of: type, element: element, json: json, point: point).map { $0 < 0 ? nil : ownerNames[Int($0)] }
+    }
+
+    /// `knownOwner`'s answer as an index of `ownerNames` (-1: `Routing` names none); nil for an
+    /// element not in `owners`.
+    private func knownOwnerIndex(
+        of type: MessageType, element: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, point: Bool
+    ) -> Int8? {
         let length = element.count
         guard length < ownerStarts.count - 1 else { return nil }
         let rest = UnsafeRawBufferPointer(rebasing: json[(element.baseAddress! - json.baseAddress!)...])
@@ -296,8 +318,7 @@ public struct BusPolicy: Sendable {
         for index in ownerStarts[length]..<ownerStarts[length + 1] {
             let entry = owners[index]
             guard entry.type == type, entry.words.0 == words.0, entry.words.1 == words.1 else { continue }
-            let owner = point ? entry.withPoint : entry.owner
-            return .some(owner < 0 ? nil : ownerNames[Int(owner)])
+            return point ? entry.withPoint : entry.owner
         }
         return nil
     }
@@ -368,6 +389,67 @@ public struct BusPolicy: Sendable {
         topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer, type topicType: TopicType? = nil
     ) -> [UInt8]? {
         let topicType = topicType ?? lookUp(topic)
+        if keepsWrittenTopic(topic: topic, peek: peek, json: json, type: topicType) { return nil }
+        return rewrittenTopic(topic: topic, peek: peek, json: json, type: topicType)
+    }
+
+    /// Whether `deviceTopic` keeps `topic` as it is, told in place for a topic as ours write it:
+    /// a device's request whose `device` and (for `Routing.ownedByElement`) body `element`,
+    /// written without escapes, give the owner (`knownOwnerIndex`) and bucket its key already
+    /// holds — the bucket hashed and compared as two digits, the owner compared as bytes, no
+    /// string made; a presentation read quickly (`PresentationStyleRead`) whose key starts with
+    /// the style its body names, written as it is. True only where `rewrittenTopic` answers nil
+    /// (it makes the same key from the same bytes); false for anything else, which
+    /// `rewrittenTopic` then reads as it always did. `type` is `topic`'s `lookUp(_:)`.
+    func keepsWrittenTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer, type topicType: TopicType) -> Bool {
+        // The type part ends at the first `/` (`lookUp`): the key is what follows it.
+        let typeEnd = topicType.length
+        guard typeEnd < topic.count, let topicBase = topic.baseAddress, let jsonBase = json.baseAddress else { return false }
+        let key = UnsafeRawBufferPointer(start: topicBase + typeEnd + 1, count: topic.count - typeEnd - 1)
+        if let (type, ownedByElement) = topicType.device {
+            // Not a type part that only starts with the type (`deviceType(of:)`): that is rewritten.
+            guard type.rawValue.utf8.count == typeEnd, let peek, let device = peek.device, !device.isEmpty, !peek.deviceEscaped else { return false }
+            var ownerEnd = 0
+            if ownedByElement {
+                guard let element = peek.element, !peek.elementEscaped,
+                      let owner = knownOwnerIndex(of: type, element: UnsafeRawBufferPointer(rebasing: json[element]), json: json, point: peek.point)
+                else { return false }
+                if owner >= 0 {
+                    let (start, count) = ownerSpans[Int(owner)]
+                    guard key.count == count + 3, key[count] == Topic.separator,
+                          ownerText.withUnsafeBytes({ memcmp($0.baseAddress! + start, key.baseAddress!, count) }) == 0 else { return false }
+                    ownerEnd = count + 1
+                }
+            }
+            guard key.count == ownerEnd + 2 else { return false }
+            // `Topic.bucket(ofDeviceBytes:)`, as two lowercase hex digits.
+            var hash: UInt32 = 2_166_136_261
+            for offset in device {
+                hash ^= UInt32(jsonBase.load(fromByteOffset: offset, as: UInt8.self))
+                hash &*= 16_777_619
+            }
+            let bucket = UInt8(hash % UInt32(Topic.bucketCount))
+            return key[ownerEnd] == Self.hexDigit(bucket >> 4) && key[ownerEnd + 1] == Self.hexDigit(bucket & 15)
+        }
+        guard topicType.styled != nil, let quick = PresentationStyleRead(json) else { return false }
+        let written = UnsafeRawBufferPointer(rebasing: json[quick.style])
+        let head = Self.head(of: written)
+        guard styleHeads.contains(where: { $0.count == written.count && $0.head == head }),
+              key.count >= written.count, written.isEmpty || memcmp(key.baseAddress!, written.baseAddress!, written.count) == 0
+        else { return false }
+        return key.count == written.count || key[written.count] == Topic.separator
+    }
+
+    /// The lowercase hex digit of `value` (0...15), as `Topic.bucketName` writes it.
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    /// `deviceTopic`'s answer read the whole way: the bucket and owner made as strings, the
+    /// written key compared with them, and the topic made anew when it differs. `type` is
+    /// `topic`'s `lookUp(_:)`.
+    func rewrittenTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer, type topicType: TopicType) -> [UInt8]? {
         guard let (type, ownedByElement) = topicType.device else {
             return topicType.styled.flatMap { styledTopic($0, typeLength: topicType.length, topic: topic, json: json) }
         }

@@ -75,6 +75,23 @@ public final class Multipart {
         return UnsafeRawBufferPointer(start: data, count: size)
     }
 
+    /// The bytes of the first frame held and of the second (nil when the message has one frame),
+    /// valid until the next receive or send: what a proxy reads of each message, in one call.
+    /// Empty bytes (no base address) when no frame is held.
+    public func topicAndBody() -> (topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer?) {
+        let held = heldFrames
+        guard held > 0 else { return (UnsafeRawBufferPointer(start: nil, count: 0), nil) }
+        let topic = Self.bytes(of: parts)
+        return (topic, held > 1 ? Self.bytes(of: parts + 1) : nil)
+    }
+
+    /// The bytes of `part` (no base address when empty, as `bytes(_:)` gives them).
+    @inline(__always)
+    private static func bytes(of part: UnsafeMutablePointer<zmq_msg_t>) -> UnsafeRawBufferPointer {
+        let size = zmq_msg_size(part)
+        return UnsafeRawBufferPointer(start: size > 0 ? zmq_msg_data(part) : nil, count: size)
+    }
+
     /// Replaces the bytes of held frame `index` with `bytes` (e.g. a proxy re-addressing a topic).
     public func replaceFrame(_ index: Int, with bytes: [UInt8]) {
         precondition(index < heldFrames)
@@ -194,29 +211,40 @@ public final class Poller {
     public func wait(timeoutMilliseconds: Int) throws {
         let deadline = timeoutMilliseconds > 0 ? Self.milliseconds() + timeoutMilliseconds : 0
         defer { idle.update(repeating: false) }
-        var firstPass = true
+        // The sockets not declared idle are asked first, without a `poll(2)`. When none is ready
+        // and the caller waits, the waiting `poll(2)` comes next: it returns at once if a
+        // descriptor has signalled (then read as after any wait), so a `poll(2)` without waiting
+        // would only find out the same, one system call sooner. When one is ready (or the caller
+        // does not wait), the first pass polls without waiting, as ever, so that the plain
+        // descriptors and the idle sockets that signalled are reported with it: a socket always
+        // ready starves none of them.
+        var ready = false
+        for index in items.indices where items[index].socket != nil && !idle[index] {
+            items[index].revents = try events(index)
+            if items[index].revents != 0 { ready = true }
+        }
+        var firstPass = ready || timeoutMilliseconds == 0
         while true {
-            let timeout = firstPass || timeoutMilliseconds == 0 ? 0 : timeoutMilliseconds < 0 ? -1 : max(0, deadline - Self.milliseconds())
+            let timeout = firstPass ? 0 : timeoutMilliseconds < 0 ? -1 : max(0, deadline - Self.milliseconds())
             if Glibc.poll(descriptors.baseAddress, nfds_t(descriptors.count), Int32(timeout)) < 0 {
                 if errno == EINTR { continue }
                 throw ZMQError.last("poll")
             }
-            var ready = false
             for index in items.indices {
                 var revents: Int16 = 0
-                if let socket = items[index].socket {
+                if items[index].socket != nil {
+                    // Asked just before the first pass: its events stand.
+                    if firstPass, !idle[index] { continue }
                     // A socket whose descriptor stayed quiet has had no command since its events
-                    // were last read — by the first pass (nothing touches it between passes) or
-                    // by the caller's last receive (`idle`): it is still not ready, and asking
-                    // libzmq again costs a `getsockopt` and a `poll(2)` of its mailbox.
-                    if !firstPass || idle[index], descriptors[index].revents == 0 {
+                    // were last read — before the first pass (nothing touches it between passes),
+                    // by the first pass, or by the caller's last receive (`idle`): it is still not
+                    // ready, and asking libzmq again costs a `getsockopt` and a `poll(2)` of its
+                    // mailbox.
+                    if descriptors[index].revents == 0 {
                         items[index].revents = 0
                         continue
                     }
-                    var events: UInt32 = 0
-                    var size = MemoryLayout<UInt32>.size
-                    if zmq_getsockopt(socket, ZMQ_EVENTS, &events, &size) != 0 { throw ZMQError.last("poll") }
-                    revents = Int16(truncatingIfNeeded: events) & items[index].events
+                    revents = try events(index)
                 } else {
                     let polled = descriptors[index].revents
                     if polled & Int16(POLLIN) != 0 { revents |= Int16(ZMQ_POLLIN) }
@@ -231,6 +259,15 @@ public final class Poller {
             if !firstPass, timeoutMilliseconds > 0, Self.milliseconds() >= deadline { return }
             firstPass = false
         }
+    }
+
+    /// The events socket item `index` waits for that libzmq says it has now (`ZMQ_EVENTS`).
+    @inline(__always)
+    private func events(_ index: Int) throws -> Int16 {
+        var events: UInt32 = 0
+        var size = MemoryLayout<UInt32>.size
+        if zmq_getsockopt(items[index].socket, ZMQ_EVENTS, &events, &size) != 0 { throw ZMQError.last("poll") }
+        return Int16(truncatingIfNeeded: events) & items[index].events
     }
 
     /// Whether item `index` was ready at the last `wait`.
