@@ -26,6 +26,9 @@ public struct DeviceSession: Sendable, Equatable, Codable {
         get { sharedPresentation?.value }
         set { sharedPresentation = newValue.map(Self.presentations.shared) }
     }
+    /// The presentation on screen as it is held (shared), if any: read in place, where a tap only
+    /// looks at a few of its fields, rather than copied out by `presentation` (a retain of each).
+    var shownPresentation: Shared<Presentation>? { sharedPresentation }
     /// Elements whose user interaction is disabled.
     public var interactionDisabled: Set<String> = []
 
@@ -70,6 +73,12 @@ public struct DeviceSession: Sendable, Equatable, Codable {
             detail: ShownKey(content: content, anchor: anchor)) { Self.presentations.shared(make(layout)) }
         sharedPresentation = shared
         return shared.value
+    }
+
+    /// Takes the presentation off screen and returns it as it was held.
+    mutating func takePresentation() -> Shared<Presentation>? {
+        defer { sharedPresentation = nil }
+        return sharedPresentation
     }
 
     /// Whether the `+` button gets a popover: an iPad, with an OS that has popovers, in a

@@ -61,11 +61,20 @@ final class ScreenCache<Detail: Hashable & Sendable, Value: Sendable>: Sendable 
         }
     }
 
+    /// A key with its value, held by reference: comparing the key where it is held copies
+    /// neither (only the value returned).
+    private final class Found: Sendable {
+        let key: Key
+        let value: Value
+
+        init(key: Key, value: Value) { self.key = key; self.value = value }
+    }
+
     /// The values kept, and the one found last (asked again and again by the same device, or
     /// devices of the same hardware: compared before the table is hashed).
     private struct State {
         var table: [Key: (profile: Shared<DeviceProfile>, value: Value)] = [:]
-        var last: (key: Key, value: Value)?
+        var last: Found?
     }
 
     private let state = Mutex(State())
@@ -84,7 +93,7 @@ final class ScreenCache<Detail: Hashable & Sendable, Value: Sendable>: Sendable 
         let found: Value? = state.withLock { state in
             if let last = state.last, last.key == key { return last.value }
             guard let found = state.table[key]?.value else { return nil }
-            state.last = (key, found)
+            state.last = Found(key: key, value: found)
             return found
         }
         if let found { return found }

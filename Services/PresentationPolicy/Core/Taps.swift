@@ -65,9 +65,11 @@ enum Taps {
         if case .offWindow(let point) = target {
             return [.unchanged(.outsideWindow, "\(describe(point)) is outside the app's window (\(describe(session.layout.bounds))), on another app's part of the screen: nothing changed here")]
         }
-        guard let presentation = session.presentation else {
+        // Read where it is held: a tap looks at a few of its fields (no copy of the whole).
+        guard let shown = session.shownPresentation else {
             return deliverUncovered(target, in: &session)
         }
+        let presentation = shown.value
         switch (presentation.style, target) {
         case (.alert, .presentationButton(let index)):
             return alertButton(index, of: presentation, in: &session)
@@ -99,8 +101,8 @@ enum Taps {
 
     private static func resolve(_ name: String, in session: DeviceSession) -> Target {
         if name == ElementName.outside.rawValue { return .background }
-        if let presentation = session.presentation,
-           let index = presentation.buttons.firstIndex(where: { sameIgnoringCase($0, name) }) {
+        if let shown = session.shownPresentation,
+           let index = shown.value.buttons.firstIndex(where: { sameIgnoringCase($0, name) }) {
             return .presentationButton(index)
         }
         let layout = session.layout
@@ -182,9 +184,8 @@ enum Taps {
 
     /// Takes the presentation off screen and says so.
     static func dismiss(_ session: inout DeviceSession, reason: DismissalReason, button: String? = nil, buttonIndex: Int? = nil) -> Effect {
-        let presentation = session.presentation!
-        session.presentation = nil
-        return .publish(.dismissed(Dismissed(presentation: presentation, reason: reason.rawValue, button: button, buttonIndex: buttonIndex)))
+        let shown = session.takePresentation()!
+        return .publish(.dismissed(Dismissed(presentation: shown.value, reason: reason.rawValue, button: button, buttonIndex: buttonIndex)))
     }
 
     private static func popoverButton(_ index: Int, of presentation: Presentation, in session: inout DeviceSession) -> [Effect] {
