@@ -81,8 +81,18 @@ public struct DeliveryWindow: Sendable {
 
     /// The verdict on the message `id` sent at `time`, at `now`.
     public mutating func check(id: String, time: String, now: Double) -> Verdict {
+        guard let sent = Timestamp.parse(time) else {
+            dropExpired(now: now)
+            return .unreadableTime
+        }
+        return check(id: id, sent: sent, now: now)
+    }
+
+    /// `check(id:time:now:)` for a `time` already read as `sent` (seconds since 1970, what
+    /// `Timestamp.parse` gives: `EnvelopeCodec.decode(frames:replyTo:sent:)` parses it once).
+    public mutating func check(id: String, sent: Double, now: Double) -> Verdict {
         dropExpired(now: now)
-        guard let sent = Timestamp.parse(time) else { return .unreadableTime }
+        guard sent.isFinite else { return .unreadableTime }
         let key = Key(id)
         checked = key
         if let entry = entries[key] {

@@ -80,6 +80,23 @@ import Testing
         #expect(window.check(id: "b", time: "2026-12-01T03:14:39.123Z", now: sent) == .fromTheFuture(aheadMilliseconds: 86_400_000))
     }
 
+    /// A time already read (by the decoder) gets the verdict its text gets.
+    @Test func aTimeReadAlreadyGetsTheVerdictOfItsText() {
+        let times = [time, "2026-11-30T03:14:40.000Z", "2026-12-01T03:14:39.123Z", "2026-11-30T03:13:00Z", "x"]
+        for now in [sent - 2, sent, sent + 5, sent + 40] {
+            var byText = window(capacity: 2), byValue = window(capacity: 2)
+            for (index, time) in (times + times).enumerated() {
+                let id = "id-\(index % 3)"
+                let verdict = byText.check(id: id, time: time, now: now)
+                #expect(byValue.check(id: id, sent: Timestamp.parse(time) ?? .nan, now: now) == verdict)
+                if case .fresh(let sent) = verdict {
+                    byText.remember(id: id, sent: sent, ack: ack(id), now: now)
+                    byValue.remember(id: id, sent: sent, ack: ack(id), now: now)
+                }
+            }
+        }
+    }
+
     @Test func aTimeThatIsNotATimestampIsRefused() {
         var window = window()
         #expect(window.check(id: "a", time: "x", now: sent) == .unreadableTime)
