@@ -69,25 +69,24 @@ enum Taps {
         guard let shown = session.shownPresentation else {
             return deliverUncovered(target, in: &session)
         }
-        let presentation = shown.value
-        switch (presentation.style, target) {
+        switch (shown.value.style, target) {
         case (.alert, .presentationButton(let index)):
-            return alertButton(index, of: presentation, in: &session)
+            return alertButton(index, of: shown.value, in: &session)
         case (.alert, _):
-            let buttons = presentation.buttons.joined(separator: ", ")
-            return [.error(.modalAlert, "an alert (\(presentation.message ?? "")) is up: only its buttons \(buttons) can be tapped")]
+            let buttons = shown.value.buttons.joined(separator: ", ")
+            return [.error(.modalAlert, "an alert (\(shown.value.message ?? "")) is up: only its buttons \(buttons) can be tapped")]
         case (.popover, .presentationButton(let index)):
-            return popoverButton(index, of: presentation, in: &session)
+            return popoverButton(index, of: shown.value, in: &session)
         case (.popover, .insidePresentation):
-            return [.unchanged(.insidePopover, "the tap landed inside the \(presentation.content.rawValue) popover, on none of its buttons")]
+            return [.unchanged(.insidePopover, "the tap landed inside the \(shown.value.content.rawValue) popover, on none of its buttons")]
         case (.popover, .unknown):
             return deliverUncovered(target, in: &session)
-        case (.popover, .element(let element)) where presentation.passthrough.contains(element.name):
+        case (.popover, .element(let element)) where shown.value.passthrough.contains(element.name):
             guard !session.interactionDisabled.contains(element.name) else {
                 // It never takes the tap: the refusal, and the popover stays (nothing dismissed).
                 return deliverUncovered(target, in: &session)
             }
-            if element.name == presentation.anchor?.element {
+            if element.name == shown.value.anchor?.element {
                 return [dismiss(&session, reason: .toggle)]
             }
             if element.kind == .barButton {
