@@ -42,14 +42,17 @@ public struct DeviceSession: Sendable, Equatable, Codable {
 
     /// The current layout (computed once per profile, orientation, width class and mode in
     /// the process: every tap needs it, and devices of the same hardware share it).
-    public var layout: ScreenLayout {
+    public var layout: ScreenLayout { heldLayout.value }
+
+    /// The current layout as the cache holds it: read in place where a tap only looks an element up.
+    var heldLayout: Held<ScreenLayout> {
         Self.layouts.value(profile: sharedProfile, orientation: orientation, widthClass: widthClass, mode: mode, detail: nil) {
-            ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
+            Held(ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode))
         }
     }
 
     /// The layouts computed so far (nothing more than the screen: no detail).
-    static let layouts = ScreenCache<Never?, ScreenLayout>(capacity: 1024)
+    static let layouts = ScreenCache<Never?, Held<ScreenLayout>>(capacity: 1024)
     /// The presentations shown so far, by screen, content and anchor.
     static let shown = ScreenCache<ShownKey, Shared<Presentation>>(capacity: 4096)
 

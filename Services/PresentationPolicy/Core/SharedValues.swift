@@ -19,6 +19,15 @@ extension Shared: Encodable where Value: Encodable {
     public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
+/// A value computed once and held by reference (a cached layout): handed out with a retain and
+/// read where it is held, rather than copied field by field.
+final class Held<Value: Sendable>: Sendable {
+    /// The value, never changed.
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
 /// The process's table of shared values of one kind, interned by value. It holds at most
 /// `capacity` of them, so that a client inventing ever new profiles cannot grow it without
 /// bound: past that, a value gets a `Shared` of its own (the cost of a copy, as before).

@@ -104,10 +104,10 @@ enum Taps {
            let index = shown.value.buttons.firstIndex(where: { sameIgnoringCase($0, name) }) {
             return .presentationButton(index)
         }
-        let layout = session.layout
-        if let element = layout.element(name) ?? layout.row(named: name) { return .element(element) }
+        let layout = session.heldLayout
+        if let element = layout.value.element(name) ?? layout.value.row(named: name) { return .element(element) }
         if Catalogue.monsters.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-            let hint = layout.element("monster-list") != nil ? " (tap monster-list to show it)" : ""
+            let hint = layout.value.element("monster-list") != nil ? " (tap monster-list to show it)" : ""
             return .notOnScreen("'\(name)' is not on screen: the roster list is not shown in \(session.orientation.rawValue) (\(session.widthClass.rawValue) width)\(hint)")
         }
         if presentationButtonNames.contains(name.lowercased()) {
