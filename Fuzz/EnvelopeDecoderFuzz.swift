@@ -38,6 +38,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if frames.count != 1, (try? codec.decode(frames: frames, replyTo: &recentReplyTo)) != decoded {
         fatalError("keeping the last replyTo changed what was decoded: \(decoded)")
     }
+    // The time the decoder read while checking it is the envelope's time, parsed.
+    var sent = -1.0
+    if frames.count != 1, (try? codec.decode(frames: frames, replyTo: &recentReplyTo, sent: &sent)) != decoded || sent != Timestamp.parse(decoded.time) {
+        fatalError("the decoder's time \(sent) is not the envelope's \(decoded.time)")
+    }
     let json = frames.count == 1 ? frames[0] : frames[1]
     guard let reference = try? foundation.decode(Envelope.self, from: Data(json)) else {
         fatalError("the fast decoder accepted what Foundation refuses: \(String(decoding: json, as: UTF8.self))")

@@ -61,8 +61,11 @@ public struct DeliveryWindow: Sendable {
     private var entries: [Key: Entry] = [:]
     /// Ids in the order they were remembered, with their `sent`; those before `head` are gone.
     private var order: [(key: Key, sent: Double)] = []
-    /// The id checked last (most often the next one remembered).
+    /// The id checked last (most often the next one remembered), until it is remembered.
     private var checked: Key?
+    /// Whether `checked` had no entry when it was checked: `remember` then need not look it up
+    /// again (entries only leave between the two, and only `remember` adds one).
+    private var checkedAbsent = false
     private var head = 0
     /// The latest `time` of an id forgotten before it expired, if any.
     private var forgottenUpTo = -Double.infinity
@@ -78,11 +81,26 @@ public struct DeliveryWindow: Sendable {
 
     /// The verdict on the message `id` sent at `time`, at `now`.
     public mutating func check(id: String, time: String, now: Double) -> Verdict {
+        guard let sent = Timestamp.parse(time) else {
+            dropExpired(now: now)
+            return .unreadableTime
+        }
+        return check(id: id, sent: sent, now: now)
+    }
+
+    /// `check(id:time:now:)` for a `time` already read as `sent` (seconds since 1970, what
+    /// `Timestamp.parse` gives: `EnvelopeCodec.decode(frames:replyTo:sent:)` parses it once).
+    public mutating func check(id: String, sent: Double, now: Double) -> Verdict {
         dropExpired(now: now)
-        guard let sent = Timestamp.parse(time) else { return .unreadableTime }
+        guard sent.isFinite else { return .unreadableTime }
         let key = Key(id)
         checked = key
-        if let entry = entries[key], !isExpired(entry.sent, now: now) { return .duplicate(entry.ack) }
+        if let entry = entries[key] {
+            checkedAbsent = false
+            if !isExpired(entry.sent, now: now) { return .duplicate(entry.ack) }
+        } else {
+            checkedAbsent = true
+        }
         let waited = Int(((now - sent) * 1000).rounded())
         if isExpired(sent, now: now) { return .tooOld(waitedMilliseconds: waited) }
         if sent - now > clockSkew { return .fromTheFuture(aheadMilliseconds: -waited) }
@@ -99,9 +117,16 @@ public struct DeliveryWindow: Sendable {
     /// on the messages in `forwards` (their frames, kept as long as the id). Both are taken, not
     /// copied: the caller's last use of them is here.
     public mutating func remember(id: String, sent: Double, ack: consuming Ack, forwards: consuming [[[UInt8]]] = [], now: Double) {
-        let key = checked?.id == id ? checked! : Key(id)
-        // Looked up by index: no copy of an entry found (a retain and a release of each of its parts).
-        guard entries.index(forKey: key) == nil else { return }
+        let key: Key
+        if let checked, checked.id == id {
+            key = checked
+            self.checked = nil
+            // Looked up by index: no copy of an entry found (a retain and a release of each of its parts).
+            guard checkedAbsent || entries.index(forKey: key) == nil else { return }
+        } else {
+            key = Key(id)
+            guard entries.index(forKey: key) == nil else { return }
+        }
         while entries.count >= capacity, head < order.count {
             let oldest = order[head].key
             head += 1

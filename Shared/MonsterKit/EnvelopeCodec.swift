@@ -138,10 +138,18 @@ public struct EnvelopeCodec: Sendable {
     /// `decode(frames:)`, the envelope's `replyTo` taken from `replyTo` (the receiver's last)
     /// when it is the same: a client's actions all carry the same.
     public func decode(frames: [[UInt8]], replyTo: inout RecentText) throws(MessageError) -> Envelope {
+        var sent = 0.0
+        return try decode(frames: frames, replyTo: &replyTo, sent: &sent)
+    }
+
+    /// `decode(frames:replyTo:)`, and the envelope's `time` as seconds since 1970 in `sent`
+    /// (what `Timestamp.parse` gives for it: the decoder parses it once to check it, so that the
+    /// receiver need not parse it again, e.g. for `DeliveryWindow.check(id:sent:now:)`).
+    public func decode(frames: [[UInt8]], replyTo: inout RecentText, sent: inout Double) throws(MessageError) -> Envelope {
         guard frames.count == 2 else {
             throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
         }
-        let envelope = try decode(frames[1], replyTo: &replyTo)
+        let envelope = try decode(frames[1], replyTo: &replyTo, sent: &sent)
         let topic = frames[0]
         // The bare type (its length first: the bus keys the topics of requests), or exactly
         // `type/key` with the key its addressing gives this envelope.
@@ -164,6 +172,12 @@ public struct EnvelopeCodec: Sendable {
 
     /// `decode(_:)`, the envelope's `replyTo` taken from `replyTo` when it is the same (when read directly).
     func decode(_ json: [UInt8], replyTo: inout RecentText) throws(MessageError) -> Envelope {
+        var sent = 0.0
+        return try decode(json, replyTo: &replyTo, sent: &sent)
+    }
+
+    /// `decode(_:replyTo:)`, and the envelope's `time` as seconds since 1970 in `sent`.
+    func decode(_ json: [UInt8], replyTo: inout RecentText, sent: inout Double) throws(MessageError) -> Envelope {
         guard json.count <= maxMessageBytes else {
             throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")
         }
@@ -171,8 +185,11 @@ public struct EnvelopeCodec: Sendable {
             throw MessageError(.badUTF8, "message is not valid UTF-8")
         }
         // The actions and their answers, read directly (nil for anything else, errors included).
-        if let direct = DirectDecoding.decode(json, replyTo: &replyTo) { return direct }
-        return try decodeThroughDecodable(json)
+        if let direct = DirectDecoding.decode(json, replyTo: &replyTo, sent: &sent) { return direct }
+        let envelope = try decodeThroughDecodable(json)
+        // `Envelope.init(from:)` refused any time `Timestamp.parse` does not read.
+        sent = Timestamp.parse(envelope.time) ?? .nan
+        return envelope
     }
 
     /// Whether `json` is valid UTF-8: ASCII (nearly every message) checked 8 bytes at a time,

@@ -35,6 +35,35 @@ import Testing
         #expect(window.check(id: "a", time: time, now: sent + 2) == .duplicate(ack("a")))
     }
 
+    /// `remember` right after `check` of the same id skips a second look-up when the check found
+    /// no entry: it must still keep the first acknowledgement whatever order ids come in.
+    @Test func rememberingTheIdJustCheckedKeepsTheFirstAcknowledgement() {
+        var window = window()
+        #expect(window.check(id: "a", time: time, now: sent) == .fresh(sent: sent))
+        window.remember(id: "a", sent: sent, ack: ack("a"), now: sent)
+        window.remember(id: "a", sent: sent, ack: ack("a", emitted: []), now: sent)
+        #expect(window.check(id: "a", time: time, now: sent + 1) == .duplicate(ack("a")))
+        // Checked and found: remembering it (which the runtime does not do) changes nothing.
+        window.remember(id: "a", sent: sent, ack: ack("a", emitted: ["other"]), now: sent + 1)
+        #expect(window.check(id: "a", time: time, now: sent + 1) == .duplicate(ack("a")))
+        // Another id remembered between the check and the remember of the id checked.
+        #expect(window.check(id: "b", time: time, now: sent + 1) == .fresh(sent: sent))
+        window.remember(id: "c", sent: sent, ack: ack("c"), now: sent + 1)
+        window.remember(id: "b", sent: sent, ack: ack("b"), now: sent + 1)
+        window.remember(id: "c", sent: sent, ack: ack("c", emitted: []), now: sent + 1)
+        #expect(window.count == 3)
+        #expect(window.check(id: "b", time: time, now: sent + 2) == .duplicate(ack("b")))
+        #expect(window.check(id: "c", time: time, now: sent + 2) == .duplicate(ack("c")))
+        // Checked, then another checked: the first is looked up again when remembered.
+        #expect(window.check(id: "d", time: time, now: sent + 2) == .fresh(sent: sent))
+        #expect(window.check(id: "a", time: time, now: sent + 2) == .duplicate(ack("a")))
+        window.remember(id: "d", sent: sent, ack: ack("d"), now: sent + 2)
+        window.remember(id: "a", sent: sent, ack: ack("a", emitted: []), now: sent + 2)
+        #expect(window.check(id: "d", time: time, now: sent + 3) == .duplicate(ack("d")))
+        #expect(window.check(id: "a", time: time, now: sent + 3) == .duplicate(ack("a")))
+        #expect(window.count == 4)
+    }
+
     @Test func aRepeatAfterTheTimeToLiveIsRefusedAsTooOldNeverHandledAgain() {
         var window = window()
         window.remember(id: "a", sent: sent, ack: ack("a"), now: sent)
@@ -49,6 +78,23 @@ import Testing
         #expect(window.check(id: "a", time: time, now: sent - 1.5) == .fromTheFuture(aheadMilliseconds: 1500))
         // Moving time a day forward does not buy a longer life.
         #expect(window.check(id: "b", time: "2026-12-01T03:14:39.123Z", now: sent) == .fromTheFuture(aheadMilliseconds: 86_400_000))
+    }
+
+    /// A time already read (by the decoder) gets the verdict its text gets.
+    @Test func aTimeReadAlreadyGetsTheVerdictOfItsText() {
+        let times = [time, "2026-11-30T03:14:40.000Z", "2026-12-01T03:14:39.123Z", "2026-11-30T03:13:00Z", "x"]
+        for now in [sent - 2, sent, sent + 5, sent + 40] {
+            var byText = window(capacity: 2), byValue = window(capacity: 2)
+            for (index, time) in (times + times).enumerated() {
+                let id = "id-\(index % 3)"
+                let verdict = byText.check(id: id, time: time, now: now)
+                #expect(byValue.check(id: id, sent: Timestamp.parse(time) ?? .nan, now: now) == verdict)
+                if case .fresh(let sent) = verdict {
+                    byText.remember(id: id, sent: sent, ack: ack(id), now: now)
+                    byValue.remember(id: id, sent: sent, ack: ack(id), now: now)
+                }
+            }
+        }
     }
 
     @Test func aTimeThatIsNotATimestampIsRefused() {

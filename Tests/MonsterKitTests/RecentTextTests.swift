@@ -19,4 +19,23 @@ import Testing
             #expect(decoded == (try codec.decode(frames: frames)))
         }
     }
+
+    /// The time the decoder hands back (read once, when checked) is the envelope's, parsed: read
+    /// directly (a tap) or through `Decodable` (a heartbeat, an escaped text), whatever came before.
+    @Test func theDecodedTimeIsTheEnvelopesTimeParsed() throws {
+        let codec = EnvelopeCodec()
+        var replyTo = RecentText()
+        var tap = Samples.envelope(.tap(Tap(element: "add")))
+        tap.time = "2026-11-30T03:14:39.123+02:00"
+        var escaped = Samples.envelope(.tap(Tap(element: "a\"b")))
+        escaped.time = "2026-12-01T00:00:00Z"
+        let heartbeat = Samples.envelope(.heartbeat(Samples.heartbeat))
+        for envelope in [tap, Samples.envelope(.tap(Tap(element: "add"))), escaped, heartbeat, tap] {
+            var sent = -1.0
+            let decoded = try codec.decode(frames: try codec.frames(envelope), replyTo: &replyTo, sent: &sent)
+            #expect(decoded == envelope)
+            #expect(sent == Timestamp.parse(envelope.time))
+        }
+        #expect(DirectDecoding.decode(try codec.frames(escaped)[1]) == nil)
+    }
 }

@@ -16,6 +16,29 @@ import Testing
         #expect(MemoryLayout<DeviceSession>.size <= 40)
     }
 
+    /// The screen cache answers the last key asked without hashing: asked in turn for screens
+    /// alike and unlike, it gives what computing each one afresh gives.
+    @Test func theScreenCacheGivesWhatIsComputedWhateverTheOrderAsked() {
+        let cache = ScreenCache<Int, String>(capacity: 2)
+        let ipad = Shared(DeviceProfile.ipad), iphone = Shared(DeviceProfile.iphone)
+        var made = 0
+        func value(_ profile: Shared<DeviceProfile>, _ orientation: Orientation, _ detail: Int) -> String {
+            cache.value(profile: profile, orientation: orientation, widthClass: .regular, mode: .fullScreen, detail: detail) {
+                made += 1
+                return "\(profile.value.idiom) \(orientation) \(detail)"
+            }
+        }
+        let asks: [(Shared<DeviceProfile>, Orientation, Int)] = [
+            (ipad, .portrait, 1), (ipad, .portrait, 1), (ipad, .landscape, 1), (ipad, .portrait, 1), (ipad, .portrait, 2),
+            (iphone, .portrait, 1), (iphone, .portrait, 1), (ipad, .portrait, 1), (iphone, .landscape, 3), (iphone, .landscape, 3),
+        ]
+        for (profile, orientation, detail) in asks {
+            #expect(value(profile, orientation, detail) == "\(profile.value.idiom) \(orientation) \(detail)")
+        }
+        // Two kept (the capacity), the others made each time they are asked.
+        #expect(made == 7)
+    }
+
     @Test func aChangedPresentationIsTheDevicesOwn() throws {
         var core = PresentationCore()
         _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))

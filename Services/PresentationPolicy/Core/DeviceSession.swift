@@ -26,6 +26,9 @@ public struct DeviceSession: Sendable, Equatable, Codable {
         get { sharedPresentation?.value }
         set { sharedPresentation = newValue.map(Self.presentations.shared) }
     }
+    /// The presentation on screen as it is held (shared), if any: read in place, where a tap only
+    /// looks at a few of its fields, rather than copied out by `presentation` (a retain of each).
+    var shownPresentation: Shared<Presentation>? { sharedPresentation }
     /// Elements whose user interaction is disabled.
     public var interactionDisabled: Set<String> = []
 
@@ -39,14 +42,17 @@ public struct DeviceSession: Sendable, Equatable, Codable {
 
     /// The current layout (computed once per profile, orientation, width class and mode in
     /// the process: every tap needs it, and devices of the same hardware share it).
-    public var layout: ScreenLayout {
+    public var layout: ScreenLayout { heldLayout.value }
+
+    /// The current layout as the cache holds it: read in place where a tap only looks an element up.
+    var heldLayout: Held<ScreenLayout> {
         Self.layouts.value(profile: sharedProfile, orientation: orientation, widthClass: widthClass, mode: mode, detail: nil) {
-            ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode)
+            Held(ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode))
         }
     }
 
     /// The layouts computed so far (nothing more than the screen: no detail).
-    static let layouts = ScreenCache<Never?, ScreenLayout>(capacity: 1024)
+    static let layouts = ScreenCache<Never?, Held<ScreenLayout>>(capacity: 1024)
     /// The presentations shown so far, by screen, content and anchor.
     static let shown = ScreenCache<ShownKey, Shared<Presentation>>(capacity: 4096)
 
@@ -70,6 +76,12 @@ public struct DeviceSession: Sendable, Equatable, Codable {
             detail: ShownKey(content: content, anchor: anchor)) { Self.presentations.shared(make(layout)) }
         sharedPresentation = shared
         return shared.value
+    }
+
+    /// Takes the presentation off screen and returns it as it was held.
+    mutating func takePresentation() -> Shared<Presentation>? {
+        defer { sharedPresentation = nil }
+        return sharedPresentation
     }
 
     /// Whether the `+` button gets a popover: an iPad, with an OS that has popovers, in a

@@ -19,6 +19,15 @@ extension Shared: Encodable where Value: Encodable {
     public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
+/// A value computed once and held by reference (a cached layout): handed out with a retain and
+/// read where it is held, rather than copied field by field.
+final class Held<Value: Sendable>: Sendable {
+    /// The value, never changed.
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
 /// The process's table of shared values of one kind, interned by value. It holds at most
 /// `capacity` of them, so that a client inventing ever new profiles cannot grow it without
 /// bound: past that, a value gets a `Shared` of its own (the cost of a copy, as before).
@@ -61,11 +70,20 @@ final class ScreenCache<Detail: Hashable & Sendable, Value: Sendable>: Sendable 
         }
     }
 
+    /// A key with its value, held by reference: comparing the key where it is held copies
+    /// neither (only the value returned).
+    private final class Found: Sendable {
+        let key: Key
+        let value: Value
+
+        init(key: Key, value: Value) { self.key = key; self.value = value }
+    }
+
     /// The values kept, and the one found last (asked again and again by the same device, or
     /// devices of the same hardware: compared before the table is hashed).
     private struct State {
         var table: [Key: (profile: Shared<DeviceProfile>, value: Value)] = [:]
-        var last: (key: Key, value: Value)?
+        var last: Found?
     }
 
     private let state = Mutex(State())
@@ -84,7 +102,7 @@ final class ScreenCache<Detail: Hashable & Sendable, Value: Sendable>: Sendable 
         let found: Value? = state.withLock { state in
             if let last = state.last, last.key == key { return last.value }
             guard let found = state.table[key]?.value else { return nil }
-            state.last = (key, found)
+            state.last = Found(key: key, value: found)
             return found
         }
         if let found { return found }

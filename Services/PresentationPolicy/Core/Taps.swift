@@ -65,27 +65,28 @@ enum Taps {
         if case .offWindow(let point) = target {
             return [.unchanged(.outsideWindow, "\(describe(point)) is outside the app's window (\(describe(session.layout.bounds))), on another app's part of the screen: nothing changed here")]
         }
-        guard let presentation = session.presentation else {
+        // Read where it is held: a tap looks at a few of its fields (no copy of the whole).
+        guard let shown = session.shownPresentation else {
             return deliverUncovered(target, in: &session)
         }
-        switch (presentation.style, target) {
+        switch (shown.value.style, target) {
         case (.alert, .presentationButton(let index)):
-            return alertButton(index, of: presentation, in: &session)
+            return alertButton(index, of: shown.value, in: &session)
         case (.alert, _):
-            let buttons = presentation.buttons.joined(separator: ", ")
-            return [.error(.modalAlert, "an alert (\(presentation.message ?? "")) is up: only its buttons \(buttons) can be tapped")]
+            let buttons = shown.value.buttons.joined(separator: ", ")
+            return [.error(.modalAlert, "an alert (\(shown.value.message ?? "")) is up: only its buttons \(buttons) can be tapped")]
         case (.popover, .presentationButton(let index)):
-            return popoverButton(index, of: presentation, in: &session)
+            return popoverButton(index, of: shown.value, in: &session)
         case (.popover, .insidePresentation):
-            return [.unchanged(.insidePopover, "the tap landed inside the \(presentation.content.rawValue) popover, on none of its buttons")]
+            return [.unchanged(.insidePopover, "the tap landed inside the \(shown.value.content.rawValue) popover, on none of its buttons")]
         case (.popover, .unknown):
             return deliverUncovered(target, in: &session)
-        case (.popover, .element(let element)) where presentation.passthrough.contains(element.name):
+        case (.popover, .element(let element)) where shown.value.passthrough.contains(element.name):
             guard !session.interactionDisabled.contains(element.name) else {
                 // It never takes the tap: the refusal, and the popover stays (nothing dismissed).
                 return deliverUncovered(target, in: &session)
             }
-            if element.name == presentation.anchor?.element {
+            if element.name == shown.value.anchor?.element {
                 return [dismiss(&session, reason: .toggle)]
             }
             if element.kind == .barButton {
@@ -99,14 +100,14 @@ enum Taps {
 
     private static func resolve(_ name: String, in session: DeviceSession) -> Target {
         if name == ElementName.outside.rawValue { return .background }
-        if let presentation = session.presentation,
-           let index = presentation.buttons.firstIndex(where: { sameIgnoringCase($0, name) }) {
+        if let shown = session.shownPresentation,
+           let index = shown.value.buttons.firstIndex(where: { sameIgnoringCase($0, name) }) {
             return .presentationButton(index)
         }
-        let layout = session.layout
-        if let element = layout.element(name) ?? layout.row(named: name) { return .element(element) }
+        let layout = session.heldLayout
+        if let element = layout.value.element(name) ?? layout.value.row(named: name) { return .element(element) }
         if Catalogue.monsters.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-            let hint = layout.element("monster-list") != nil ? " (tap monster-list to show it)" : ""
+            let hint = layout.value.element("monster-list") != nil ? " (tap monster-list to show it)" : ""
             return .notOnScreen("'\(name)' is not on screen: the roster list is not shown in \(session.orientation.rawValue) (\(session.widthClass.rawValue) width)\(hint)")
         }
         if presentationButtonNames.contains(name.lowercased()) {
@@ -182,9 +183,8 @@ enum Taps {
 
     /// Takes the presentation off screen and says so.
     static func dismiss(_ session: inout DeviceSession, reason: DismissalReason, button: String? = nil, buttonIndex: Int? = nil) -> Effect {
-        let presentation = session.presentation!
-        session.presentation = nil
-        return .publish(.dismissed(Dismissed(presentation: presentation, reason: reason.rawValue, button: button, buttonIndex: buttonIndex)))
+        let shown = session.takePresentation()!
+        return .publish(.dismissed(Dismissed(presentation: shown.value, reason: reason.rawValue, button: button, buttonIndex: buttonIndex)))
     }
 
     private static func popoverButton(_ index: Int, of presentation: Presentation, in session: inout DeviceSession) -> [Effect] {

@@ -15,9 +15,16 @@ enum DirectDecoding {
 
     /// `decode(_:)`, its `replyTo` taken from `replyTo` when it is the same.
     static func decode(_ json: [UInt8], replyTo: inout RecentText) -> Envelope? {
+        var sent = 0.0
+        return decode(json, replyTo: &replyTo, sent: &sent)
+    }
+
+    /// `decode(_:replyTo:)`, and its `time` as seconds since 1970 in `sent` (parsed once, when
+    /// checked) when it gives an envelope.
+    static func decode(_ json: [UInt8], replyTo: inout RecentText, sent: inout Double) -> Envelope? {
         json.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer)
-            return try? reader.envelope(replyTo: &replyTo)
+            return try? reader.envelope(replyTo: &replyTo, sent: &sent)
         }
     }
 
@@ -74,8 +81,8 @@ extension JSONReader {
     }
 
     /// The envelope, checked as `Envelope.init(from:)` checks it; its `replyTo` taken from
-    /// `recentReplyTo` when it is the same.
-    mutating func envelope(replyTo recentReplyTo: inout RecentText) throws(NotDirect) -> Envelope {
+    /// `recentReplyTo` when it is the same; its `time` as seconds since 1970 in `sent`.
+    mutating func envelope(replyTo recentReplyTo: inout RecentText, sent: inout Double) throws(NotDirect) -> Envelope {
         var version: Int?, type: MessageType?
         var id: Range<Int>?, correlationId: Range<Int>?, service: Range<Int>?, seq: UInt64?, time: Range<Int>?
         var device: Range<Int>?, traceparent: Range<Int>?, parentSpan: Range<Int>?, replyTo: Range<Int>?
@@ -136,13 +143,14 @@ extension JSONReader {
         if let replyTo, replyTo.isEmpty || replyTo.count > 64 || !isIdentifier(replyTo)
             || bytes[replyTo].contains(Topic.separator) { throw NotDirect() }
         let timeText = text(time)
-        guard Timestamp.parse(timeText) != nil else { throw NotDirect() }
+        guard let parsed = Timestamp.parse(timeText) else { throw NotDirect() }
         let traceparentText = traceparent.map(text)
         if let traceparentText, TraceContext(traceparent: traceparentText) == nil { throw NotDirect() }
         let parentSpanText = parentSpan.map(text)
         if let parentSpanText, !TraceContext.isSpanId(parentSpanText) { throw NotDirect() }
         let idText = text(id)
         let correlationIdText = correlatedWithItself ? idText : text(correlationId)
+        sent = parsed
         return Envelope(
             id: idText, correlationId: correlationIdText, service: text(service), device: device.map(text), seq: seq,
             time: timeText, traceparent: traceparentText, parentSpan: parentSpanText,
