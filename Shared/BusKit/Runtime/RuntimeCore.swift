@@ -229,8 +229,10 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         if let ack = settle() { return [.message(ack)] + decide(frames, now: now) }
         counters.received += 1
         let envelope: Envelope
+        // Its `time`, as the decoder read it to check it (not parsed twice).
+        var sent = 0.0
         do {
-            envelope = try codec.decode(frames: frames, replyTo: &replyTo)
+            envelope = try codec.decode(frames: frames, replyTo: &replyTo, sent: &sent)
         } catch {
             return unreadable(frames, error)
         }
@@ -239,7 +241,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             counters.ignored += 1
             return []
         }
-        let verdict = window.check(id: envelope.id, time: envelope.time, now: now.wall)
+        let verdict = window.check(id: envelope.id, sent: sent, now: now.wall)
         let reply: Reply
         var fresh: Double?
         switch verdict {
