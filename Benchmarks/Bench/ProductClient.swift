@@ -28,9 +28,9 @@ final class ProductClient {
     /// iPad's profile, which creates the device.
     let firstAction = Body.tap(Tap(element: "add", profile: .ipad))
     /// The devices that have had their first action since the deciding service last started.
-    private var created: Set<String> = []
+    @exclusivity(unchecked) private var created: Set<String> = []
     /// The device of the last action (in `created`): a run of actions on one device looks it up once.
-    private var lastDevice: String?
+    @exclusivity(unchecked) private var lastDevice: String?
 
     /// The action to send for `device`: `firstAction` the first time, then `action`.
     func action(for device: String) -> Body {
@@ -39,11 +39,11 @@ final class ProductClient {
         return created.insert(device).inserted ? firstAction : action
     }
     /// Actions sent whose acknowledgement never came, over every measurement.
-    private(set) var lost = 0
+    @exclusivity(unchecked) private(set) var lost = 0
     /// Acknowledgements received twice, over every measurement.
-    private(set) var duplicates = 0
+    @exclusivity(unchecked) private(set) var duplicates = 0
     /// Actions refused (an `error` instead of a decision), over every measurement.
-    private(set) var refused = 0
+    @exclusivity(unchecked) private(set) var refused = 0
     /// One of each reply, for the codec measurement.
     private(set) var samples: [MessageType: Envelope] = [:]
     /// The types in `samples` (a few: looked up without hashing their names).
@@ -55,13 +55,15 @@ final class ProductClient {
     /// Where each action's JSON is written, then sent from.
     private let writer = JSONWriter()
     /// The topic frames of the latest actions sent, made again only when a topic changes.
-    private var topics = TopicFrames()
+    /// Like `message`, used by this client's one thread only: not checked for exclusive access
+    /// at run time (nor are the other counters and state a round trip changes).
+    @exclusivity(unchecked) private var topics = TopicFrames()
     /// Seconds spent, in `roundTrip`, on this client's own part: making the envelope, encoding
     /// it, sending it, and decoding what came back.
     @exclusivity(unchecked) private(set) var clientTime = ClientTime()
 
     /// Actions sent since presentation-policy last (re)started, to compare with its counters.
-    private(set) var actionsSinceStart = 0
+    @exclusivity(unchecked) private(set) var actionsSinceStart = 0
     /// presentation-policy's last heartbeat, and when it arrived: decoded only when its
     /// `handled` counter is asked for (`policyHandledCount`), not as it comes.
     private var policyHeartbeat: (frames: [[UInt8]], at: Double)?
@@ -371,13 +373,19 @@ struct Reply {
         message.withFrame(1) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
-    /// Whether the bytes of the header at `range` are `text`'s UTF-8.
+    /// Whether the bytes of the header at `range` are `text`'s UTF-8: read in place (a native
+    /// string's are contiguous: no copy of `text`, no retain), else from a copy made contiguous.
     private func header(_ range: Range<Int>, is text: String) -> Bool {
+        guard text.utf8.count == range.count else { return false }
+        if let same = text.utf8.withContiguousStorageIfAvailable({ same(range, as: $0) }) { return same }
         var text = text
-        return text.withUTF8 { utf8 in
-            utf8.count == range.count && (range.isEmpty || message.withFrame(1) { json in
-                memcmp(json.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
-            })
+        return text.withUTF8 { same(range, as: $0) }
+    }
+
+    /// Whether the bytes of the header at `range` are `utf8` (as many).
+    private func same(_ range: Range<Int>, as utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        range.isEmpty || message.withFrame(1) { json in
+            memcmp(json.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
         }
     }
 }

@@ -4,9 +4,12 @@ import Glibc
 
 /// Wall-clock timestamps for envelopes, formatted without Foundation's date formatters.
 public enum Timestamp {
-    /// The last time formatted: its second's text, reused within that second, and the whole
-    /// text of its millisecond, reused within that millisecond (a message and its answers).
-    private static let last = Mutex<(seconds: Int, milliseconds: Int, second: String, text: String)>((-1, -1, "", ""))
+    /// The last time formatted: its second's text (`2026-11-30T03:14:39`) and, when that is 19
+    /// bytes (years 0000 to 9999), the 24 bytes of a whole time in that second (`…:39.000Z`, as
+    /// three words), reused within that second; and the whole text of its millisecond, reused
+    /// within that millisecond (a message and its answers).
+    private static let last = Mutex<(seconds: Int, milliseconds: Int, second: String, words: (UInt64, UInt64, UInt64)?, text: String)>(
+        (-1, -1, "", nil, ""))
 
     /// Now, as `2026-11-30T03:14:39.123Z`.
     public static func now() -> String {
@@ -18,21 +21,49 @@ public enum Timestamp {
     /// `seconds` since 1970 plus `milliseconds`, in ISO 8601 UTC. The text of the second
     /// (`2026-11-30T03:14:39`) is kept from one call to the next, and so is the whole text of the
     /// millisecond: every envelope has a time, and most fall in the same second as the one
-    /// before (an action's answers in the same millisecond).
+    /// before (an action's answers in the same millisecond). A new millisecond's text is the
+    /// second's three words stored at once, then its three digits (`text(words:milliseconds:)`).
     public static func format(seconds: Int, milliseconds: Int) -> String {
         let milliseconds = max(0, min(999, milliseconds))
         return last.withLock { last in
             if last.seconds == seconds && last.milliseconds == milliseconds { return last.text }
-            if last.seconds != seconds { last.second = secondText(seconds) }
+            if last.seconds != seconds {
+                last.second = secondText(seconds)
+                last.words = words(ofSecond: last.second)
+            }
             last.seconds = seconds
             last.milliseconds = milliseconds
-            last.text = text(second: last.second, milliseconds: milliseconds)
+            last.text = last.words.map { text(words: $0, milliseconds: milliseconds) } ?? text(second: last.second, milliseconds: milliseconds)
             return last.text
         }
     }
 
-    /// `second` (`2026-11-30T03:14:39`) followed by `.mmmZ`.
-    private static func text(second: String, milliseconds: Int) -> String {
+    /// The 24 bytes of `second` (`2026-11-30T03:14:39`) followed by `.000Z`, as three words; nil
+    /// when `second` is not 19 bytes (a year before 0000 or after 9999).
+    static func words(ofSecond second: String) -> (UInt64, UInt64, UInt64)? {
+        guard second.utf8.count == 19 else { return nil }
+        var words = (UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &words) { bytes in
+            for (index, byte) in (second + ".000Z").utf8.enumerated() { bytes[index] = byte }
+        }
+        return words
+    }
+
+    /// The time of `words` (`words(ofSecond:)`) with `milliseconds` (0–999) written in: one
+    /// string of 24 bytes, stored as three words, then the three digits.
+    static func text(words: (UInt64, UInt64, UInt64), milliseconds: Int) -> String {
+        String(unsafeUninitializedCapacity: 24) { buffer in
+            let start = buffer.baseAddress!
+            UnsafeMutableRawPointer(start).storeBytes(of: words, as: (UInt64, UInt64, UInt64).self)
+            start[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 100)
+            start[21] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 10 % 10)
+            start[22] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds % 10)
+            return 24
+        }
+    }
+
+    /// `second` (`2026-11-30T03:14:39`, or a longer year's) followed by `.mmmZ`.
+    static func text(second: String, milliseconds: Int) -> String {
         var second = second
         return second.withUTF8 { head in
             String(unsafeUninitializedCapacity: head.count + 5) { buffer in
@@ -48,7 +79,7 @@ public enum Timestamp {
     }
 
     /// `seconds` since 1970 as `2026-11-30T03:14:39` (UTC).
-    private static func secondText(_ seconds: Int) -> String {
+    static func secondText(_ seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
