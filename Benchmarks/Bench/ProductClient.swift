@@ -46,8 +46,8 @@ final class ProductClient {
     @exclusivity(unchecked) private(set) var refused = 0
     /// One of each reply, for the codec measurement.
     private(set) var samples: [MessageType: Envelope] = [:]
-    /// The types in `samples` (a few: looked up without hashing their names).
-    @exclusivity(unchecked) private var sampled: [MessageType] = []
+    /// The types in `samples`, one bit each (`Reply.typeBit`): tested without comparing or hashing names.
+    @exclusivity(unchecked) private var sampled: UInt64 = 0
     /// Where each message is received (`next`), its storage kept from message to message.
     /// Like `sampled` and `clientTime`, used several times per round trip by this client's one
     /// thread and never during another access to it: not checked for exclusive access at run time.
@@ -276,8 +276,8 @@ final class ProductClient {
 
     /// Decodes `reply` in full the first time its type comes, for the codec measurement.
     private func keepSample(_ reply: Reply) throws {
-        guard !sampled.contains(reply.type) else { return }
-        sampled.append(reply.type)
+        guard sampled & reply.typeBit == 0 else { return }
+        sampled |= reply.typeBit
         samples[reply.type] = try bus.codec.decode(frames: reply.frames)
     }
 
@@ -314,6 +314,8 @@ final class ProductClient {
 /// decoded only when needed (`bus.codec.decode(frames:)` of `frames`).
 struct Reply {
     let type: MessageType
+    /// The type's own bit (`1 << ` its place in `types`), for sets of types in one word.
+    let typeBit: UInt64
     /// The message, in the receiver's storage: read before the next receive.
     private let message: ReceivedMessage
     private let correlation: Range<Int>
@@ -323,29 +325,32 @@ struct Reply {
     /// order); the weapon tap's client reads input-handling's and roster's answers too.
     private static let types: [(topic: [UInt8], type: MessageType)] = {
         let first: [MessageType] = [.presented, .dismissed, .ack, .error, .pong, .heartbeat]
-        return (first + MessageType.allCases.filter { !first.contains($0) }).map { (Array($0.rawValue.utf8), $0) }
+        let all = (first + MessageType.allCases.filter { !first.contains($0) }).map { (Array($0.rawValue.utf8), $0) }
+        precondition(all.count <= UInt64.bitWidth, "a type's bit (typeBit) is one of a word's")
+        return all
     }()
 
     /// The header of `message`; nil when it is not two frames, a type outside the
     /// vocabulary, or no correlation id and service.
     init?(_ message: ReceivedMessage) {
-        guard message.count == 2, let type = message.withFrame(0, Self.type(ofTopic:)),
+        guard message.count == 2, let index = message.withFrame(0, Self.typeIndex(ofTopic:)),
               let peek = message.withFrame(1, { EnvelopePeek($0, upTo: [.correlationId, .service]) }),
               let correlation = peek.correlationId, let sender = peek.service
         else { return nil }
-        self.type = type
+        type = Self.types[index].type
+        typeBit = 1 << UInt64(index)
         self.message = message
         self.correlation = correlation
         self.sender = sender
     }
 
-    /// The type of topic frame `topic` by its part before any `/`, among `types` (compared by
-    /// length, then with `memcmp`).
-    private static func type(ofTopic topic: UnsafeRawBufferPointer) -> MessageType? {
+    /// The place in `types` of topic frame `topic`'s type, by its part before any `/` (compared
+    /// by length, then with `memcmp`).
+    private static func typeIndex(ofTopic topic: UnsafeRawBufferPointer) -> Int? {
         guard let base = topic.baseAddress else { return nil }
         let length = memchr(base, Int32(Topic.separator), topic.count).map { base.distance(to: UnsafeRawPointer($0)) } ?? topic.count
         for index in types.indices where types[index].topic.count == length {
-            if types[index].topic.withUnsafeBytes({ memcmp($0.baseAddress!, base, length) == 0 }) { return types[index].type }
+            if types[index].topic.withUnsafeBytes({ memcmp($0.baseAddress!, base, length) == 0 }) { return index }
         }
         return nil
     }

@@ -1,5 +1,6 @@
 @testable import Bench
 @testable import ZeroMQ
+import MonsterKit
 import Testing
 
 /// The product client's first read of a reply (`Reply`): the correlation id and the sender
@@ -51,5 +52,24 @@ import Testing
         let reply = try #require(Reply(Self.message("ack", json)))
         #expect(!reply.correlates(to: "a\"b"))
         #expect(reply.correlates(to: #"a\"b"#))
+    }
+}
+
+/// Each reply type's own bit (`Reply.typeBit`), for the client's sets of types in one word.
+@Suite struct ReplyTypeBitTests {
+    @Test func everyTypeReadsAsItselfWithABitOfItsOwn() throws {
+        var bits: UInt64 = 0
+        for type in MessageType.allCases {
+            let json = ReplyHeaderTests.header("c", "s")
+            for topic in [type.rawValue, type.rawValue + "/abc"] {
+                let reply = try #require(Reply(ReplyHeaderTests.message(topic, json)), "\(topic)")
+                #expect(reply.type == type)
+                #expect(reply.typeBit.nonzeroBitCount == 1)
+                #expect(topic.contains("/") || bits & reply.typeBit == 0, "\(type) shares its bit")
+                bits |= reply.typeBit
+            }
+        }
+        #expect(bits.nonzeroBitCount == MessageType.allCases.count)
+        #expect(Reply(ReplyHeaderTests.message("no.such.type", ReplyHeaderTests.header("c", "s"))) == nil)
     }
 }
