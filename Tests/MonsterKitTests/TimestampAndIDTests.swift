@@ -72,6 +72,34 @@ import Testing
         #expect(text == Self.reference(whole, Int(((parsed - Double(whole)) * 1000).rounded())))
     }
 
+    @Test func aTimeParsesToTheSameValueWhateverWasParsedBefore() {
+        // Texts of one second and of others, valid and not, in every order: each one's value is
+        // what its digits say, whether the last text, the last second or nothing is remembered.
+        let second = 1_796_008_479
+        var cases: [(String, Double?)] = []
+        for millisecond in [0, 1, 123, 999] {
+            cases.append((Self.reference(second, millisecond), Double(second) + Double(millisecond) / 1000))
+            cases.append((Self.reference(second + 1, millisecond), Double(second + 1) + Double(millisecond) / 1000))
+        }
+        cases += [
+            ("2026-11-30T03:14:39Z", Double(second)), ("2026-11-30T03:14:39.12Z", Double(second) + 0.12),
+            ("2026-11-30T03:14:39.123000+00:00", Double(second) + 0.123), ("2026-11-30T05:14:39.123+02:00", Double(second) + 0.123),
+            ("2026-11-30T03:14:39.1234Z", Double(second) + 0.1234),
+            ("2026-11-30T03:14:39.12xZ", nil), ("2026-11-30T03:14:39.123z", nil), ("2026-11-30T03:14:39.123+", nil),
+            ("2026-11-30T03:14:39.", nil), ("2026-11-30T03:14:60.123Z", Double(second) + 21.123),
+            ("2026-11-31T03:14:39.123Z", nil), ("2026-11-30T03:14:3x.123Z", nil), ("2025-02-29T00:00:00.000Z", nil),
+        ]
+        for _ in 0..<3 {
+            for (index, (text, expected)) in cases.enumerated() {
+                for (other, otherExpected) in [cases[(index + 1) % cases.count], cases[(index * 7 + 3) % cases.count], (text, expected)] {
+                    #expect(Timestamp.parse(other) == otherExpected, "\(other)")
+                    #expect(Timestamp.parse(text) == expected, "\(text) after \(other)")
+                    #expect(Timestamp.parse(text) == expected, "\(text) again")
+                }
+            }
+        }
+    }
+
     @Test func idsArePrefixDashCounterInOrder() throws {
         let generator = IDGenerator()
         let ids = (0..<1200).map { _ in generator.next() }
