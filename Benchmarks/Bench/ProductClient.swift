@@ -28,9 +28,9 @@ final class ProductClient {
     /// iPad's profile, which creates the device.
     let firstAction = Body.tap(Tap(element: "add", profile: .ipad))
     /// The devices that have had their first action since the deciding service last started.
-    private var created: Set<String> = []
+    @exclusivity(unchecked) private var created: Set<String> = []
     /// The device of the last action (in `created`): a run of actions on one device looks it up once.
-    private var lastDevice: String?
+    @exclusivity(unchecked) private var lastDevice: String?
 
     /// The action to send for `device`: `firstAction` the first time, then `action`.
     func action(for device: String) -> Body {
@@ -39,15 +39,15 @@ final class ProductClient {
         return created.insert(device).inserted ? firstAction : action
     }
     /// Actions sent whose acknowledgement never came, over every measurement.
-    private(set) var lost = 0
+    @exclusivity(unchecked) private(set) var lost = 0
     /// Acknowledgements received twice, over every measurement.
-    private(set) var duplicates = 0
+    @exclusivity(unchecked) private(set) var duplicates = 0
     /// Actions refused (an `error` instead of a decision), over every measurement.
-    private(set) var refused = 0
+    @exclusivity(unchecked) private(set) var refused = 0
     /// One of each reply, for the codec measurement.
     private(set) var samples: [MessageType: Envelope] = [:]
-    /// The types in `samples` (a few: looked up without hashing their names).
-    @exclusivity(unchecked) private var sampled: [MessageType] = []
+    /// The types in `samples`, one bit each (`Reply.typeBit`): tested without comparing or hashing names.
+    @exclusivity(unchecked) private var sampled: UInt64 = 0
     /// Where each message is received (`next`), its storage kept from message to message.
     /// Like `sampled` and `clientTime`, used several times per round trip by this client's one
     /// thread and never during another access to it: not checked for exclusive access at run time.
@@ -55,13 +55,15 @@ final class ProductClient {
     /// Where each action's JSON is written, then sent from.
     private let writer = JSONWriter()
     /// The topic frames of the latest actions sent, made again only when a topic changes.
-    private var topics = TopicFrames()
+    /// Like `message`, used by this client's one thread only: not checked for exclusive access
+    /// at run time (nor are the other counters and state a round trip changes).
+    @exclusivity(unchecked) private var topics = TopicFrames()
     /// Seconds spent, in `roundTrip`, on this client's own part: making the envelope, encoding
     /// it, sending it, and decoding what came back.
     @exclusivity(unchecked) private(set) var clientTime = ClientTime()
 
     /// Actions sent since presentation-policy last (re)started, to compare with its counters.
-    private(set) var actionsSinceStart = 0
+    @exclusivity(unchecked) private(set) var actionsSinceStart = 0
     /// presentation-policy's last heartbeat, and when it arrived: decoded only when its
     /// `handled` counter is asked for (`policyHandledCount`), not as it comes.
     private var policyHeartbeat: (frames: [[UInt8]], at: Double)?
@@ -274,8 +276,8 @@ final class ProductClient {
 
     /// Decodes `reply` in full the first time its type comes, for the codec measurement.
     private func keepSample(_ reply: Reply) throws {
-        guard !sampled.contains(reply.type) else { return }
-        sampled.append(reply.type)
+        guard sampled & reply.typeBit == 0 else { return }
+        sampled |= reply.typeBit
         samples[reply.type] = try bus.codec.decode(frames: reply.frames)
     }
 
@@ -312,6 +314,8 @@ final class ProductClient {
 /// decoded only when needed (`bus.codec.decode(frames:)` of `frames`).
 struct Reply {
     let type: MessageType
+    /// The type's own bit (`1 << ` its place in `types`), for sets of types in one word.
+    let typeBit: UInt64
     /// The message, in the receiver's storage: read before the next receive.
     private let message: ReceivedMessage
     private let correlation: Range<Int>
@@ -321,29 +325,32 @@ struct Reply {
     /// order); the weapon tap's client reads input-handling's and roster's answers too.
     private static let types: [(topic: [UInt8], type: MessageType)] = {
         let first: [MessageType] = [.presented, .dismissed, .ack, .error, .pong, .heartbeat]
-        return (first + MessageType.allCases.filter { !first.contains($0) }).map { (Array($0.rawValue.utf8), $0) }
+        let all = (first + MessageType.allCases.filter { !first.contains($0) }).map { (Array($0.rawValue.utf8), $0) }
+        precondition(all.count <= UInt64.bitWidth, "a type's bit (typeBit) is one of a word's")
+        return all
     }()
 
     /// The header of `message`; nil when it is not two frames, a type outside the
     /// vocabulary, or no correlation id and service.
     init?(_ message: ReceivedMessage) {
-        guard message.count == 2, let type = message.withFrame(0, Self.type(ofTopic:)),
+        guard message.count == 2, let index = message.withFrame(0, Self.typeIndex(ofTopic:)),
               let peek = message.withFrame(1, { EnvelopePeek($0, upTo: [.correlationId, .service]) }),
               let correlation = peek.correlationId, let sender = peek.service
         else { return nil }
-        self.type = type
+        type = Self.types[index].type
+        typeBit = 1 << UInt64(index)
         self.message = message
         self.correlation = correlation
         self.sender = sender
     }
 
-    /// The type of topic frame `topic` by its part before any `/`, among `types` (compared by
-    /// length, then with `memcmp`).
-    private static func type(ofTopic topic: UnsafeRawBufferPointer) -> MessageType? {
+    /// The place in `types` of topic frame `topic`'s type, by its part before any `/` (compared
+    /// by length, then with `memcmp`).
+    private static func typeIndex(ofTopic topic: UnsafeRawBufferPointer) -> Int? {
         guard let base = topic.baseAddress else { return nil }
         let length = memchr(base, Int32(Topic.separator), topic.count).map { base.distance(to: UnsafeRawPointer($0)) } ?? topic.count
         for index in types.indices where types[index].topic.count == length {
-            if types[index].topic.withUnsafeBytes({ memcmp($0.baseAddress!, base, length) == 0 }) { return types[index].type }
+            if types[index].topic.withUnsafeBytes({ memcmp($0.baseAddress!, base, length) == 0 }) { return index }
         }
         return nil
     }
@@ -371,13 +378,19 @@ struct Reply {
         message.withFrame(1) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
-    /// Whether the bytes of the header at `range` are `text`'s UTF-8.
+    /// Whether the bytes of the header at `range` are `text`'s UTF-8: read in place (a native
+    /// string's are contiguous: no copy of `text`, no retain), else from a copy made contiguous.
     private func header(_ range: Range<Int>, is text: String) -> Bool {
+        guard text.utf8.count == range.count else { return false }
+        if let same = text.utf8.withContiguousStorageIfAvailable({ same(range, as: $0) }) { return same }
         var text = text
-        return text.withUTF8 { utf8 in
-            utf8.count == range.count && (range.isEmpty || message.withFrame(1) { json in
-                memcmp(json.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
-            })
+        return text.withUTF8 { same(range, as: $0) }
+    }
+
+    /// Whether the bytes of the header at `range` are `utf8` (as many).
+    private func same(_ range: Range<Int>, as utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        range.isEmpty || message.withFrame(1) { json in
+            memcmp(json.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
         }
     }
 }

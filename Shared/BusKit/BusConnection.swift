@@ -10,25 +10,30 @@ public final class BusConnection {
     public let codec: EnvelopeCodec
     /// Message ids, unique across processes.
     public let ids: IDGenerator
-    private var maker: EnvelopeMaker
+    /// This connection's one thread makes every envelope and is never inside another access to
+    /// `maker` (nor to `subscriberIdle`, `waitPoller` or `topics`) when it does: not checked for
+    /// exclusive access at run time (a check costs ~80 instructions, on every message's path).
+    @exclusivity(unchecked) private var maker: EnvelopeMaker
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
     private let sendPatience: Double
     /// What `wait` polls: the subscriber and the stop descriptor it was last given (made again
     /// when that changes).
-    private var waitPoller: (descriptor: Int32?, poller: Poller)?
+    @exclusivity(unchecked) private var waitPoller: (descriptor: Int32?, poller: Poller)?
     /// Whether the subscriber's last use was a `receiveFramesNow` or a `wait` that found nothing
     /// waiting (libzmq had then read every command it had): until a new command signals its
     /// descriptor, nothing can be waiting.
-    private var subscriberIdle = false
+    @exclusivity(unchecked) private var subscriberIdle = false
     /// The topic frames of the latest messages sent with `send(_:writingIn:)`, made again only
     /// when a topic changes.
-    private var topics = TopicFrames()
+    @exclusivity(unchecked) private var topics = TopicFrames()
     /// Sends that found the bus's queue full and had to wait (backpressure), since the start.
-    public private(set) var sendWaits: UInt64 = 0
+    /// Like `maker`, this and `sendsDropped` are used by the connection's one thread only (read
+    /// by its service loop after every message): not checked for exclusive access at run time.
+    @exclusivity(unchecked) public private(set) var sendWaits: UInt64 = 0
     /// Messages given up after waiting `ACTION_TTL_MS` for the bus to take them: never
     /// silent — counted here, and the caller is told.
-    public private(set) var sendsDropped: UInt64 = 0
+    @exclusivity(unchecked) public private(set) var sendsDropped: UInt64 = 0
 
     /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
     /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.

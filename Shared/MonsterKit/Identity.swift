@@ -18,26 +18,35 @@ public final class IDGenerator: Sendable {
     }
 
     /// The next id, e.g. `3f9a0c2b7d41e855-17`: written straight into the string's storage
-    /// (one allocation; every envelope sent takes one).
+    /// (one allocation; every envelope sent takes one): the prefix's two words, the `-`, then the
+    /// counter's digits from the last.
     public func next() -> String {
-        var value = counter.add(1, ordering: .relaxed).newValue
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let count = withUnsafeMutableBytes(of: &digits) { buffer in
-            var count = 0
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-                count += 1
-            } while value > 0
-            return count
-        }
+        let value = counter.add(1, ordering: .relaxed).newValue
+        let count = Self.digitCount(value)
+        let prefix = self.prefix
         return String(unsafeUninitializedCapacity: 17 + count) { buffer in
-            UnsafeMutableRawPointer(buffer.baseAddress!).storeBytes(of: prefix, as: (UInt64, UInt64).self)
-            buffer[16] = UInt8(ascii: "-")
-            withUnsafeBytes(of: &digits) { source in
-                for index in 0..<count { buffer[17 + index] = source[24 - count + index] }
-            }
+            let start = buffer.baseAddress!
+            UnsafeMutableRawPointer(start).storeBytes(of: prefix, as: (UInt64, UInt64).self)
+            start[16] = UInt8(ascii: "-")
+            var rest = value
+            var at = 16 + count
+            repeat {
+                start[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                at -= 1
+            } while rest > 0
             return 17 + count
         }
+    }
+
+    /// How many decimal digits `value` has (1 for 0).
+    static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
     }
 }

@@ -4,9 +4,12 @@ import Glibc
 
 /// Wall-clock timestamps for envelopes, formatted without Foundation's date formatters.
 public enum Timestamp {
-    /// The last time formatted: its second's text, reused within that second, and the whole
-    /// text of its millisecond, reused within that millisecond (a message and its answers).
-    private static let last = Mutex<(seconds: Int, milliseconds: Int, second: String, text: String)>((-1, -1, "", ""))
+    /// The last time formatted: its second's text (`2026-11-30T03:14:39`) and, when that is 19
+    /// bytes (years 0000 to 9999), the 24 bytes of a whole time in that second (`…:39.000Z`, as
+    /// three words), reused within that second; and the whole text of its millisecond, reused
+    /// within that millisecond (a message and its answers).
+    private static let last = Mutex<(seconds: Int, milliseconds: Int, second: String, words: (UInt64, UInt64, UInt64)?, text: String)>(
+        (-1, -1, "", nil, ""))
 
     /// Now, as `2026-11-30T03:14:39.123Z`.
     public static func now() -> String {
@@ -18,21 +21,49 @@ public enum Timestamp {
     /// `seconds` since 1970 plus `milliseconds`, in ISO 8601 UTC. The text of the second
     /// (`2026-11-30T03:14:39`) is kept from one call to the next, and so is the whole text of the
     /// millisecond: every envelope has a time, and most fall in the same second as the one
-    /// before (an action's answers in the same millisecond).
+    /// before (an action's answers in the same millisecond). A new millisecond's text is the
+    /// second's three words stored at once, then its three digits (`text(words:milliseconds:)`).
     public static func format(seconds: Int, milliseconds: Int) -> String {
         let milliseconds = max(0, min(999, milliseconds))
         return last.withLock { last in
             if last.seconds == seconds && last.milliseconds == milliseconds { return last.text }
-            if last.seconds != seconds { last.second = secondText(seconds) }
+            if last.seconds != seconds {
+                last.second = secondText(seconds)
+                last.words = words(ofSecond: last.second)
+            }
             last.seconds = seconds
             last.milliseconds = milliseconds
-            last.text = text(second: last.second, milliseconds: milliseconds)
+            last.text = last.words.map { text(words: $0, milliseconds: milliseconds) } ?? text(second: last.second, milliseconds: milliseconds)
             return last.text
         }
     }
 
-    /// `second` (`2026-11-30T03:14:39`) followed by `.mmmZ`.
-    private static func text(second: String, milliseconds: Int) -> String {
+    /// The 24 bytes of `second` (`2026-11-30T03:14:39`) followed by `.000Z`, as three words; nil
+    /// when `second` is not 19 bytes (a year before 0000 or after 9999).
+    static func words(ofSecond second: String) -> (UInt64, UInt64, UInt64)? {
+        guard second.utf8.count == 19 else { return nil }
+        var words = (UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &words) { bytes in
+            for (index, byte) in (second + ".000Z").utf8.enumerated() { bytes[index] = byte }
+        }
+        return words
+    }
+
+    /// The time of `words` (`words(ofSecond:)`) with `milliseconds` (0–999) written in: one
+    /// string of 24 bytes, stored as three words, then the three digits.
+    static func text(words: (UInt64, UInt64, UInt64), milliseconds: Int) -> String {
+        String(unsafeUninitializedCapacity: 24) { buffer in
+            let start = buffer.baseAddress!
+            UnsafeMutableRawPointer(start).storeBytes(of: words, as: (UInt64, UInt64, UInt64).self)
+            start[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 100)
+            start[21] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 10 % 10)
+            start[22] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds % 10)
+            return 24
+        }
+    }
+
+    /// `second` (`2026-11-30T03:14:39`, or a longer year's) followed by `.mmmZ`.
+    static func text(second: String, milliseconds: Int) -> String {
         var second = second
         return second.withUTF8 { head in
             String(unsafeUninitializedCapacity: head.count + 5) { buffer in
@@ -48,7 +79,7 @@ public enum Timestamp {
     }
 
     /// `seconds` since 1970 as `2026-11-30T03:14:39` (UTC).
-    private static func secondText(_ seconds: Int) -> String {
+    static func secondText(_ seconds: Int) -> String {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -68,15 +99,18 @@ public enum Timestamp {
     /// (`…:39Z`, `…:39.123456Z`) and a numeric offset instead of `Z` (`…:39.123+02:00`), as
     /// other clients (Python's `isoformat`) write them; the date must exist (no 30 February).
     public static func parse(_ text: String) -> Double? {
+        if let parsed = text.utf8.withContiguousStorageIfAvailable({ parse(utf8: $0) }) { return parsed }
         var text = text
         return text.withUTF8 { parse(utf8: $0) }
     }
 
     /// The second parsed last: the first 19 bytes of its text (`2026-11-30T03:14:39`, as three
-    /// overlapping words) and its seconds since 1970 (before any offset). Every message's `time`
-    /// is read (twice: the decoder checks it, the delivery window reads it), and most fall in the
-    /// same second as the one before: only the fraction and the zone are read again.
-    private static let lastSecond = Mutex<(key: (UInt64, UInt64, UInt64), seconds: Int)?>(nil)
+    /// overlapping words) and its seconds since 1970 (before any offset); and the last whole
+    /// text of our 24-byte form parsed (`…:39.123Z`, as three words) with its value. Every
+    /// message's `time` is read (twice: the decoder checks it, the delivery window reads it), and
+    /// most fall in the same second as the one before: only the fraction and the zone are read
+    /// again — or nothing, for the same text again.
+    private static let lastParsed = Mutex<(key: (UInt64, UInt64, UInt64), seconds: Int, text: (UInt64, UInt64, UInt64), value: Double)?>(nil)
 
     private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard bytes.count >= 20, bytes.count <= 35 else { return nil }
@@ -84,16 +118,27 @@ public enum Timestamp {
         let key = (
             raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
             raw.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
-        let known = lastSecond.withLock { last in last.flatMap { $0.key == key ? $0.seconds : nil } }
+        // The whole text, when it is 24 bytes (ours): the key's first two words and the last eight bytes.
+        let text = bytes.count == 24 ? (key.0, key.1, raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)) : nil
+        let known: (seconds: Int, value: Double?)? = lastParsed.withLock { last in
+            guard let last, last.key == key else { return nil }
+            return (last.seconds, text.map { $0 == last.text } == true ? last.value : nil)
+        }
+        if let value = known?.value { return value }
         let second: Int
         if let known {
-            second = known
+            second = known.seconds
         } else {
             guard let parsed = wholeSecond(bytes) else { return nil }
             second = parsed
-            lastSecond.withLock { $0 = (key, parsed) }
         }
-        return fractionAndZone(bytes, second: second)
+        guard let value = fractionAndZone(bytes, second: second) else {
+            if known == nil { lastParsed.withLock { $0 = (key, second, (0, 0, 0), .nan) } }
+            return nil
+        }
+        // Kept for the next: this text when it is 24 bytes (else none: no 24-byte text is all zero bytes).
+        lastParsed.withLock { $0 = (key, second, text ?? (0, 0, 0), value) }
+        return value
     }
 
     /// Seconds since 1970 of the date and time in the first 19 bytes (`2026-11-30T03:14:39`,

@@ -1,4 +1,5 @@
 import CZeroMQ
+import Glibc
 
 /// One libzmq socket. Not thread-safe: create it, use it and close it on one thread.
 public final class ZMQSocket {
@@ -107,6 +108,7 @@ public final class ZMQSocket {
     }
 
     /// The frames of the next message as arrays (a bus message's two made at once, not grown into).
+    /// A first frame with the bytes of the last one is that array again (`lastFirstFrame`).
     private func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
         var first: [UInt8] = []
         var second: [UInt8] = []
@@ -114,7 +116,7 @@ public final class ZMQSocket {
         var count = 0
         let received = try receiveParts(timeoutMilliseconds: timeoutMilliseconds) { frame in
             switch count {
-            case 0: first = Array(frame)
+            case 0: first = firstFrame(frame)
             case 1: second = Array(frame)
             case 2: more = [first, second, Array(frame)]
             default: more.append(Array(frame))
@@ -127,6 +129,26 @@ public final class ZMQSocket {
         case 2: return [first, second]
         default: return more
         }
+    }
+
+    /// The last first frame `receiveFrames` made (a topic), up to `lastFirstFrameLimit` bytes.
+    /// Used by the socket's one thread, never within another access to it: not checked for
+    /// exclusive access at run time (a check costs more than the allocation it saves).
+    @exclusivity(unchecked) private var lastFirstFrame: [UInt8] = []
+    private static let lastFirstFrameLimit = 256
+
+    /// `frame` as an array: `lastFirstFrame` again (a retain, no allocation) when it has the same
+    /// bytes — the topics a subscriber receives repeat (`device.tap/presentation-policy/3f`) —
+    /// else a new one, kept for the next when it is short.
+    private func firstFrame(_ frame: UnsafeRawBufferPointer) -> [UInt8] {
+        let count = frame.count
+        if count == lastFirstFrame.count, count > 0,
+           lastFirstFrame.withUnsafeBytes({ memcmp($0.baseAddress!, frame.baseAddress!, count) == 0 }) {
+            return lastFirstFrame
+        }
+        let made = Array(frame)
+        if count <= Self.lastFirstFrameLimit { lastFirstFrame = made }
+        return made
     }
 
     /// Receives one whole message, handing `frame` each frame's bytes (valid during the call),

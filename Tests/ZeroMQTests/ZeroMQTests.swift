@@ -42,6 +42,30 @@ import ZeroMQ
         #expect(try sub.receive(timeoutMilliseconds: 2000) == frames)
     }
 
+    @Test func repeatedTopicsArriveAsSentWhateverCameBefore() throws {
+        let context = try ZMQContext()
+        let (pub, sub) = try pair(context)
+        let long = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        // Repeats, a topic one byte off, one as long but different, empty ones, a long one
+        // (not kept) twice, single frames and three: each received as it was sent.
+        let messages: [[[UInt8]]] = [
+            [Array("ack/abc".utf8), [1]], [Array("ack/abc".utf8), [2]], [Array("ack/abd".utf8), [3]],
+            [Array("ack/abc".utf8), [4]], [Array("ack/ab".utf8), [5]], [[], [6]], [[], [7]], [Array("ack/abc".utf8)],
+            [long, [8]], [long, [9]], [Array("ack/abc".utf8), [], Array("x".utf8)], [Array("ack/abc".utf8), [10]],
+        ]
+        var received: [[[UInt8]]] = []
+        for message in messages {
+            try pub.send(message)
+            received.append(try #require(try sub.receive(timeoutMilliseconds: 2000)))
+        }
+        #expect(received == messages)
+        // A received frame is a value of its own: changing one changes no other.
+        received[0][0][0] = UInt8(ascii: "X")
+        #expect(received[1][0] == Array("ack/abc".utf8) && received[3][0] == Array("ack/abc".utf8))
+        try pub.send([Array("ack/abc".utf8), [11]])
+        #expect(try sub.receive(timeoutMilliseconds: 2000) == [Array("ack/abc".utf8), [11]])
+    }
+
     @Test func aMessageOfSeveralMegabytesArrivesWhole() throws {
         let context = try ZMQContext()
         let (pub, sub) = try pair(context)
