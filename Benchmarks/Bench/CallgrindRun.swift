@@ -9,7 +9,8 @@ import ZeroMQ
 
 enum CallgrindRun {
     /// The sides: libzmq's echo, presentation-policy, the Python peer, and libzmq's echo
-    /// answering like the product with two messages (`raw-2`, for `Scripts/wakeups`), after
+    /// answering like the product with two messages of its add tap's sizes (`raw-2`, for
+    /// `Scripts/wakeups`), and with two messages after
     /// `Spin.counted` iterations of extra work (`raw-spin`, for `bench --latency-cost`).
     static let sides = ["raw", "product", "peer", "raw-2", "raw-spin"]
 
@@ -31,7 +32,11 @@ enum CallgrindRun {
             defer { raw.close() }
             try raw.handshake(timeout: 120)
             monsterBenchMeasure()
-            let shape = side == "raw" ? nil : RawClient.Shape(first: payload.count, second: 64)
+            let shape: RawClient.Shape? = switch side {
+            case "raw-2": RawClient.productAddTap
+            case "raw-spin": RawClient.Shape(first: payload.count, second: 64)
+            default: nil
+            }
             let spin = side == "raw-spin" ? Spin.counted : 0
             for _ in 0..<count {
                 guard try raw.roundTrip(timeout: 30, shape: shape, spin: spin) != nil else {

@@ -78,6 +78,10 @@ final class RawClient {
         var stamp: UInt64 { UInt64(first) | UInt64(second) << 32 }
     }
 
+    /// The sizes of presentation-policy's answers to the bench's add tap (the decision, the
+    /// ack), as the bench measures them (its "raw, 2 answers" row), for runs without the product.
+    static let productAddTap = Shape(first: 859, second: 446)
+
     /// One ping-pong: seconds from before the send until the matching pong is in (both answers
     /// with `shape`, after `spin` iterations of `Spin` in the echo; with `firstAnswer`, timed
     /// until the first of the two, as the product's round trip is timed until its decision, the
