@@ -166,17 +166,12 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope in `json`, or why it is not one.
     public func decode(_ json: [UInt8]) throws(MessageError) -> Envelope {
-        var replyTo = RecentText()
-        return try decode(json, replyTo: &replyTo)
-    }
-
-    /// `decode(_:)`, the envelope's `replyTo` taken from `replyTo` when it is the same (when read directly).
-    func decode(_ json: [UInt8], replyTo: inout RecentText) throws(MessageError) -> Envelope {
-        var sent = 0.0
+        var (replyTo, sent) = (RecentText(), 0.0)
         return try decode(json, replyTo: &replyTo, sent: &sent)
     }
 
-    /// `decode(_:replyTo:)`, and the envelope's `time` as seconds since 1970 in `sent`.
+    /// `decode(_:)`, the envelope's `replyTo` taken from `replyTo` when it is the same (when read
+    /// directly), and its `time` as seconds since 1970 in `sent`.
     func decode(_ json: [UInt8], replyTo: inout RecentText, sent: inout Double) throws(MessageError) -> Envelope {
         guard json.count <= maxMessageBytes else {
             throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")

@@ -105,12 +105,9 @@ public enum Timestamp {
     }
 
     /// The second parsed last: the first 19 bytes of its text (`2026-11-30T03:14:39`, as three
-    /// overlapping words) and its seconds since 1970 (before any offset); and the last whole
-    /// text of our 24-byte form parsed (`…:39.123Z`, as three words) with its value. Every
-    /// message's `time` is read (twice: the decoder checks it, the delivery window reads it), and
-    /// most fall in the same second as the one before: only the fraction and the zone are read
-    /// again — or nothing, for the same text again.
-    private static let lastParsed = Mutex<(key: (UInt64, UInt64, UInt64), seconds: Int, text: (UInt64, UInt64, UInt64), value: Double)?>(nil)
+    /// overlapping words) and its seconds since 1970 (before any offset). Most messages' times
+    /// fall in the same second as the one before: only the fraction and the zone are read again.
+    private static let lastSecond = Mutex<(key: (UInt64, UInt64, UInt64), seconds: Int)?>(nil)
 
     private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard bytes.count >= 20, bytes.count <= 35 else { return nil }
@@ -118,27 +115,16 @@ public enum Timestamp {
         let key = (
             raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
             raw.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
-        // The whole text, when it is 24 bytes (ours): the key's first two words and the last eight bytes.
-        let text = bytes.count == 24 ? (key.0, key.1, raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)) : nil
-        let known: (seconds: Int, value: Double?)? = lastParsed.withLock { last in
-            guard let last, last.key == key else { return nil }
-            return (last.seconds, text.map { $0 == last.text } == true ? last.value : nil)
-        }
-        if let value = known?.value { return value }
+        let known = lastSecond.withLock { last in last.flatMap { $0.key == key ? $0.seconds : nil } }
         let second: Int
         if let known {
-            second = known.seconds
+            second = known
         } else {
             guard let parsed = wholeSecond(bytes) else { return nil }
             second = parsed
+            lastSecond.withLock { $0 = (key, parsed) }
         }
-        guard let value = fractionAndZone(bytes, second: second) else {
-            if known == nil { lastParsed.withLock { $0 = (key, second, (0, 0, 0), .nan) } }
-            return nil
-        }
-        // Kept for the next: this text when it is 24 bytes (else none: no 24-byte text is all zero bytes).
-        lastParsed.withLock { $0 = (key, second, text ?? (0, 0, 0), value) }
-        return value
+        return fractionAndZone(bytes, second: second)
     }
 
     /// Seconds since 1970 of the date and time in the first 19 bytes (`2026-11-30T03:14:39`,

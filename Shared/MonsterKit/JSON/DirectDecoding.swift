@@ -9,18 +9,12 @@
 enum DirectDecoding {
     /// The envelope in `json` (valid UTF-8) when it is valid and its body is one of the direct types; nil otherwise.
     static func decode(_ json: [UInt8]) -> Envelope? {
-        var replyTo = RecentText()
-        return decode(json, replyTo: &replyTo)
-    }
-
-    /// `decode(_:)`, its `replyTo` taken from `replyTo` when it is the same.
-    static func decode(_ json: [UInt8], replyTo: inout RecentText) -> Envelope? {
-        var sent = 0.0
+        var (replyTo, sent) = (RecentText(), 0.0)
         return decode(json, replyTo: &replyTo, sent: &sent)
     }
 
-    /// `decode(_:replyTo:)`, and its `time` as seconds since 1970 in `sent` (parsed once, when
-    /// checked) when it gives an envelope.
+    /// `decode(_:)`, its `replyTo` taken from `replyTo` when it is the same, and its `time` as
+    /// seconds since 1970 in `sent` (parsed once, when checked) when it gives an envelope.
     static func decode(_ json: [UInt8], replyTo: inout RecentText, sent: inout Double) -> Envelope? {
         json.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer)
