@@ -45,14 +45,14 @@ public struct DeviceSession: Sendable, Equatable, Codable {
     public var layout: ScreenLayout { heldLayout.value }
 
     /// The current layout as the cache holds it: read in place where a tap only looks an element up.
-    var heldLayout: Held<ScreenLayout> {
+    var heldLayout: Shared<ScreenLayout> {
         Self.layouts.value(profile: sharedProfile, orientation: orientation, widthClass: widthClass, mode: mode, detail: nil) {
-            Held(ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode))
+            Shared(ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode))
         }
     }
 
     /// The layouts computed so far (nothing more than the screen: no detail).
-    static let layouts = ScreenCache<Never?, Held<ScreenLayout>>(capacity: 1024)
+    static let layouts = ScreenCache<Never?, Shared<ScreenLayout>>(capacity: 1024)
     /// The presentations shown so far, by screen, content and anchor.
     static let shown = ScreenCache<ShownKey, Shared<Presentation>>(capacity: 4096)
 

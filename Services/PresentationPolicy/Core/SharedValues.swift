@@ -1,10 +1,11 @@
 import MonsterKit
 import Synchronization
 
-/// A value many devices hold alike (a profile, a presentation on screen), kept once in the
-/// process: each device's session holds a reference to it instead of its own copy, so that an
-/// idle device costs a few bytes however large the value (issue 15: compact per-device state).
-public final class Shared<Value: Hashable & Sendable>: Sendable, Equatable {
+/// A value many devices hold alike (a profile, a presentation on screen, a layout), kept once in
+/// the process: each device's session holds a reference to it instead of its own copy, so that an
+/// idle device costs a few bytes however large the value (issue 15: compact per-device state),
+/// and a reader reads it where it is held.
+public final class Shared<Value: Equatable & Sendable>: Sendable, Equatable {
     /// The value itself, never changed (a device that changes it gets another `Shared`).
     public let value: Value
 
@@ -17,15 +18,6 @@ public final class Shared<Value: Hashable & Sendable>: Sendable, Equatable {
 extension Shared: Encodable where Value: Encodable {
     /// Encodes the value itself: a shared value has the JSON form of its value.
     public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-}
-
-/// A value computed once and held by reference (a cached layout): handed out with a retain and
-/// read where it is held, rather than copied field by field.
-final class Held<Value: Sendable>: Sendable {
-    /// The value, never changed.
-    let value: Value
-
-    init(_ value: Value) { self.value = value }
 }
 
 /// The process's table of shared values of one kind, interned by value. It holds at most
