@@ -404,7 +404,7 @@ public struct BusPolicy: Sendable {
     func keepsWrittenTopic(topic: UnsafeRawBufferPointer, peek: EnvelopePeek?, json: UnsafeRawBufferPointer, type topicType: TopicType) -> Bool {
         // The type part ends at the first `/` (`lookUp`): the key is what follows it.
         let typeEnd = topicType.length
-        guard typeEnd < topic.count, let topicBase = topic.baseAddress, let jsonBase = json.baseAddress else { return false }
+        guard typeEnd < topic.count, let topicBase = topic.baseAddress, json.baseAddress != nil else { return false }
         let key = UnsafeRawBufferPointer(start: topicBase + typeEnd + 1, count: topic.count - typeEnd - 1)
         if let (type, ownedByElement) = topicType.device {
             // Not a type part that only starts with the type (`deviceType(of:)`): that is rewritten.
@@ -422,14 +422,9 @@ public struct BusPolicy: Sendable {
                 }
             }
             guard key.count == ownerEnd + 2 else { return false }
-            // `Topic.bucket(ofDeviceBytes:)`, as two lowercase hex digits.
-            var hash: UInt32 = 2_166_136_261
-            for offset in device {
-                hash ^= UInt32(jsonBase.load(fromByteOffset: offset, as: UInt8.self))
-                hash &*= 16_777_619
-            }
-            let bucket = UInt8(hash % UInt32(Topic.bucketCount))
-            return key[ownerEnd] == Self.hexDigit(bucket >> 4) && key[ownerEnd + 1] == Self.hexDigit(bucket & 15)
+            // `Topic.bucket(ofDeviceBytes:)`'s two digits, compared where they are written.
+            let bucket = Topic.bucketIndex(ofDeviceBytes: UnsafeRawBufferPointer(rebasing: json[device]))
+            return key[ownerEnd] == Topic.hexDigit(bucket >> 4) && key[ownerEnd + 1] == Topic.hexDigit(bucket & 15)
         }
         guard topicType.styled != nil, let quick = PresentationStyleRead(json) else { return false }
         let written = UnsafeRawBufferPointer(rebasing: json[quick.style])
@@ -438,12 +433,6 @@ public struct BusPolicy: Sendable {
               key.count >= written.count, written.isEmpty || memcmp(key.baseAddress!, written.baseAddress!, written.count) == 0
         else { return false }
         return key.count == written.count || key[written.count] == Topic.separator
-    }
-
-    /// The lowercase hex digit of `value` (0...15), as `Topic.bucketName` writes it.
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// `deviceTopic`'s answer read the whole way: the bucket and owner made as strings, the

@@ -32,22 +32,34 @@ public enum Topic {
     /// the bytes of a message in place).
     @inlinable
     public static func bucket<Bytes: Sequence>(ofDeviceBytes bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        bucketName(bucketIndex(ofDeviceBytes: bytes))
+    }
+
+    /// The bucket (0..<256) of the device id whose UTF-8 is `bytes`, as a number: FNV-1a (32
+    /// bits) modulo 256.
+    @inlinable
+    public static func bucketIndex<Bytes: Sequence>(ofDeviceBytes bytes: Bytes) -> Int where Bytes.Element == UInt8 {
         var hash: UInt32 = 2_166_136_261
         for byte in bytes {
             hash ^= UInt32(byte)
             hash &*= 16_777_619
         }
-        return bucketName(Int(hash % UInt32(bucketCount)))
+        return Int(hash % UInt32(bucketCount))
     }
 
     /// The two-hex-digit name of bucket `index` (0..<256).
     public static func bucketName(_ index: Int) -> String {
         String(unsafeUninitializedCapacity: 2) { buffer in
-            func hex(_ digit: Int) -> UInt8 { digit < 10 ? UInt8(ascii: "0") + UInt8(digit) : UInt8(ascii: "a") + UInt8(digit - 10) }
-            buffer[0] = hex((index >> 4) & 15)
-            buffer[1] = hex(index & 15)
+            buffer[0] = hexDigit((index >> 4) & 15)
+            buffer[1] = hexDigit(index & 15)
             return 2
         }
+    }
+
+    /// The lowercase hex digit of `digit` (0...15), as bucket names write it.
+    @inlinable
+    public static func hexDigit(_ digit: Int) -> UInt8 {
+        digit < 10 ? UInt8(ascii: "0") + UInt8(digit) : UInt8(ascii: "a") + UInt8(digit - 10)
     }
 
     /// The topic `type` or `type/key`.
