@@ -16,15 +16,18 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     private let config: BusConfig
     private let log: Log
     private let clock: RuntimeClock
-    /// The core: what it decides, counted (its handler holds the service's state).
-    public private(set) var core: RuntimeCore<Handler>
+    /// The core: what it decides, counted (its handler holds the service's state). Used by the
+    /// loop's one thread, never within another access to it (the core calls nothing back): not
+    /// checked for exclusive access at run time, as `BusConnection`'s state (a check costs ~80
+    /// instructions, several times on every message's path).
+    @exclusivity(unchecked) public private(set) var core: RuntimeCore<Handler>
     /// The core's codec, for what the loop encodes (read once: not through the core each time).
     private let codec: EnvelopeCodec
     /// Where the loop writes the JSON of what it encodes (acknowledgements, heartbeats), reused
     /// and published from as it is.
     private let writer = JSONWriter()
     /// The topic frames of what the loop encodes lately, reused (an ack goes on its client's topic).
-    private var topics = TopicFrames()
+    @exclusivity(unchecked) private var topics = TopicFrames()
     private var signalledAt: Double?
 
     /// A runtime for the service `name` with `handler`, configured by `config`, reading `clock`.
