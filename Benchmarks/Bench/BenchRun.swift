@@ -53,6 +53,8 @@ struct Measurements {
     var peerLost = 0
     /// Round trips with several product clients at once, by number of clients.
     var clients: [Int: ConcurrentClients.Run] = [:]
+    /// The same with raw clients of the echo answering with one message.
+    var rawClients: [Int: ConcurrentClients.Run] = [:]
     /// The same with raw clients of the echo answering in the product's shape.
     var rawShapedClients: [Int: ConcurrentClients.Run] = [:]
     /// Sustained runs with 1, 2 and 3 sharded instances of presentation-policy (issue 18).
@@ -148,20 +150,34 @@ enum BenchRun {
         m.rawLatencyLost = raw.lost
         try stack.checkAlive()
 
-        // 1 → 8 clients at once, each with its own device.
+        // 1 → 8 clients at once, each with its own device (or address): the product's clients,
+        // libzmq's echo answering with one message, and answering in the product's shape, in
+        // turn, each first in one round out of three, so that the machine's load falls on all.
+        let echoing: [(name: String, pid: pid_t)] = [("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)]
         for clients in options.clientCounts {
-            let each = max(100, options.roundTrips / 5)
-            progress("\(clients) client(s) at once: \(each) round trips each")
-            let run = try ConcurrentClients.run(
-                clients: clients, roundTrips: each, config: stack.config, metering: [("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
-            m.cpu.add("\(clients) client(s)", run.cpu, run.latencies.count)
-            m.clients[clients] = run
-            if let shape = m.shape {
-                let raw = try ConcurrentClients.runRaw(
-                    clients: clients, roundTrips: each, config: stack.config, payload: payload, shape: shape,
-                    metering: [("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
-                m.cpu.add("raw 1→2, \(clients) client(s)", raw.cpu, raw.latencies.count)
-                m.rawShapedClients[clients] = raw
+            let each = max(100, options.roundTrips / 5 / options.rounds)
+            progress("\(clients) client(s) at once: \(options.rounds) round(s) of \(each) round trips each, product and raw in turn")
+            for round in 0..<options.rounds {
+                for kind in 0..<3 {
+                    switch (kind + round) % 3 {
+                    case 0:
+                        let run = try ConcurrentClients.run(
+                            clients: clients, roundTrips: each, config: stack.config, metering: [("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
+                        m.cpu.add("\(clients) client(s)", run.cpu, run.latencies.count)
+                        m.clients[clients, default: .init()].add(run)
+                    case 1:
+                        let raw = try ConcurrentClients.runRaw(
+                            clients: clients, roundTrips: each, config: stack.config, payload: payload, shape: nil, metering: echoing)
+                        m.cpu.add("raw, \(clients) client(s)", raw.cpu, raw.latencies.count)
+                        m.rawClients[clients, default: .init()].add(raw)
+                    default:
+                        guard let shape = m.shape else { continue }
+                        let shaped = try ConcurrentClients.runRaw(
+                            clients: clients, roundTrips: each, config: stack.config, payload: payload, shape: shape, metering: echoing)
+                        m.cpu.add("raw 1→2, \(clients) client(s)", shaped.cpu, shaped.latencies.count)
+                        m.rawShapedClients[clients, default: .init()].add(shaped)
+                    }
+                }
             }
         }
 

@@ -1,6 +1,7 @@
 // Several clients at once, each on its own thread with its own connection (and device, or
 // address), making sequential round trips: how a client's round trip grows with the others'
-// traffic, for the product's clients and for raw clients of the echo answering in the product's shape.
+// traffic, for the product's clients and for raw clients of the echo (answering with one message,
+// or in the product's shape).
 
 import BusKit
 import Glibc
@@ -16,6 +17,19 @@ enum ConcurrentClients {
         var lost: Int
         var seconds: Double
         var cpu: [String: Double]
+
+        /// Nothing measured yet.
+        init(latencies: [Double] = [], lost: Int = 0, seconds: Double = 0, cpu: [String: Double] = [:]) {
+            (self.latencies, self.lost, self.seconds, self.cpu) = (latencies, lost, seconds, cpu)
+        }
+
+        /// Adds `other`'s round trips, losses, seconds and CPU to these (rounds of one kind of run).
+        mutating func add(_ other: Run) {
+            latencies += other.latencies
+            lost += other.lost
+            seconds += other.seconds
+            cpu.merge(other.cpu, uniquingKeysWith: +)
+        }
     }
 
     /// `clients` product clients of the bus of `config`, each making `roundTrips` round trips
@@ -33,18 +47,19 @@ enum ConcurrentClients {
         }
     }
 
-    /// The same with raw clients of the echo, each on an address of its own, answered in
-    /// `shape` and timed until the first answer, as the product's round trip is timed until its
-    /// decision (the echo's work per round trip stays the same whatever the number of clients).
+    /// The same with raw clients of the echo, each on an address of its own: answered with one
+    /// message as large as the request, or in `shape` and timed until the first answer, as the
+    /// product's round trip is timed until its decision (the echo's work per round trip stays
+    /// the same whatever the number of clients).
     static func runRaw(
-        clients: Int, roundTrips: Int, config: BusConfig, payload: [UInt8], shape: RawClient.Shape,
+        clients: Int, roundTrips: Int, config: BusConfig, payload: [UInt8], shape: RawClient.Shape?,
         metering processes: [(name: String, pid: pid_t)]
     ) throws -> Run {
         try measure(clients: clients, roundTrips: roundTrips, metering: processes) { index, context in
             let client = try RawClient(context: context, config: config, payload: payload, address: UInt64(index + 1))
             return (
                 prepare: { try client.handshake(timeout: 20) },
-                roundTrip: { try client.roundTrip(shape: shape, firstAnswer: true) },
+                roundTrip: { try client.roundTrip(shape: shape, firstAnswer: shape != nil) },
                 lost: { client.lost },
                 close: client.close)
         }

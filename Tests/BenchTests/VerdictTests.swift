@@ -12,9 +12,33 @@ import Testing
         m.lost = 2
         #expect(Verdict(m).json == "{\"rtt_p50_ratio\":1.500, \"rtt_p99_ratio\":2.000, \"throughput_ratio_vs_two_answer_echo\":0.000, "
             + "\"instructions_ratio_vs_raw\":null, \"policy_instructions_per_action\":null, \"peer_instructions_per_action\":null, "
-            + "\"p50_ratio_8_clients\":0.000, \"peer_rtt_p50_ratio\":0.000, \"throughput_ratio\":0.000, \"scale_ratio_largest_vs_10\":0.000, "
+            + "\"p50_ratio_8_clients\":0.000, \"two_answer_echo_p50_ratio\":0.000, \"two_answer_echo_p50_ratio_8_clients\":0.000, "
+            + "\"raw_p50_ratio_8_clients_vs_1\":0.000, \"peer_rtt_p50_ratio\":0.000, \"throughput_ratio\":0.000, \"scale_ratio_largest_vs_10\":0.000, "
             + "\"max_rss_mb\":0.0, \"bytes_per_idle_device\":5, \"sharded_actions_per_second\":[], \"weapon_tap_p50_us\":0.0, "
             + "\"weapon_tap_p99_us\":0.0, \"weapon_tap_p50_ratio\":0.000, \"weapon_tap_p99_ratio\":0.000, \"weapon_tap_hops\":0, \"lost\":2}")
+    }
+
+    @Test func eightClientsAreComparedWithAsManyRawClientsAndTheBoundsWithLibzmqAloneInTheSameRun() {
+        func run(_ seconds: Double) -> ConcurrentClients.Run { .init(latencies: [seconds]) }
+        var m = Measurements(options: Options())
+        m.rawLatency = [0.000_2]
+        m.rawShapedLatency = [0.000_22]
+        m.clients = [1: run(0.000_3), 8: run(0.000_5)]
+        m.rawClients = [1: run(0.000_2), 8: run(0.000_4)]
+        m.rawShapedClients = [1: run(0.000_22), 8: run(0.000_44)]
+        let verdict = Verdict(m)
+        #expect(abs(verdict[.p50Ratio8Clients] - 1.25) < 1e-9)
+        #expect(abs(verdict[.twoAnswerEchoP50Ratio] - 1.1) < 1e-9)
+        #expect(abs(verdict[.twoAnswerEchoP50Ratio8Clients] - 1.1) < 1e-9)
+        #expect(abs(verdict[.raw8ClientsP50VersusOne] - 2.0) < 1e-9)
+    }
+
+    @Test func roundsOfOneKindOfConcurrentRunAddUp() {
+        var total = ConcurrentClients.Run()
+        total.add(.init(latencies: [1, 2], lost: 1, seconds: 0.5, cpu: ["bus": 0.25]))
+        total.add(.init(latencies: [3], lost: 0, seconds: 1, cpu: ["bus": 0.5, "bench": 1]))
+        #expect(total.latencies == [1, 2, 3] && total.lost == 1 && total.seconds == 1.5)
+        #expect(total.cpu == ["bus": 0.75, "bench": 1])
     }
 
     @Test func callgrindsFiguresAreReadByTheirKeys() {
