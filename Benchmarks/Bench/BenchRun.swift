@@ -127,6 +127,9 @@ enum BenchRun {
         let blocks = max(1, options.roundTrips / perBlock)
         let me = getpid()
         let policyPid = stack.services[policy]!.pid
+        // The processes a round trip goes through, metered: the raw echo's and the product's.
+        let echoing: [(name: String, pid: pid_t)] = [("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)]
+        let deciding: [(name: String, pid: pid_t)] = [("bench", me), ("bus", stack.bus.pid), (policy, policyPid)]
         product.resetClientTime()
         raw.sendTime = (0, 0)
         // The sides in turn, block by block, each first in one block out of five: what a side
@@ -136,16 +139,16 @@ enum BenchRun {
             for turn in 0..<sides {
                 switch (block + turn) % sides {
                 case 0:
-                    let meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
+                    let meter = CPUMeter(echoing)
                     for _ in 0..<perBlock { if let seconds = try raw.roundTrip() { m.rawLatency.append(seconds) } }
                     m.cpu.add("round trip raw", meter.used(), perBlock)
                 case 1:
-                    let meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
+                    let meter = CPUMeter(deciding)
                     for _ in 0..<perBlock { if let seconds = try product.roundTrip(device: "bench-ipad") { m.productLatency.append(seconds) } }
                     m.cpu.add("round trip product", meter.used(), perBlock)
                 case 2:
                     guard let shape = m.shape else { continue }
-                    let meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
+                    let meter = CPUMeter(echoing)
                     for _ in 0..<perBlock { if let seconds = try raw.roundTrip(shape: shape) { m.rawShapedLatency.append(seconds) } }
                     m.cpu.add("round trip raw 1→2", meter.used(), perBlock)
                 case 3:
@@ -164,7 +167,6 @@ enum BenchRun {
         // 1 → 8 clients at once, each with its own device (or address): the product's clients,
         // libzmq's echo answering with one message, and answering in the product's shape, in
         // turn, each first in one round out of three, so that the machine's load falls on all.
-        let echoing: [(name: String, pid: pid_t)] = [("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)]
         for clients in options.clientCounts {
             let each = max(100, options.roundTrips / 5 / options.rounds)
             progress("\(clients) client(s) at once: \(options.rounds) round(s) of \(each) round trips each, product and raw in turn")
@@ -173,7 +175,7 @@ enum BenchRun {
                     switch (kind + round) % 3 {
                     case 0:
                         let run = try ConcurrentClients.run(
-                            clients: clients, roundTrips: each, config: stack.config, metering: [("bench", me), ("bus", stack.bus.pid), (policy, policyPid)])
+                            clients: clients, roundTrips: each, config: stack.config, metering: deciding)
                         m.cpu.add("\(clients) client(s)", run.cpu, run.latencies.count)
                         m.clients[clients, default: .init()].add(run)
                     case 1:
@@ -208,13 +210,13 @@ enum BenchRun {
             m.rawOneWay.append(oneWay)
             progress("\(label): raw one-way \(format(oneWay.rate, 0)) msg/s (\(oneWay.completed) of \(oneWay.sent) received)")
 
-            meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
+            meter = CPUMeter(echoing)
             let echo = try raw.windowedEcho(seconds: options.seconds, window: options.window)
             m.cpu.add("raw echo", meter.used(), echo.completed)
             m.rawEcho.append(echo)
             progress("\(label): raw windowed echo \(format(echo.rate, 0)) round trips/s (\(echo.completed) of \(echo.sent) answered)")
             if let shape = m.shape {
-                meter = CPUMeter([("bench", me), ("bus", stack.bus.pid), ("raw-echo", stack.echo!.pid)])
+                meter = CPUMeter(echoing)
                 let shaped = try raw.windowedEcho(seconds: options.seconds, window: options.window, shape: shape)
                 m.cpu.add("raw echo 1→2", meter.used(), shaped.completed)
                 m.rawShapedEcho.append(shaped)
