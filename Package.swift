@@ -32,68 +32,87 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD"),
         .systemLibrary(name: "CLinux", path: "Shared/CLinux"),
 
-        // Shared Swift modules.
+        // Shared Swift modules, each above the ones it depends on.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
-        .target(name: "MonsterKit", path: "Shared/MonsterKit", swiftSettings: strict),
-        .target(name: "BusKit", dependencies: ["ZeroMQ", "MonsterKit", "CLinux"], path: "Shared/BusKit", swiftSettings: strict),
+        // The domain model: devices, geometry, presentations, monsters, weapons, codes, effects.
+        // The only project module a core imports.
+        .target(name: "Domain", path: "Shared/Domain", swiftSettings: strict),
+        // The wire: the envelope, the vocabulary, topics and routing, time, trace context, the codec.
+        .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire", swiftSettings: strict),
+        // What every process of the project needs: logs, help, certificates, threads, signals.
+        .target(name: "ProcessSupport", dependencies: ["Wire", "ZeroMQ", "CLinux"], path: "Shared/ProcessSupport", swiftSettings: strict),
+        // A service's loop around its handler, over any transport (the in-memory bus among them).
+        .target(name: "Runtime", dependencies: ["Wire", "BusCore", "ProcessSupport"], path: "Shared/Runtime", swiftSettings: strict),
+        // The runtime's transport over ZeroMQ: the connection to the bus, its configuration, CURVE.
+        .target(name: "ZeroMQTransport", dependencies: ["Runtime", "ZeroMQ", "ProcessSupport"], path: "Shared/ZeroMQTransport", swiftSettings: strict),
+        // Sharded instances: membership and snapshots in etcd over HTTP.
+        .target(name: "Sharding", dependencies: ["Runtime", "ProcessSupport"], path: "Shared/Sharding", swiftSettings: strict),
+        // Starting a service process: options, configuration, sharded or not, on the ZeroMQ bus.
+        .target(name: "ServiceLaunch", dependencies: ["ZeroMQTransport", "Sharding"], path: "Shared/ServiceLaunch", swiftSettings: strict),
         // Starting and stopping the project's processes (a child, a stack of bus and services, etcd),
         // shared by the end-to-end tests and the bench.
-        .target(name: "Processes", dependencies: ["BusKit", "CLinux"], path: "Shared/Processes", swiftSettings: strict),
-        // The contract: the AsyncAPI document recorded from MonsterKit's Codable types, and a validator.
-        .target(name: "Contract", dependencies: ["MonsterKit"], path: "Shared/Contract", swiftSettings: strict),
+        .target(name: "Processes", dependencies: ["Sharding", "ProcessSupport", "CLinux"], path: "Shared/Processes", swiftSettings: strict),
+        // The contract: the AsyncAPI document recorded from the message declarations, and a validator.
+        .target(name: "Contract", dependencies: ["Wire"], path: "Shared/Contract", swiftSettings: strict),
 
-        // The bus.
-        .executableTarget(name: "Bus", dependencies: ["BusKit"], path: "Services/Bus", swiftSettings: strict),
+        // The bus: its policy (a pure core) and the proxy.
+        .target(name: "BusCore", dependencies: ["Wire"], path: "Services/Bus/Core", swiftSettings: strict),
+        .executableTarget(name: "Bus", dependencies: ["BusCore", "ZeroMQTransport"], path: "Services/Bus/Main", swiftSettings: strict),
 
         // presentation-policy: a pure core and its bus adapter.
-        .target(name: "PresentationCore", dependencies: ["MonsterKit"], path: "Services/PresentationPolicy/Core", swiftSettings: strict),
-        .target(name: "PresentationService", dependencies: ["PresentationCore", "BusKit"], path: "Services/PresentationPolicy/Service", swiftSettings: strict),
-        .executableTarget(name: "PresentationPolicy", dependencies: ["PresentationService", "BusKit"], path: "Services/PresentationPolicy/Main", swiftSettings: strict),
+        .target(name: "PresentationCore", dependencies: ["Domain"], path: "Services/PresentationPolicy/Core", swiftSettings: strict),
+        .target(name: "PresentationService", dependencies: ["PresentationCore", "Runtime"], path: "Services/PresentationPolicy/Service", swiftSettings: strict),
+        .executableTarget(name: "PresentationPolicy", dependencies: ["PresentationService", "ServiceLaunch"], path: "Services/PresentationPolicy/Main", swiftSettings: strict),
 
         // roster: a pure core, its SQLite store, and its bus adapter.
-        .target(name: "RosterCore", dependencies: ["MonsterKit"], path: "Services/Roster/Core", swiftSettings: strict),
+        .target(name: "RosterCore", dependencies: ["Domain"], path: "Services/Roster/Core", swiftSettings: strict),
         .target(name: "RosterStore", dependencies: ["RosterCore", "CSQLite"], path: "Services/Roster/Store", swiftSettings: strict),
-        .target(name: "RosterService", dependencies: ["RosterCore", "RosterStore", "BusKit"], path: "Services/Roster/Service", swiftSettings: strict),
-        .executableTarget(name: "Roster", dependencies: ["RosterService", "RosterStore", "BusKit"], path: "Services/Roster/Main", swiftSettings: strict),
+        .target(name: "RosterService", dependencies: ["RosterCore", "RosterStore", "Runtime"], path: "Services/Roster/Service", swiftSettings: strict),
+        .executableTarget(name: "Roster", dependencies: ["RosterService", "RosterStore", "ServiceLaunch"], path: "Services/Roster/Main", swiftSettings: strict),
 
         // input-handling: a pure core and its bus adapter.
-        .target(name: "InputCore", dependencies: ["MonsterKit"], path: "Services/InputHandling/Core", swiftSettings: strict),
-        .target(name: "InputService", dependencies: ["InputCore", "BusKit"], path: "Services/InputHandling/Service", swiftSettings: strict),
-        .executableTarget(name: "InputHandling", dependencies: ["InputService", "BusKit"], path: "Services/InputHandling/Main", swiftSettings: strict),
+        .target(name: "InputCore", dependencies: ["Domain"], path: "Services/InputHandling/Core", swiftSettings: strict),
+        .target(name: "InputService", dependencies: ["InputCore", "Runtime"], path: "Services/InputHandling/Service", swiftSettings: strict),
+        .executableTarget(name: "InputHandling", dependencies: ["InputService", "ServiceLaunch"], path: "Services/InputHandling/Main", swiftSettings: strict),
 
         // gateway: the CLI's logic as a library, and the executable.
-        .target(name: "GatewayKit", dependencies: ["BusKit", "MonsterKit", "Contract"], path: "Services/Gateway/Kit", swiftSettings: strict),
+        .target(name: "GatewayKit", dependencies: ["ZeroMQTransport", "Contract"], path: "Services/Gateway/Kit", swiftSettings: strict),
         // The real handlers in the gateway's own process over an in-memory bus (`gateway --embedded`).
         .target(
-            name: "Embedded", dependencies: ["BusKit", "PresentationService", "InputService", "RosterService", "RosterStore"],
+            name: "Embedded", dependencies: ["Runtime", "PresentationService", "InputService", "RosterService", "RosterStore"],
             path: "Services/Gateway/Embedded", swiftSettings: strict),
-        .executableTarget(name: "Gateway", dependencies: ["GatewayKit", "Embedded", "BusKit"], path: "Services/Gateway/Main", swiftSettings: strict),
+        .executableTarget(name: "Gateway", dependencies: ["GatewayKit", "Embedded"], path: "Services/Gateway/Main", swiftSettings: strict),
 
         // monitor: the web page of live screens, timeline and health (MonitorKit: its pure parts),
         // served by libmicrohttpd.
-        .target(name: "MonitorKit", dependencies: ["GatewayKit", "BusKit", "MonsterKit"], path: "Services/Monitor/Kit", swiftSettings: strict),
+        .target(name: "MonitorKit", dependencies: ["GatewayKit"], path: "Services/Monitor/Kit", swiftSettings: strict),
         .executableTarget(name: "Monitor", dependencies: ["MonitorKit", "CMicroHTTPD"], path: "Services/Monitor/Main", swiftSettings: strict),
 
-        // bench: the benchmark of issue 8 (raw libzmq through the bus vs the product). It depends on
-        // the service executables only so that `swift run bench` builds them: it starts them as processes.
+        // bench: raw libzmq through the bus against the product. It depends on the service
+        // executables only so that `swift run bench` builds them: it starts them as processes.
         .executableTarget(
             name: "Bench",
-            dependencies: ["ZeroMQ", "BusKit", "MonsterKit", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling"],
+            dependencies: ["ZeroMQ", "ZeroMQTransport", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling"],
             path: "Benchmarks/Bench",
             swiftSettings: strict
         ),
 
         // Tests.
         tests("ZeroMQTests", ["ZeroMQ"]),
-        tests("MonsterKitTests", ["MonsterKit"]),
-        tests("ContractTests", ["Contract", "MonsterKit"]),
-        tests("BusKitTests", ["BusKit", "ZeroMQ"]),
+        tests("DomainTests", ["Domain"]),
+        tests("WireTests", ["Wire", "Domain"]),
+        tests("ProcessSupportTests", ["ProcessSupport", "Runtime", "Processes", "ZeroMQ"]),
+        tests("RuntimeTests", ["Runtime"]),
+        tests("ZeroMQTransportTests", ["ZeroMQTransport", "ZeroMQ"]),
+        tests("ShardingTests", ["Sharding"]),
+        tests("BusCoreTests", ["BusCore", "Processes"]),
+        tests("ContractTests", ["Contract"]),
         tests("PresentationCoreTests", ["PresentationCore"]),
         tests("RosterTests", ["RosterCore", "RosterStore"]),
         tests("InputCoreTests", ["InputCore"]),
-        tests("GatewayKitTests", ["GatewayKit", "MonsterKit", "Contract", "InputCore", "PresentationCore"]),
-        tests("MonitorKitTests", ["MonitorKit", "MonsterKit", "PresentationCore"]),
-        tests("BenchTests", ["Bench", "MonsterKit"]),
-        tests("EndToEndTests", ["BusKit", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"]),
+        tests("GatewayKitTests", ["GatewayKit", "Contract", "InputCore", "PresentationCore"]),
+        tests("MonitorKitTests", ["MonitorKit", "PresentationCore"]),
+        tests("BenchTests", ["Bench"]),
+        tests("EndToEndTests", ["ServiceLaunch", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"]),
     ]
 )

@@ -11,6 +11,7 @@
 //   into a sender's writer (`EnvelopeCodec.write(_:into:topics:)`, its recent topic frames kept
 //   across inputs) gives the same frames;
 // - a receiver keeping the last `replyTo` it read (`RecentText`) decodes the same envelope.
+import Domain
 import Foundation
 
 /// The codec under test, one per process (libFuzzer runs inputs on one thread).

@@ -1,9 +1,9 @@
 // One bench run: start the stack, then measure baseline and product side by side, round after
 // round, so that the machine's other work weighs on both alike.
 
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
+import ProcessSupport
 import ZeroMQ
 
 /// Everything measured in one run.

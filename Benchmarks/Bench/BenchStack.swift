@@ -1,9 +1,9 @@
 // The processes under test (`ProcessStack`): the bus on ephemeral TCP ports, the three services,
 // and the raw echo (this executable again, with `--raw-echo`), all in one temporary folder.
 
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
+import ProcessSupport
 import Processes
 
 final class BenchStack {

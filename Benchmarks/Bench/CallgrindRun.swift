@@ -3,8 +3,7 @@
 // twice with different N and divides the difference of each process's instructions by the
 // difference of N: instructions per action of client, bus and service, whatever the machine's load.
 
-import BusKit
-import MonsterKit
+import Domain
 import ZeroMQ
 
 enum CallgrindRun {

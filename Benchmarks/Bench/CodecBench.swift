@@ -2,10 +2,12 @@
 // JSONEncoder/JSONDecoder on the same envelopes, and the other per-message work of
 // BusConnection: ids, timestamps, the envelope itself.
 
-import BusKit
-import MonsterKit
-
+import Domain
 import Foundation
+import Runtime
+import Wire
+import ZeroMQTransport
+
 
 /// The cost of one operation, in microseconds.
 struct CodecCost {

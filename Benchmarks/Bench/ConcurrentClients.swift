@@ -3,10 +3,11 @@
 // traffic, for the product's clients and for raw clients of the echo (answering with one message,
 // or in the product's shape).
 
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
+import ProcessSupport
 import Synchronization
+import Wire
 import ZeroMQ
 
 enum ConcurrentClients {

@@ -6,8 +6,6 @@
 // ratios' base) and the product, gives µs per 10,000 instructions on the path (a least-squares
 // line), and so the instructions the product's p50 stands for.
 
-import BusKit
-import MonsterKit
 import ZeroMQ
 
 enum LatencyCost {

@@ -1,4 +1,5 @@
-import BusKit
+import Domain
+import ProcessSupport
 
 // What a bench run does and for how long: `--quick`, the default, `--full`, and overrides.
 

@@ -2,10 +2,13 @@
 // device actions to presentation-policy and waiting, like the gateway, for the decision and the
 // service's ack.
 
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
+import ProcessSupport
+import Runtime
+import Wire
 import ZeroMQ
+import ZeroMQTransport
 
 /// Where the product client's own time goes in the round trips (seconds, summed).
 struct ClientTime {

@@ -2,9 +2,10 @@
 // CURVE) against libzmq's zmq_proxy (`BUS_PROXY=zmq_proxy`), two buses side by side with the
 // same keys, the same client and the same messages, alternating round after round.
 
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
+import ProcessSupport
+import Wire
 import ZeroMQ
 
 /// One measured run through one bus.

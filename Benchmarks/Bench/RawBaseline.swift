@@ -2,9 +2,9 @@
 // action envelope. Ping-pong latency and windowed echo throughput through the raw echo
 // process; one-way throughput from this process's PUB to a SUB on another thread.
 
-import BusKit
-import MonsterKit
+import ProcessSupport
 import Synchronization
+import Wire
 import ZeroMQ
 
 /// The baseline's client: a PUB to the bus's frontend and a SUB (`bench.pong`, or its own

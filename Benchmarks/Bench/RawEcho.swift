@@ -3,8 +3,8 @@
 // straight back as `bench.pong` with the same payload — no decoding, no encoding, no ack
 // (unless a ping asks it for extra work first: `bench --latency-cost`).
 
-import BusKit
 import Glibc
+import ProcessSupport
 import ZeroMQ
 
 /// The baseline's wire format: two frames like the product's (topic, payload), topics as long as

@@ -1,7 +1,8 @@
 // The readable table and the final JSON line.
 
+import Domain
 import Glibc
-import MonsterKit
+import Wire
 import ZeroMQ
 
 /// The single-number figures of the JSON line, in its order; each case's raw value is its key

@@ -2,10 +2,11 @@
 // (etcd membership, a snapshot stored per decision), each count on a bus and an etcd prefix of
 // its own, so the row shows how the work divides (on 2 cores, the machine is the bound).
 
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
 import Processes
+import Sharding
+import Wire
 import ZeroMQ
 
 /// The sharded runs: by instance count, the sustained run and the actions it lost.

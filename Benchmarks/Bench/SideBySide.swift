@@ -1,8 +1,7 @@
 // What `bench --throughput-only` and `bench --latency-cost` start from: a stack, the product's
 // client and the raw client on it, and the shape of the product's answer for the raw echo.
 
-import BusKit
-import MonsterKit
+import Domain
 import ZeroMQ
 
 /// A started stack with both clients connected, warmed up and the product's answer measured.

@@ -5,9 +5,12 @@
 // type (the bus keys a device's request itself) and, when `addressed`, sets `replyTo` and hears
 // its own answers only; without it (a stack from before `replyTo`) it subscribes by type.
 
-import BusKit
-import MonsterKit
+import Domain
+import ProcessSupport
+import Runtime
+import Wire
 import ZeroMQ
+import ZeroMQTransport
 
 /// What one action caused so far, from the answers carrying its id. It is done when one of
 /// `final` (if any) has come, a service has acknowledged the action itself, and every request

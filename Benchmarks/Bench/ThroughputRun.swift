@@ -3,10 +3,12 @@
 // alternating round after round, with the CPU time of every process of the stack (the services
 // that only read what passes included) and what the bus forwarded per action.
 
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
+import ProcessSupport
+import Wire
 import ZeroMQ
+import ZeroMQTransport
 
 enum ThroughputRun {
     /// Runs `rounds` rounds of `seconds` per side with `window` in flight; returns the report.

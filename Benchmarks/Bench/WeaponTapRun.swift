@@ -3,9 +3,8 @@
 // `.build/release`) at the same time, the two measured alternately so that the machine's load
 // falls on both alike (`Scripts/bench-compare REV` builds REV and runs this).
 
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
 import ZeroMQ
 
 /// The weapon tap's figures against the raw echo of the same run: `tap` until the weapon has

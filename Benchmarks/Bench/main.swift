@@ -1,8 +1,8 @@
 // bench: Monster Bus against libzmq alone, through the same bus, in one run (issue 8).
 // `swift run -c release bench [--quick | --full]`; `bench --help` explains.
 
-import BusKit
 import Glibc
+import ProcessSupport
 import Processes
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,4 +1,5 @@
-import MonsterKit
+import Domain
+import Wire
 
 /// The AsyncAPI 3.0 document of the whole bus (`docs/asyncapi.yaml`), generated from the one
 /// declaration of the vocabulary: `MessageType` lists the channels, its declarations

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 // The types whose decoding checks more than the JSON type: what they accept, stated beside the
 // recorder (each reads its values from the type itself where it can).

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import MonsterKit
+import Wire
 
 /// A JSON value whose objects keep their members in order: the AsyncAPI document is built
 /// from these so that it is written the same way every time, and messages are read into them

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// Checks JSON values against the JSON Schemas of the AsyncAPI document, for `gateway watch
 /// --validate`. It knows the keywords the generated document uses — `$ref` (within the

@@ -2,10 +2,10 @@
 // the bench: posix_spawn (no Foundation `Process`, so the signals and descriptors a child gets
 // are said here), standard error through a pipe into a log file and memory.
 
-import BusKit
 import CLinux
 import Foundation
 import Glibc
+import ProcessSupport
 import Synchronization
 
 /// One process started by a test or the bench. Its standard error is collected as it arrives

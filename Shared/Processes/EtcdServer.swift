@@ -1,6 +1,6 @@
-import BusKit
 import Foundation
 import Glibc
+import Sharding
 
 /// A real single-member etcd (Debian's `etcd-server`; Scripts/test installs it) on free ports of
 /// 127.0.0.1, stopped and its data removed when dropped.

@@ -1,6 +1,7 @@
 @testable import Bench
 @testable import ZeroMQ
-import MonsterKit
+import Domain
+import Runtime
 import Testing
 
 /// The product client's first read of a reply (`Reply`): the correlation id and the sender

@@ -1,5 +1,5 @@
 @testable import Bench
-import MonsterKit
+import Domain
 import Testing
 
 /// `TapChain`: when the bench's weapon tap is complete, and how many services it went through.

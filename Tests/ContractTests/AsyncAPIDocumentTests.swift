@@ -1,7 +1,8 @@
 import Contract
+import Domain
 import Foundation
-import MonsterKit
 import Testing
+import Wire
 
 /// The AsyncAPI document follows the code: regenerated in memory, it must equal the checked-in
 /// docs/asyncapi.yaml, and its schemas are what the Codable types read.

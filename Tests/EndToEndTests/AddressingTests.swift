@@ -1,7 +1,7 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
 import Testing
+import Wire
 
 /// DESIGN (topics): a client with a `replyTo` address subscribed to its own answers hears its
 /// own decisions and acknowledgements and no other client's; a watcher subscribed by type hears

@@ -1,7 +1,7 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
 import Testing
+import Wire
 
 /// Issue 15: a presentation's topic carries its style (`presentation.presented/STYLE/REPLYTO`),
 /// and input-handling, which reads presentations only for whether a modal alert is up,

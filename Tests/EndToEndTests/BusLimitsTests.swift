@@ -1,6 +1,6 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
+import ProcessSupport
 import Testing
 import ZeroMQ
 

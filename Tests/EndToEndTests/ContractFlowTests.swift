@@ -1,7 +1,8 @@
+import Domain
 import Foundation
-import MonsterKit
 import Processes
 import Testing
+import Wire
 
 /// Python with what the contract checks need (`Scripts/test` installs them).
 enum ContractPython {

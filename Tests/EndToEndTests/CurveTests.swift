@@ -1,9 +1,10 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
+import ProcessSupport
 import Processes
 import Testing
 import ZeroMQ
+import ZeroMQTransport
 
 /// A keys folder made by the real `gateway keys init`, removed when released.
 final class KeysFolder {

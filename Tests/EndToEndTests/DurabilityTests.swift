@@ -1,7 +1,7 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
 import Testing
+import Wire
 
 /// Acknowledged means kept, through the real processes: the roster refuses to start on evidence
 /// of loss, naming the files; ids with NUL are refused; a backup taken under load holds every

@@ -1,6 +1,6 @@
-import BusKit
 import Foundation
 import Processes
+import Sharding
 import Testing
 
 /// The etcd client against a real etcd: leases, keys with a lease, prefixes, fenced writes.

@@ -1,5 +1,5 @@
-import BusKit
 import Foundation
+import ProcessSupport
 import Testing
 
 /// Every executable's `--help` lists the environment variables it reads, from their declarations.

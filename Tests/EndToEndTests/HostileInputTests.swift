@@ -1,7 +1,6 @@
-import BusKit
 import Foundation
-import MonsterKit
 import Testing
+import Wire
 
 /// Bad input through the real bus: every case gets an `error` naming what is wrong, from the
 /// service it reached, and the services stay up with their state unchanged.

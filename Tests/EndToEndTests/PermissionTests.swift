@@ -1,8 +1,10 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
+import ProcessSupport
 import Testing
+import Wire
 import ZeroMQ
+import ZeroMQTransport
 
 /// A client of the bus with a certificate of its own (its role in the metadata), seeing raw
 /// frames. Owned by the test's thread.

@@ -1,5 +1,5 @@
-import BusKit
 import Foundation
+import ProcessSupport
 import Testing
 
 /// Python with pyzmq, if this machine has it (`Scripts/test` installs it).

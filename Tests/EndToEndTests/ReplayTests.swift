@@ -1,7 +1,7 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
 import Testing
+import Wire
 
 /// Replays and forged times through the real bus: every service answers a message id it has
 /// already handled with its first acknowledgement marked `duplicate` and changes nothing; a

@@ -1,6 +1,5 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
 import Testing
 
 /// Crashes, overload and oversized input through the real processes: nothing acknowledged is

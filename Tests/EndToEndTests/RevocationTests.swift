@@ -1,6 +1,5 @@
-import BusKit
 import Foundation
-import MonsterKit
+import ProcessSupport
 import Testing
 import ZeroMQ
 

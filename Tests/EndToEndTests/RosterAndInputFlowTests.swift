@@ -1,8 +1,10 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
+import ProcessSupport
 import Testing
+import Wire
 import ZeroMQ
+import ZeroMQTransport
 
 /// SPEC §1.3–1.4 through the real processes: the roster, persisted changes, late joiners, and
 /// the weapon input view.

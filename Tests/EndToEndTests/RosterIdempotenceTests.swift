@@ -1,6 +1,7 @@
+import Domain
 import Foundation
-import MonsterKit
 import Testing
+import Wire
 
 /// "A message delivered twice is acknowledged as a duplicate and changes nothing" (README,
 /// Acknowledged means stored), through the real roster process and its database.

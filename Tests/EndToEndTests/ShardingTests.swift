@@ -1,8 +1,9 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
 import Processes
+import Sharding
 import Testing
+import Wire
 
 /// Two presentation-policy instances sharing the devices through etcd (docs/scaling.md): each
 /// action decided exactly once, and when one instance is killed with -9 its devices answer from

@@ -1,6 +1,5 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
 import Processes
 import Testing
 

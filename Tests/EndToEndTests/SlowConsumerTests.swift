@@ -1,6 +1,5 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
 import Testing
 
 /// A slow consumer never slows anyone else: with a `gateway --json watch` stopped (SIGSTOP)

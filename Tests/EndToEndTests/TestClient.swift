@@ -1,7 +1,9 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
+import ProcessSupport
+import Wire
 import ZeroMQ
+import ZeroMQTransport
 
 /// A raw client of a test stack's bus, for what the gateway does not do: hostile bytes,
 /// bursts, late joining. Owned by the test's thread.

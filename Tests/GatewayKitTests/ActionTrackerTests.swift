@@ -1,5 +1,6 @@
-import MonsterKit
+import Domain
 import Testing
+import Wire
 @testable import GatewayKit
 
 /// Knowing when an action's consequences have all arrived, from the acknowledgements.

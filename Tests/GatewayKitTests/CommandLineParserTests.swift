@@ -1,5 +1,5 @@
+import Domain
 import Foundation
-import MonsterKit
 import Testing
 @testable import GatewayKit
 

@@ -1,8 +1,9 @@
+import Domain
 import Foundation
 import InputCore
-import MonsterKit
 import PresentationCore
 import Testing
+import Wire
 @testable import GatewayKit
 
 /// Issue 14: output that never leaves a user guessing.

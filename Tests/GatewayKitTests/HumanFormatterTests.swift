@@ -1,5 +1,6 @@
-import MonsterKit
+import Domain
 import Testing
+import Wire
 @testable import GatewayKit
 
 /// One readable line per thing that happened.

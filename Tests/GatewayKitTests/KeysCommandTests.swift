@@ -1,5 +1,5 @@
-import BusKit
 import Foundation
+import ProcessSupport
 import Testing
 @testable import GatewayKit
 

@@ -1,6 +1,7 @@
+import Domain
 import Foundation
-import MonsterKit
 import Testing
+import Wire
 @testable import GatewayKit
 
 /// Scenario files: parsing, expectations, and the runner (with a fake bus).

@@ -1,9 +1,9 @@
+import Domain
 import Foundation
 import FoundationXML
+import InputCore
 import Testing
 @testable import GatewayKit
-import MonsterKit
-import InputCore
 
 /// The screen renderer draws every kind of screen as well-formed SVG with the parts tests look for.
 @Suite struct ScreenRendererTests {

@@ -1,6 +1,7 @@
 @testable import GatewayKit
-import MonsterKit
+import Domain
 import Testing
+import Wire
 
 /// What a watcher missed, from the components' sequence numbers.
 @Suite struct SequenceGapsTests {

@@ -1,6 +1,7 @@
 import Contract
-import MonsterKit
+import Domain
 import Testing
+import Wire
 @testable import GatewayKit
 
 /// The trace tree of `--trace` and the CloudEvents of `watch --format cloudevents`, without sockets.

@@ -1,6 +1,6 @@
+import Domain
 import Foundation
 import InputCore
-import MonsterKit
 import Testing
 
 /// SPEC §1.4: the weapon image as first responder, and its lazily created input view.

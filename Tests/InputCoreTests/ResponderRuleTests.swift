@@ -1,5 +1,5 @@
+import Domain
 import InputCore
-import MonsterKit
 import Testing
 
 /// SPEC §1.4, beyond the weapon picker's happy path: a weapon button only works while the

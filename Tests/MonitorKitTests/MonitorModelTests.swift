@@ -1,5 +1,5 @@
+import Domain
 import MonitorKit
-import MonsterKit
 import Testing
 
 @Suite struct MonitorModelTests {

@@ -1,6 +1,7 @@
+import Domain
 import MonitorKit
-import MonsterKit
 import PresentationCore
+import Wire
 
 /// Makes envelopes as the processes would send them, and feeds them to a model.
 struct Wire {

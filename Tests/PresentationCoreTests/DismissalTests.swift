@@ -1,5 +1,6 @@
-import MonsterKit
+import Domain
 import Testing
+import Wire
 @testable import PresentationCore
 
 /// SPEC §1.2: one popover at a time, dismissed by a tap outside (but not on its passthrough

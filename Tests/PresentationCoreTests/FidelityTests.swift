@@ -1,5 +1,6 @@
-import MonsterKit
+import Domain
 import Testing
+import Wire
 @testable import PresentationCore
 
 /// Issue 14: where the simulation follows UIKit more closely.

@@ -1,5 +1,6 @@
-import MonsterKit
+import Domain
 import Testing
+import Wire
 @testable import PresentationCore
 
 /// SPEC §1.3: the colour picker and the "Monster List" popover.

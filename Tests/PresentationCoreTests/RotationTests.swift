@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 import Testing
 @testable import PresentationCore
 

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 @testable import PresentationCore
 
 /// Drives a `PresentationCore` the way the bus adapter does, for tests.

@@ -1,5 +1,5 @@
+import Domain
 import Foundation
-import MonsterKit
 import RosterCore
 import RosterStore
 import Testing

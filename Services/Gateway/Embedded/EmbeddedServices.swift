@@ -1,10 +1,12 @@
-import BusKit
+import Domain
 import Foundation
 import InputService
-import MonsterKit
 import PresentationService
+import ProcessSupport
 import RosterService
 import RosterStore
+import Runtime
+import Wire
 
 /// The real services — presentation-policy, input-handling and the roster (on SQLite in a
 /// temporary folder) — each on its own thread in this process, over an `InMemoryBus`, with a

@@ -1,4 +1,5 @@
-import MonsterKit
+import Domain
+import Wire
 
 /// Knows, without sleeping, when everything an action caused has arrived. Every service
 /// acknowledges each message it handles, listing what it published and what it passed on to

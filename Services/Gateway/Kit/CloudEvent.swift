@@ -1,5 +1,5 @@
 import Contract
-import MonsterKit
+import Wire
 
 /// A bus message as a CloudEvents 1.0 event in the structured JSON format (`gateway watch
 /// --format cloudevents`). Envelope → attributes: `id` → `id`; `service` → `source`

@@ -1,5 +1,5 @@
-import BusKit
-import MonsterKit
+import Domain
+import ProcessSupport
 
 /// Parses the gateway's command line, `gateway [OPTIONS] COMMAND [ARGS]`, by the declarations
 /// in `GatewayCommands`. Global options may come before or after the command, as with git.

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// The bash completion script printed by `gateway completion bash`, made from the declarations
 /// in `GatewayCommands`: their names, options, option values and arguments.

@@ -1,5 +1,5 @@
-import BusKit
 import Contract
+import ProcessSupport
 
 /// `gateway contract`: prints the AsyncAPI 3.0 document of the bus, generated from the
 /// vocabulary (`Scripts/contract` writes it to docs/asyncapi.yaml).

@@ -1,4 +1,4 @@
-import BusKit
+import ProcessSupport
 
 /// What to check when nothing answers and keys may be the reason: a bus on CURVE silently
 /// drops plaintext clients and clients whose key it does not admit.

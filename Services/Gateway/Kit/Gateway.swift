@@ -1,8 +1,10 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
-
 import Glibc
+import ProcessSupport
+import Runtime
+import Wire
+
 
 /// The gateway CLI: parses the command line, runs one command and returns the exit status.
 public enum Gateway {

@@ -1,6 +1,9 @@
-import BusKit
-import MonsterKit
+import Domain
+import ProcessSupport
+import Runtime
+import Wire
 import ZeroMQ
+import ZeroMQTransport
 
 /// Why the gateway gave up waiting.
 public struct NoAnswer: Error, CustomStringConvertible {

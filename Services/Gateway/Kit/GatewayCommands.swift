@@ -1,5 +1,4 @@
-import BusKit
-import MonsterKit
+import Domain
 
 /// The gateway's tappable elements by name, listed once for the help, the parser's messages,
 /// the completion script and the README (checked by a test). When the cores' typed element

@@ -1,4 +1,5 @@
-import BusKit
+import Domain
+import ProcessSupport
 
 /// The gateway's help texts, made from the declarations in `GatewayCommands`.
 public enum GatewayHelp {

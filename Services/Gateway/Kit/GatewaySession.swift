@@ -1,5 +1,5 @@
-import BusKit
-import MonsterKit
+import Domain
+import Wire
 
 /// One gateway connection serving one or many commands (a single call, a scenario, a shell):
 /// it proves the path to each service once, then runs actions and prints what they cause.

@@ -1,4 +1,5 @@
-import MonsterKit
+import Domain
+import Wire
 
 /// One readable line per thing that happened, for people; `nil` for bookkeeping (acks, pongs).
 public struct HumanFormatter: Sendable {

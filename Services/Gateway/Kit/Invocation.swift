@@ -1,4 +1,5 @@
-import MonsterKit
+import Domain
+import ProcessSupport
 
 /// A gateway command, parsed.
 public enum GatewayCommand: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import BusKit
-import MonsterKit
+import Domain
+import ProcessSupport
 
 /// `gateway keys init DIR [--force | --if-missing]`, parsed.
 public struct KeysRequest: Sendable, Equatable {

@@ -1,6 +1,6 @@
-import MonsterKit
-
 import FoundationEssentials
+import Wire
+
 
 /// `expect TYPE [FIELD=VALUE…]` (some message of TYPE has every field equal) or
 /// `expect-no TYPE [FIELD=VALUE…]` (no message of TYPE has them all).

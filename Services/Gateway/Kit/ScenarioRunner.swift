@@ -1,4 +1,4 @@
-import MonsterKit
+import Wire
 
 /// What one action of a scenario caused.
 public struct ActionOutcome: Sendable {

@@ -1,6 +1,6 @@
-import BusKit
+import Domain
 import Foundation
-import MonsterKit
+import ProcessSupport
 
 /// `gateway screen`: asks the services for the device's state and draws it.
 enum ScreenCommand {

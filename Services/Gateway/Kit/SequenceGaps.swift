@@ -1,4 +1,5 @@
-import MonsterKit
+import Domain
+import Wire
 
 /// Gaps in the sequence numbers of the components (the bus and the services, each one process
 /// numbering its messages 1, 2, 3, …): what a reader missed. Clients are not followed: many

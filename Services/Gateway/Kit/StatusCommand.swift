@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// `gateway status`: asks the bus what it hears of each service.
 enum StatusCommand {

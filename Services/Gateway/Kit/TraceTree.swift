@@ -1,4 +1,4 @@
-import MonsterKit
+import Wire
 
 /// The tree of what one action caused, from the trace context every message carries
 /// (`traceparent` with its own span, `parentSpan` with its cause's): which service sent which

@@ -1,8 +1,9 @@
-import BusKit
 import Contract
-import MonsterKit
-
+import Domain
 import Glibc
+import ProcessSupport
+import Wire
+
 
 /// `gateway watch`: tails the bus, filtered by device and type prefix, printed as readable
 /// lines, JSON envelopes or CloudEvents; with `--validate`, checks every message against the

@@ -1,9 +1,9 @@
-import BusKit
 import Embedded
+import FoundationEssentials
 import GatewayKit
 import Glibc
+import ProcessSupport
 
-import FoundationEssentials
 
 // gateway: the CLI that acts as a simulated device; with --embedded, with the services inside.
 ParentWatch.start()

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// What input-handling is asked to do, built from an envelope's body by its handler; the core
 /// switches over it exhaustively.

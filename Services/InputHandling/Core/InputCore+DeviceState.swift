@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// A device's first responder and input views are what a sharded instance saves and rebuilds.
 extension InputCore: DeviceStateCore {

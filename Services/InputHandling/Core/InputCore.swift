@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// input-handling's decisions for any number of devices: first responders and input views.
 /// The keyboard's window is above the app's: taps on input views' buttons and at points come

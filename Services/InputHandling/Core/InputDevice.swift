@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// The views that can become first responder.
 public enum Responder: String, Sendable, Codable {

@@ -1,7 +1,8 @@
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
 import InputService
+import Runtime
+import ServiceLaunch
 
 // input-handling: owns first responders and input views (the weapon picker).
 exit(ServiceMain.runSharded(name: MonsterBus.Service.inputHandling) { _, _ in

@@ -1,6 +1,6 @@
-import BusKit
+import Domain
 import InputCore
-import MonsterKit
+import Runtime
 
 /// Connects `InputCore` to the bus (`DeviceCoreHandler`: its actions in, its effects out);
 /// `device.forget` and devices idle for longer than `DEVICE_IDLE_EXPIRY_SECONDS` drop a

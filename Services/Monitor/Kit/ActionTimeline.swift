@@ -1,5 +1,6 @@
+import Domain
 import GatewayKit
-import MonsterKit
+import Wire
 
 /// One action seen on the bus and what it caused, as far as it has arrived.
 public struct ActionRecord: Sendable {

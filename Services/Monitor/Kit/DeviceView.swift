@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// What the monitor shows of one device: the three services' parts of its state, each as the
 /// service last published it (`nil` until the service has answered a `device.describe`).

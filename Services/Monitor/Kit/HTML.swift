@@ -1,4 +1,4 @@
-import MonsterKit
+import Wire
 
 /// Text made safe for HTML and JSON.
 public enum HTML {

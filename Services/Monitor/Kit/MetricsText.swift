@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// `/metrics` in the Prometheus text exposition format (version 0.0.4): every counter of every
 /// service and of the bus from their heartbeats (`monsterbus_<counter>_total{service=…}`), each

@@ -1,6 +1,7 @@
+import Domain
 import Foundation
 import GatewayKit
-import MonsterKit
+import Wire
 
 /// The parts of the page, as HTML: a device's card with its screen, the services' health, the
 /// bus's statistics and the timeline. Pure: the same model and time give the same text.

@@ -1,5 +1,5 @@
-import BusKit
-import MonsterKit
+import Domain
+import Wire
 
 /// A heartbeat and when the monitor heard it (monotonic seconds).
 public struct HeardHeartbeat: Sendable, Equatable {

@@ -1,7 +1,6 @@
-import BusKit
 import Glibc
 import MonitorKit
-import MonsterKit
+import Wire
 
 /// One `/events` client: waits for the model to change and writes the events its cursor says
 /// it needs, at most 20 times a second (changes in between are coalesced: the client gets the

@@ -1,7 +1,9 @@
-import BusKit
+import Domain
 import MonitorKit
-import MonsterKit
+import ProcessSupport
+import Wire
 import ZeroMQ
+import ZeroMQTransport
 
 /// The monitor's two threads on the bus. The reader owns the SUB socket (subscribed to
 /// everything) and does nothing but copy what arrives into the queue, so the monitor never

@@ -1,6 +1,5 @@
-import BusKit
 import MonitorKit
-import MonsterKit
+import Wire
 
 /// What each path serves: `/` the overview, `/device/NAME` one device, `/events` the live
 /// updates, `/metrics` Prometheus's text, `/healthz` whether the monitor hears the bus;

@@ -1,7 +1,7 @@
-import BusKit
+import Domain
 import Foundation
 import MonitorKit
-import MonsterKit
+import ProcessSupport
 import ZeroMQ
 
 // monitor: subscribes to the bus as a read-only observer and serves a live web page of every

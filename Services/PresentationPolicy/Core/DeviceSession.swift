@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// What presentation-policy keeps for one device: small enums, and references to the profile and
 /// the presentation on screen, which are shared by every device holding the same (`Shared`):

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// Where a popover goes: the rule this simulation uses, modelled on UIKit's.
 ///

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// A device's whole session is what a sharded instance saves and rebuilds.
 extension PresentationCore: DeviceStateCore {

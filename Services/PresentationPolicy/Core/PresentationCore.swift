@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// presentation-policy's decisions, for any number of devices: device actions in, effects out.
 /// No sockets, no clocks; the bus adapter publishes the effects.

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// Builds the presentations of the app: what each shows, at which size, and where.
 public enum PresentationFactory {

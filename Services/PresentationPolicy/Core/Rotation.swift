@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// Rotation and resizing: the window changes under whatever is presented.
 enum Rotation {

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// Where everything is on a device's window, in points, for one orientation and width class.
 ///

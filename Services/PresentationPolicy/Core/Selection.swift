@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// `select NAME`: picking a monster in the roster list.
 ///

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 import Synchronization
 
 /// A value many devices hold alike (a profile, a presentation on screen, a layout), kept once in

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// How a tap is resolved and delivered, UIKit style, window by window from the top: an alert is
 /// modal; the keyboard's window (input views, owned by input-handling) is above the app's, so a

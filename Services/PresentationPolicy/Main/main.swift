@@ -1,7 +1,8 @@
-import BusKit
+import Domain
 import Glibc
-import MonsterKit
 import PresentationService
+import Runtime
+import ServiceLaunch
 
 // presentation-policy: decides how things are presented on each simulated device.
 exit(ServiceMain.runSharded(name: MonsterBus.Service.presentationPolicy) { _, _ in

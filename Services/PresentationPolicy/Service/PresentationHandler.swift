@@ -1,6 +1,6 @@
-import BusKit
-import MonsterKit
+import Domain
 import PresentationCore
+import Runtime
 
 /// Connects `PresentationCore` to the bus (`DeviceCoreHandler`: device actions in, its effects
 /// out); `device.forget` and devices idle for longer than `DEVICE_IDLE_EXPIRY_SECONDS` drop a

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// What the roster core is asked to decide, built from an envelope's body by its handler (which
 /// handles `roster.backup.request` itself); the core switches over it exhaustively.

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// A change the roster decided on, to be stored before anything is published about it.
 public enum RosterChange: Sendable, Equatable {

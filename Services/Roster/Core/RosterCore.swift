@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// The roster's decisions: the six monsters, their weapons and name colours, and which monster
 /// each device shows. `decide` is pure; `apply` takes a decided change once it is stored.

@@ -1,8 +1,10 @@
-import BusKit
-import MonsterKit
+import Domain
 import Glibc
+import ProcessSupport
 import RosterService
 import RosterStore
+import Runtime
+import ServiceLaunch
 
 // roster: owns the monsters, selections, weapon and colour changes, in SQLite.
 let environment = ProcessEnvironment.current

@@ -1,7 +1,9 @@
-import BusKit
-import MonsterKit
+import Domain
+import ProcessSupport
 import RosterCore
 import RosterStore
+import Runtime
+import Wire
 
 /// Connects `RosterCore` to the bus and to its database: a change is stored (and the marker of
 /// the acknowledged position updated) before it is published or acknowledged, and a message

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 import RosterCore
 
 /// What a roster database says about itself: its identity, revision and how many changes it

@@ -1,5 +1,5 @@
+import Domain
 import Foundation
-import MonsterKit
 
 /// Turns an SVG file into a PNG with whichever converter is installed: `rsvg-convert` (librsvg),
 /// else ImageMagick's `magick` or `convert`. Found by searching `PATH`; run as a subprocess.

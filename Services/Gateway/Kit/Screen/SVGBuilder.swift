@@ -1,4 +1,4 @@
-import MonsterKit
+import Wire
 
 /// Writes SVG (XML) text: elements with attributes, text content, and the escaping that keeps it
 /// well-formed whatever the strings hold.

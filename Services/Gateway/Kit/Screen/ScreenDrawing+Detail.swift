@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// The detail pane's contents: the monster's name and description, its icon, its weapon, the notes.
 extension ScreenDrawing {

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// The input view at the bottom of the window: the weapon picker, or the system keyboard.
 extension ScreenDrawing {

@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// The window's layout elements: status bar, navigation bars and their buttons, panes and rows.
 extension ScreenDrawing {

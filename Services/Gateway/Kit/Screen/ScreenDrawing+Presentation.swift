@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// The presentation on top of the window: a popover with its arrow, or an alert over a dimmed screen.
 extension ScreenDrawing {

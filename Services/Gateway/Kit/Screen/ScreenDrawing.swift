@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// One drawing of a screen in progress: the state drawn and the SVG written so far.
 struct ScreenDrawing {

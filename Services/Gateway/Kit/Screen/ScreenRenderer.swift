@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// Draws what a simulated device's screen shows as an SVG picture.
 ///

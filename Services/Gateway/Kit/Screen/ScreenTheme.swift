@@ -1,4 +1,4 @@
-import MonsterKit
+import Domain
 
 /// The colours, fonts and fixed sizes the screen is drawn with: a light, iOS-like look.
 enum ScreenTheme {

@@ -1,0 +1,152 @@
+import BusCore
+import Domain
+import ProcessSupport
+import Wire
+
+/// A bus inside one process: what a connection publishes reaches every connection subscribed
+/// to a prefix of its topic (the first frame), the publisher's own included, in the order
+/// published — as through the ZeroMQ bus, without sockets; a device's request goes on the topic
+/// the bus would give it (its bucket, a tap's owner: `BusPolicy.deviceTopic`). For `gateway --embedded` and for
+/// tests that run the real handlers in milliseconds. Thread-safe; each connection is owned by
+/// one thread.
+public final class InMemoryBus: @unchecked Sendable {
+    private let connections = Locked<[InMemoryConnection]>([])
+    /// The bus's policy, for the topic of a device's request (`BusPolicy.deviceTopic`).
+    private let policy = BusPolicy()
+    /// The bus's message size limit, for the connections' codecs.
+    public let maxMessageBytes: Int
+
+    /// An empty bus taking messages up to `maxMessageBytes`.
+    public init(maxMessageBytes: Int = 65_536) { self.maxMessageBytes = maxMessageBytes }
+
+    /// A new connection as `service`, subscribed to `subscriptions`.
+    public func connect(service: String, subscriptions: [String] = []) -> InMemoryConnection {
+        let connection = InMemoryConnection(bus: self, service: service, subscriptions: subscriptions)
+        connections.withLock { $0.append(connection) }
+        return connection
+    }
+
+    /// Asks every connection's runtime to stop (`BusTransport.wait` says `stop`).
+    public func stopAll() {
+        for connection in connections.current { connection.stop() }
+    }
+
+    fileprivate func publish(_ frames: [[UInt8]]) {
+        var frames = frames
+        if let retopic = policy.deviceTopic(frames: frames) { frames[0] = retopic }
+        guard let topic = frames.first else { return }
+        for connection in connections.current { connection.deliver(frames, topic: topic) }
+    }
+
+    fileprivate func remove(_ connection: InMemoryConnection) {
+        connections.withLock { $0.removeAll { $0 === connection } }
+    }
+}
+
+/// One process's connection to an `InMemoryBus`.
+public final class InMemoryConnection: BusTransport, @unchecked Sendable {
+    /// The name put in `service` of every envelope made by `envelope`.
+    public let service: String
+    public let codec: EnvelopeCodec
+    public var sendWaits: UInt64 { 0 }
+    public var sendsDropped: UInt64 { 0 }
+    private weak var bus: InMemoryBus?
+    private let condition = ConditionLock()
+    private var queue: [[[UInt8]]] = []
+    private var head = 0
+    private var prefixes: [[UInt8]]
+    private var stopped = false
+    private var maker: EnvelopeMaker
+
+    fileprivate init(bus: InMemoryBus, service: String, subscriptions: [String]) {
+        self.bus = bus
+        self.service = service
+        codec = EnvelopeCodec(maxMessageBytes: bus.maxMessageBytes)
+        prefixes = subscriptions.map { Array($0.utf8) }
+        maker = EnvelopeMaker(service: service)
+    }
+
+    /// An envelope from this connection's sender (`EnvelopeMaker.envelope`).
+    public func envelope(
+        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil
+    ) -> Envelope {
+        maker.envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan)
+    }
+
+    /// Encodes and publishes `envelope`.
+    public func send(_ envelope: Envelope) throws {
+        try sendRaw(try codec.frames(envelope))
+    }
+
+    public func sendRaw(_ frames: [[UInt8]]) throws {
+        bus?.publish(frames)
+    }
+
+    fileprivate func deliver(_ frames: [[UInt8]], topic: [UInt8]) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard prefixes.contains(where: { topic.starts(with: $0) }) else { return }
+        queue.append(frames)
+        condition.signal()
+    }
+
+    public func receiveFramesNow() throws -> [[UInt8]]? {
+        condition.lock()
+        defer { condition.unlock() }
+        return take()
+    }
+
+    public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
+        condition.lock()
+        defer { condition.unlock() }
+        let until = ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)
+        while head == queue.count && !stopped {
+            if !condition.wait(until: until) { break }
+        }
+        return take()
+    }
+
+    /// The oldest waiting message; the caller holds the lock.
+    private func take() -> [[UInt8]]? {
+        guard head < queue.count else { return nil }
+        let frames = queue[head]
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return frames
+    }
+
+    public func subscribe(_ prefix: String) throws {
+        condition.withLock { prefixes.append(Array(prefix.utf8)) }
+    }
+
+    public func unsubscribe(_ prefix: String) throws {
+        condition.withLock {
+            if let index = prefixes.firstIndex(of: Array(prefix.utf8)) { prefixes.remove(at: index) }
+        }
+    }
+
+    public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
+        condition.lock()
+        defer { condition.unlock() }
+        let until = ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)
+        while head == queue.count && !stopped {
+            if !condition.wait(until: until) { break }
+        }
+        return TransportWake(message: head < queue.count, stop: stopped)
+    }
+
+    /// Makes `wait` return `stop` (the runtime then handles what had arrived and leaves).
+    public func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+    }
+
+    public func close() {
+        bus?.remove(self)
+    }
+}

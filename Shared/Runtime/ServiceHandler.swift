@@ -1,0 +1,55 @@
+import Domain
+import Wire
+
+/// What a handler did with one message.
+public struct Reply: Sendable, Equatable {
+    /// Messages to publish, in order, before the acknowledgement.
+    public var effects: [Effect]
+    /// True when the message had already been handled (same id): nothing was done again.
+    public var duplicate: Bool
+
+    /// A reply publishing `effects`.
+    public init(_ effects: [Effect], duplicate: Bool = false) {
+        self.effects = effects; self.duplicate = duplicate
+    }
+}
+
+/// A service's adapter between the bus and its pure core.
+public protocol ServiceHandler {
+    /// Exactly the types this service handles: the runtime subscribes to them (and `sys.ping`)
+    /// and hands it nothing else. One declaration gives both subscription and dispatch.
+    var handledTypes: [MessageType] { get }
+    /// Topics to subscribe to; by default every handled type, bare (every key). A sharded
+    /// instance subscribes to its buckets' topics instead.
+    var subscriptions: [String] { get }
+    /// Whether this service handles `type` (by default: whether it is in `handledTypes`).
+    func accepts(_ type: MessageType) -> Bool
+    /// Whether this instance handles `envelope` (by default: whether it accepts its type; a
+    /// sharded instance only its own devices').
+    func accepts(_ envelope: Envelope) -> Bool
+    /// Handles one message and says what to publish because of it.
+    mutating func handle(_ envelope: Envelope) -> Reply
+    /// Forgets the devices unused for longer than `DEVICE_IDLE_EXPIRY_SECONDS` at `now`
+    /// (seconds since 1970); returns their ids. Called about once per heartbeat interval.
+    mutating func forgetIdleDevices(now: Double) -> [String]
+    /// Subscriptions to add and to remove since the last call (a sharded instance whose buckets
+    /// changed); the runtime asks after each batch of messages and each heartbeat interval.
+    mutating func subscriptionChanges() -> (add: [String], remove: [String])
+}
+
+extension ServiceHandler {
+    /// Every handled type, bare.
+    public var subscriptions: [String] { handledTypes.map(\.rawValue) }
+
+    /// Whether `type` is one of `handledTypes`.
+    public func accepts(_ type: MessageType) -> Bool { handledTypes.contains(type) }
+
+    /// Subscriptions never change.
+    public mutating func subscriptionChanges() -> (add: [String], remove: [String]) { ([], []) }
+
+    /// Every message of an accepted type.
+    public func accepts(_ envelope: Envelope) -> Bool { accepts(envelope.type) }
+
+    /// A service without per-device state forgets nothing.
+    public mutating func forgetIdleDevices(now: Double) -> [String] { [] }
+}

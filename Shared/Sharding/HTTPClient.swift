@@ -1,0 +1,307 @@
+import Glibc
+import ProcessSupport
+import Wire
+
+/// A small HTTP/1.1 client over plain TCP (no TLS), for etcd's JSON gateway: a POST with a body,
+/// an answer with a `Content-Length` or chunked. It keeps its connections open between requests
+/// (one per concurrent caller). Each call blocks the calling thread (never the cooperative pool)
+/// until the answer is complete or the timeout has passed. Foundation's `URLSession` did this
+/// before, at the cost of loading libcurl and its TLS and Kerberos libraries in every process.
+final class HTTPClient: Sendable {
+    /// One exchange's answer.
+    struct Response {
+        /// The HTTP status (200: OK).
+        var status: Int
+        /// The body, de-chunked.
+        var body: [UInt8]
+    }
+
+    /// What went wrong, for a person; `stale` when a kept connection turned out to be closed by
+    /// the server before it answered anything (the request is then sent again on a new one).
+    struct Failure: Error {
+        var description: String
+        var stale = false
+    }
+
+    private let host: String
+    private let port: UInt16
+    private let maxBodyBytes: Int
+    private let idle = Locked<[Int32]>([])
+
+    /// The largest answer body accepted by default: far above anything etcd answers here, far
+    /// below what would exhaust a service's memory.
+    static let defaultMaxBodyBytes = 64 << 20
+
+    /// A client of the server at `host` (a name, or an address; IPv6 without brackets) and
+    /// `port`, refusing answers whose body is larger than `maxBodyBytes`.
+    init(host: String, port: UInt16, maxBodyBytes: Int = defaultMaxBodyBytes) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    deinit {
+        for socket in idle.current { close(socket) }
+    }
+
+    /// POSTs `body` to `path` with `contentType`, and returns the answer, within `timeout` seconds.
+    func post(_ path: String, body: [UInt8], contentType: String, timeout: Double) throws(Failure) -> Response {
+        let deadline = Timestamp.monotonic() + timeout
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let head = "POST \(path) HTTP/1.1\r\nHost: \(authority)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n"
+        let request = Array(head.utf8) + body
+        if let kept = idle.withLock({ $0.popLast() }) {
+            do {
+                return try exchange(kept, request, deadline: deadline)
+            } catch where !error.stale {
+                throw error
+            } catch {
+                // Closed by the server while it was idle: a new connection below.
+            }
+        }
+        return try exchange(try connect(deadline: deadline), request, deadline: deadline)
+    }
+
+    /// Sends `request` on `socket` and reads the answer; the socket is kept for the next request
+    /// when the answer leaves it reusable, closed otherwise.
+    private func exchange(_ socket: Int32, _ request: [UInt8], deadline: Double) throws(Failure) -> Response {
+        var reader = ResponseReader(socket: socket, deadline: deadline, maxBodyBytes: maxBodyBytes)
+        do {
+            try Self.send(socket, request, deadline: deadline)
+            let response = try reader.read()
+            if reader.reusable { idle.withLock { $0.append(socket) } } else { close(socket) }
+            return response
+        } catch {
+            close(socket)
+            throw error
+        }
+    }
+
+    /// A new connection, non-blocking, to the first of the host's addresses that accepts one.
+    private func connect(deadline: Double) throws(Failure) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let resolved = getaddrinfo(host, String(port), &hints, &list)
+        guard resolved == 0, let first = list else {
+            throw Failure(description: "cannot resolve \(host): \(String(cString: gai_strerror(resolved)))")
+        }
+        defer { freeaddrinfo(first) }
+        var reason = "no address"
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let address = entry {
+            entry = address.pointee.ai_next
+            let socket = Glibc.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+            guard socket >= 0 else {
+                reason = Self.systemError()
+                continue
+            }
+            if Glibc.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
+            if errno == EINPROGRESS {
+                do {
+                    try Self.waitFor(Int16(POLLOUT), on: socket, deadline: deadline)
+                    var error: Int32 = 0
+                    var size = socklen_t(MemoryLayout<Int32>.size)
+                    getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &size)
+                    if error == 0 { return socket }
+                    reason = String(cString: strerror(error))
+                } catch {
+                    close(socket)
+                    throw error
+                }
+            } else {
+                reason = Self.systemError()
+            }
+            close(socket)
+        }
+        throw Failure(description: "cannot connect: \(reason)")
+    }
+
+    private static func send(_ socket: Int32, _ bytes: [UInt8], deadline: Double) throws(Failure) {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            if count > 0 {
+                sent += count
+            } else if errno == EAGAIN || errno == EINTR {
+                try waitFor(Int16(POLLOUT), on: socket, deadline: deadline)
+            } else {
+                throw Failure(description: "cannot send: \(systemError())", stale: errno == EPIPE || errno == ECONNRESET)
+            }
+        }
+    }
+
+    /// Waits until `socket` is ready for `events`, or throws when `deadline` has passed.
+    fileprivate static func waitFor(_ events: Int16, on socket: Int32, deadline: Double) throws(Failure) {
+        while true {
+            let left = deadline - Timestamp.monotonic()
+            guard left > 0 else { throw Failure(description: "no answer in time") }
+            var entry = pollfd(fd: socket, events: events, revents: 0)
+            let ready = poll(&entry, 1, Int32(min(left * 1000 + 1, Double(Int32.max))))
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw Failure(description: "poll: \(systemError())") }
+        }
+    }
+
+    fileprivate static func systemError() -> String { String(cString: strerror(errno)) }
+}
+
+/// Reads one HTTP/1.1 answer from a socket: the status line, the headers, and the body by
+/// `Content-Length`, chunked, or up to the end of the connection — none larger than
+/// `maxBodyBytes`, and a length or chunk size that is not a number in range is an error.
+private struct ResponseReader {
+    let socket: Int32
+    let deadline: Double
+    let maxBodyBytes: Int
+    private var buffer: [UInt8] = []
+    private var position = 0
+    /// Whether the connection can carry another request after this answer.
+    private(set) var reusable = false
+    /// The largest header block accepted.
+    private static let maxHeaderBytes = 65_536
+
+    init(socket: Int32, deadline: Double, maxBodyBytes: Int) {
+        self.socket = socket
+        self.deadline = deadline
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    mutating func read() throws(HTTPClient.Failure) -> HTTPClient.Response {
+        let headerLines = try readHeaders()
+        guard let statusLine = headerLines.first, statusLine.hasPrefix("HTTP/1."),
+              let status = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else {
+            throw HTTPClient.Failure(description: "not an HTTP answer: \(headerLines.first?.prefix(80) ?? "")")
+        }
+        var length: String?
+        var chunked = false
+        var closes = false
+        for line in headerLines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingSpaces().lowercased()
+            switch name {
+            case "content-length": length = value
+            case "transfer-encoding": chunked = value.contains("chunked")
+            case "connection": closes = value.contains("close")
+            default: break
+            }
+        }
+        let body: [UInt8]
+        if chunked {
+            body = try readChunks()
+        } else if let length {
+            let count = try size(length, radix: 10, of: "Content-Length", within: maxBodyBytes)
+            try need(position + count)
+            body = Array(buffer[position..<position + count])
+            position += count
+        } else {
+            repeat {
+                guard buffer.count - position <= maxBodyBytes else { throw tooLarge() }
+            } while try receive()
+            body = Array(buffer[position...])
+            position = buffer.count
+            closes = true
+        }
+        reusable = !closes && position == buffer.count
+        return HTTPClient.Response(status: status, body: body)
+    }
+
+    /// The lines of the status and headers (the blank line consumed).
+    private mutating func readHeaders() throws(HTTPClient.Failure) -> [String] {
+        var lines: [String] = []
+        while true {
+            let line = try readLine()
+            if line.isEmpty { return lines }
+            lines.append(line)
+        }
+    }
+
+    private mutating func readChunks() throws(HTTPClient.Failure) -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let line = try readLine()
+            let digits = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces() } ?? ""
+            let size = try size(digits, radix: 16, of: "chunk size", within: maxBodyBytes - body.count)
+            if size == 0 {
+                while try !readLine().isEmpty {}  // trailers
+                return body
+            }
+            try need(position + size + 2)
+            body += buffer[position..<position + size]
+            position += size + 2
+        }
+    }
+
+    /// `text` as a size: digits only (in `radix`), at most `limit`.
+    private func size(_ text: String, radix: Int, of what: String, within limit: Int) throws(HTTPClient.Failure) -> Int {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") }),
+              let size = Int(text, radix: radix)
+        else {
+            throw HTTPClient.Failure(description: "a bad \(what) '\(text.prefix(20))'")
+        }
+        guard size <= limit else { throw tooLarge() }
+        return size
+    }
+
+    private func tooLarge() -> HTTPClient.Failure {
+        HTTPClient.Failure(description: "an answer larger than \(maxBodyBytes) bytes")
+    }
+
+    /// The next line (without its CRLF).
+    private mutating func readLine() throws(HTTPClient.Failure) -> String {
+        var searched = position
+        while true {
+            if let end = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[position..<end].last == UInt8(ascii: "\r") ? buffer[position..<end - 1] : buffer[position..<end]
+                position = end + 1
+                return String(decoding: line, as: UTF8.self)
+            }
+            guard buffer.count - position < Self.maxHeaderBytes else {
+                throw HTTPClient.Failure(description: "a line longer than \(Self.maxHeaderBytes) bytes in the answer")
+            }
+            searched = buffer.count
+            guard try receive() else {
+                // Nothing at all: the server had closed this kept connection before the request.
+                throw HTTPClient.Failure(description: "the server closed the connection before answering", stale: buffer.isEmpty)
+            }
+        }
+    }
+
+    /// Reads until `count` bytes are buffered.
+    private mutating func need(_ count: Int) throws(HTTPClient.Failure) {
+        while buffer.count < count {
+            guard try receive() else { throw HTTPClient.Failure(description: "the server closed the connection in the middle of its answer") }
+        }
+    }
+
+    /// Appends what the socket has; false at the end of the connection.
+    private mutating func receive() throws(HTTPClient.Failure) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer += chunk[..<count]
+                return true
+            }
+            if count == 0 { return false }
+            if errno == EAGAIN || errno == EINTR {
+                try HTTPClient.waitFor(Int16(POLLIN), on: socket, deadline: deadline)
+            } else if errno == ECONNRESET {
+                throw HTTPClient.Failure(description: "the server reset the connection", stale: buffer.isEmpty)
+            } else {
+                throw HTTPClient.Failure(description: "cannot receive: \(HTTPClient.systemError())")
+            }
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs at both ends.
+    fileprivate func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}

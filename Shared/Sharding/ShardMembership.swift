@@ -1,0 +1,98 @@
+import Glibc
+import ProcessSupport
+import Wire
+
+/// One instance's membership among its service's instances, kept in etcd: a key
+/// `/monsterbus/members/<service>/<instance>` on a lease refreshed every third of its TTL, and
+/// the member list read back at each refresh. The key's create revision is the instance's
+/// epoch: writes fenced by it are refused once the lease is lost. A background thread keeps it.
+public final class ShardMembership: @unchecked Sendable {
+    /// What this instance knows of the membership at one moment.
+    public struct View: Sendable, Equatable {
+        /// The live instances, sorted.
+        public var members: [String]
+        /// This instance's epoch, or nil while it is not a member (its lease lost).
+        public var epoch: Int64?
+        /// Counts changes of `members` or `epoch`.
+        public var generation: UInt64
+    }
+
+    /// This instance's name.
+    public let instance: String
+    /// Where the service's members are listed.
+    public let prefix: String
+    /// This instance's key.
+    public var memberKey: String { prefix + instance }
+    private let client: EtcdClient
+    private let ttl: Int
+    private let log: Log
+    private let current = Locked(View(members: [], epoch: nil, generation: 0))
+    private var lease: Int64 = 0
+    /// When the lease was last renewed, in seconds of the monotonic clock.
+    private var lastRenewed = 0.0
+
+    /// Joins the members of `service` (blocking until etcd answers) and keeps the membership up
+    /// to date from then on.
+    public init(service: String, config: ShardConfig, client: EtcdClient, log: Log) throws {
+        instance = config.instance
+        prefix = "/monsterbus/members/\(service)/"
+        self.client = client
+        ttl = config.leaseSeconds
+        self.log = log
+        try join()
+        _ = OSThread { [self] in keep() }
+    }
+
+    /// The membership now.
+    public var view: View { current.current }
+
+    private func update(members: [String], epoch: Int64?) {
+        let changed = current.withLock { current in
+            guard current.members != members || current.epoch != epoch else { return false }
+            current = View(members: members, epoch: epoch, generation: current.generation + 1)
+            return true
+        }
+        if changed {
+            log.info("shard members: \(members.joined(separator: ", ")); this instance \(instance) \(epoch.map { "at epoch \($0)" } ?? "is not a member")")
+        }
+    }
+
+    private func join() throws {
+        lease = try client.grantLease(ttl: ttl)
+        try client.put(memberKey, Array(instance.utf8), lease: lease)
+        guard let mine = try client.get(memberKey) else { throw EtcdError(description: "\(memberKey) vanished as it was written") }
+        lastRenewed = Timestamp.monotonic()
+        update(members: try client.list(prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }, epoch: mine.createRevision)
+    }
+
+    /// Refreshes the lease and the member list every third of the TTL, for ever; a lease lost
+    /// (expired at etcd, or not renewed within its TTL here) makes this instance own nothing
+    /// until it has joined again with a new epoch.
+    private func keep() {
+        let interval = max(0.2, Double(ttl) / 3)
+        while true {
+            usleep(UInt32(interval * 1_000_000))
+            do {
+                if view.epoch == nil {
+                    try join()
+                    continue
+                }
+                let left = try client.keepAlive(lease: lease)
+                guard left > 0 else {
+                    log.warn("membership lease \(lease) expired: this instance stops deciding and joins again")
+                    update(members: [], epoch: nil)
+                    continue
+                }
+                lastRenewed = Timestamp.monotonic()
+                let members = try client.list(prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }
+                update(members: members, epoch: members.contains(instance) ? view.epoch : nil)
+            } catch {
+                log.warn("membership: \(error)")
+                if Timestamp.monotonic() - lastRenewed >= Double(ttl), view.epoch != nil {
+                    log.warn("membership lease not renewed for \(ttl) s: this instance stops deciding")
+                    update(members: [], epoch: nil)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Domain
+/// A message on the bus: a versioned header and a typed body. On the wire it is two frames,
+/// the topic (the type) and this, as JSON.
+public struct Envelope: Sendable, Equatable {
+    /// The envelope format version this code reads and writes.
+    public static let currentVersion = 1
+
+    /// Envelope format version.
+    public var version: Int
+    /// Unique id of this message.
+    public var id: String
+    /// Id of the action that caused it (an action's own id for the action itself).
+    public var correlationId: String
+    /// The service that sent it (`gateway`, `presentation-policy`, …).
+    public var service: String
+    /// The simulated device it concerns, if any.
+    public var device: String?
+    /// The sender's sequence number: one more for every message it publishes.
+    public var seq: UInt64
+    /// When it was sent, ISO 8601 in UTC with milliseconds.
+    public var time: String
+    /// W3C `traceparent` of this message's span: an action starts a trace, and every message it
+    /// causes carries the same trace id with a span id of its own. Absent on messages nothing caused
+    /// (heartbeats) and from clients that do not trace.
+    public var traceparent: String?
+    /// The span id (16 hex digits) of the message that caused this one; absent on an action.
+    public var parentSpan: String?
+    /// The address (1 to 64 bytes, no `/`, `Identifier` rules) of the client that asked: every
+    /// message its action causes carries it, and its `.toClient` answers are published on the
+    /// topic `type/replyTo`, to which that client subscribes. Absent from clients that subscribe
+    /// by type (they see every client's answers).
+    public var replyTo: String?
+    /// The payload; its case is the message type.
+    public var body: Body
+
+    /// The message type, from the body.
+    public var type: MessageType { body.type }
+
+    /// Whether `text` may be a `replyTo` address: 1 to 64 bytes, no `/` (the topic's separator);
+    /// control characters are `Identifier`'s to refuse.
+    public static func isAddress(_ text: String) -> Bool {
+        let count = text.utf8.count
+        return count >= 1 && count <= 64 && !text.utf8.contains(Topic.separator)
+    }
+
+    /// The topic frame this envelope is published on (`Topic`): its type, keyed by its device's
+    /// bucket (`.byDevice`, when it has a device; a tap's or an interaction change's owner first,
+    /// `Topic.deviceKey`) or by its `replyTo` (`.toClient`, when set; a presentation's style first,
+    /// `Topic.styledKey`).
+    public var topic: String { Topic.name(type, key: topicKey) }
+
+    /// The key of `topic`, if it has one.
+    public var topicKey: String? {
+        let (first, second) = topicKeyParts
+        guard let first else { return nil }
+        return second.map { first + "/" + $0 } ?? first
+    }
+
+    /// `topicKey`'s parts before they are joined with `/` — for a device's request its owner
+    /// and its device's bucket, for an answer its presentation's style and its `replyTo`, either
+    /// alone when the other is missing — so that the codec writes and checks a topic frame
+    /// without making the key. The second is `nil` when there is one part, both with none.
+    public var topicKeyParts: (String?, String?) {
+        let parts: (String?, String?) = switch type.addressing {
+        case .broadcast: (nil, nil)
+        case .byDevice: (Routing.owner(of: body), device.map(Topic.bucket(ofDevice:)))
+        case .toClient: (Topic.style(of: body)?.rawValue, replyTo)
+        }
+        return parts.0 == nil ? (parts.1, nil) : parts
+    }
+
+    /// The trace context in `traceparent`, if there is a valid one.
+    public var trace: TraceContext? { traceparent.flatMap(TraceContext.init(traceparent:)) }
+}
+
+extension Envelope {
+    /// An envelope from its parts, at the current version. Made by the memberwise initializer
+    /// (which exists because this one is in an extension): assigned one by one, the members were
+    /// built in a temporary envelope, copied out and destroyed (~500 instructions a message).
+    public init(
+        id: String, correlationId: String, service: String, device: String?, seq: UInt64, time: String,
+        traceparent: String? = nil, parentSpan: String? = nil, replyTo: String? = nil, body: Body
+    ) {
+        self.init(
+            version: Envelope.currentVersion, id: id, correlationId: correlationId, service: service, device: device,
+            seq: seq, time: time, traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
+    }
+}
+
+extension Envelope: Codable {
+    enum CodingKeys: String, CodingKey {
+        case version = "v", type, id, correlationId, service, device, seq, time, traceparent, parentSpan, replyTo, body
+    }
+
+    /// Decodes an envelope from its JSON form (`v`, `type`, header, `body`), refusing versions other
+    /// than 1, unknown types, a `time` that is not a timestamp, an empty id, correlationId or
+    /// service, a device id empty or over 64 bytes, ids holding NUL or other control characters
+    /// (`Identifier`), and a `traceparent` or `parentSpan` not in the W3C form.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        guard version == Envelope.currentVersion else { throw MessageError(.unsupportedVersion, "version \(version) is not supported (this reads version \(Envelope.currentVersion))") }
+        let typeName = try container.decode(String.self, forKey: .type)
+        guard let type = MessageType(rawValue: typeName) else {
+            throw MessageError(.unknownType, "unknown message type '\(typeName)'")
+        }
+        id = try container.decode(String.self, forKey: .id)
+        correlationId = try container.decode(String.self, forKey: .correlationId)
+        service = try container.decode(String.self, forKey: .service)
+        device = try container.decodeIfPresent(String.self, forKey: .device)
+        seq = try container.decode(UInt64.self, forKey: .seq)
+        time = try container.decode(String.self, forKey: .time)
+        try Identifier.check(id, field: "id")
+        try Identifier.check(correlationId, field: "correlationId")
+        try Identifier.check(service, field: "service")
+        if let device { try Identifier.check(device, field: "device") }
+        traceparent = try container.decodeIfPresent(String.self, forKey: .traceparent)
+        parentSpan = try container.decodeIfPresent(String.self, forKey: .parentSpan)
+        replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
+        if let replyTo { try Identifier.check(replyTo, field: "replyTo") }
+        guard Timestamp.parse(time) != nil else {
+            throw MessageError(.badTime, "field 'time' is not an RFC 3339 timestamp such as 2026-11-30T03:14:39.123Z: '\(time.prefix(40))'")
+        }
+        body = try Body.decode(type, from: container, forKey: .body)
+        guard !id.isEmpty, !correlationId.isEmpty, !service.isEmpty else {
+            throw MessageError(.badShape, "id, correlationId and service must not be empty")
+        }
+        if let device, device.isEmpty || device.utf8.count > 64 {
+            throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
+        }
+        if let traceparent, TraceContext(traceparent: traceparent) == nil {
+            throw MessageError(.badShape, "traceparent must be 00-<32 hex trace id>-<16 hex span id>-<2 hex flags> (W3C Trace Context)")
+        }
+        if let parentSpan, !TraceContext.isSpanId(parentSpan) {
+            throw MessageError(.badShape, "parentSpan must be a span id: 16 lowercase hex digits, not all zero")
+        }
+        if let replyTo, !Envelope.isAddress(replyTo) {
+            throw MessageError(.badShape, "replyTo is a client's address: 1 to 64 bytes of UTF-8 without '/'")
+        }
+    }
+
+    /// Encodes the envelope as its JSON form: `v`, `type` (from the body), the header, then `body`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(type.rawValue, forKey: .type)
+        try container.encode(id, forKey: .id)
+        try container.encode(correlationId, forKey: .correlationId)
+        try container.encode(service, forKey: .service)
+        try container.encodeIfPresent(device, forKey: .device)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(traceparent, forKey: .traceparent)
+        try container.encodeIfPresent(parentSpan, forKey: .parentSpan)
+        try container.encodeIfPresent(replyTo, forKey: .replyTo)
+        try body.encode(into: &container, forKey: .body)
+    }
+}

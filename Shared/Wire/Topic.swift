@@ -1,0 +1,138 @@
+import Domain
+import Glibc
+
+/// How a message is addressed on the bus: its topic frame is its type, optionally followed by
+/// `/` and a key, so a subscriber to the type (or any prefix of it) receives every key, and a
+/// subscriber to `type/key` only that key's messages.
+public enum Addressing: Sendable, Equatable {
+    /// The topic is the type alone: state every interested party reads (heartbeats, roster).
+    case broadcast
+    /// Keyed by the device's bucket (`Topic.bucket(ofDevice:)`): requests to a service that owns
+    /// devices, so a sharded instance subscribes to its buckets only.
+    case byDevice
+    /// Keyed by the `replyTo` address of the action that caused it: answers to the client that
+    /// asked, so a client subscribes to its own address only.
+    case toClient
+}
+
+/// The topic frame's grammar, shared by every sender, receiver and the bus.
+public enum Topic {
+    /// The byte between a topic's type and its key.
+    public static let separator = UInt8(ascii: "/")
+    /// How many buckets devices are spread over (the shard unit of docs/scaling.md).
+    public static let bucketCount = 256
+
+    /// The bucket of `device`: FNV-1a (32 bits) of its UTF-8 bytes, modulo 256, as two lowercase
+    /// hex digits — the same in every language (docs/asyncapi.yaml says how).
+    public static func bucket(ofDevice device: String) -> String {
+        var device = device
+        return device.withUTF8 { bucket(ofDeviceBytes: $0) }
+    }
+
+    /// The bucket of the device id whose UTF-8 is `bytes` (`bucket(ofDevice:)`; the bus hashes
+    /// the bytes of a message in place).
+    @inlinable
+    public static func bucket<Bytes: Sequence>(ofDeviceBytes bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        bucketName(bucketIndex(ofDeviceBytes: bytes))
+    }
+
+    /// The bucket (0..<256) of the device id whose UTF-8 is `bytes`, as a number: FNV-1a (32
+    /// bits) modulo 256.
+    @inlinable
+    public static func bucketIndex<Bytes: Sequence>(ofDeviceBytes bytes: Bytes) -> Int where Bytes.Element == UInt8 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in bytes {
+            hash ^= UInt32(byte)
+            hash &*= 16_777_619
+        }
+        return Int(hash % UInt32(bucketCount))
+    }
+
+    /// The two-hex-digit name of bucket `index` (0..<256).
+    public static func bucketName(_ index: Int) -> String {
+        String(unsafeUninitializedCapacity: 2) { buffer in
+            buffer[0] = hexDigit((index >> 4) & 15)
+            buffer[1] = hexDigit(index & 15)
+            return 2
+        }
+    }
+
+    /// The lowercase hex digit of `digit` (0...15), as bucket names write it.
+    @inlinable
+    public static func hexDigit(_ digit: Int) -> UInt8 {
+        digit < 10 ? UInt8(ascii: "0") + UInt8(digit) : UInt8(ascii: "a") + UInt8(digit - 10)
+    }
+
+    /// The topic `type` or `type/key`.
+    public static func name(_ type: MessageType, key: String?) -> String {
+        guard let key else { return type.rawValue }
+        return type.rawValue + "/" + key
+    }
+
+    /// The key of a device's request: its `owner` (`Routing.ownedByElement`), `/` and its
+    /// device's `bucket`, either alone when the other is missing; `nil` with neither.
+    public static func deviceKey(owner: String?, bucket: String?) -> String? {
+        guard let owner else { return bucket }
+        return bucket.map { owner + "/" + $0 } ?? owner
+    }
+
+    /// Whether `key` is `deviceKey(owner:bucket:)` (one of them given), compared without making it.
+    public static func isDeviceKey(_ key: UnsafeRawBufferPointer, owner: String?, bucket: String?) -> Bool {
+        switch (owner, bucket) {
+        case (nil, nil): return false
+        case (let owner?, nil): return holds(key, owner, at: 0, ending: true)
+        case (nil, let bucket?): return holds(key, bucket, at: 0, ending: true)
+        case (let owner?, let bucket?):
+            let length = owner.utf8.count
+            return key.count > length && holds(key, owner, at: 0, ending: false) && key[length] == separator
+                && holds(key, bucket, at: length + 1, ending: true)
+        }
+    }
+
+    /// Whether `bytes` holds `part`'s UTF-8 from `start` (and ends with it, when `ending`).
+    private static func holds(_ bytes: UnsafeRawBufferPointer, _ part: String, at start: Int, ending: Bool) -> Bool {
+        var part = part
+        return part.withUTF8 { part in
+            let end = start + part.count
+            guard ending ? bytes.count == end : bytes.count >= end else { return false }
+            return part.isEmpty || memcmp(bytes.baseAddress! + start, part.baseAddress!, part.count) == 0
+        }
+    }
+
+    /// The answers whose key starts with the style of the presentation they carry
+    /// (`styledKey(style:replyTo:)`: `type/STYLE/REPLYTO`, or `type/STYLE` without `replyTo`), so
+    /// that a reader of alerts only (`Routing.readsOnlyStyle`) subscribes to `type/alert` and no
+    /// popover wakes it, while the asking client subscribes to both styles on its address.
+    public static let styled: Set<MessageType> = [.presented, .dismissed]
+
+    /// The style of the presentation `body` carries when its type is one of `styled`; `nil` for
+    /// every other body.
+    public static func style(of body: Body) -> PresentationStyle? {
+        switch body {
+        case .presented(let presented): presented.presentation.style
+        case .dismissed(let dismissed): dismissed.presentation.style
+        default: nil
+        }
+    }
+
+    /// The key of a `styled` answer: its presentation's `style`, then `/` and `replyTo` when
+    /// it has one.
+    public static func styledKey(style: String, replyTo: String?) -> String {
+        replyTo.map { style + "/" + $0 } ?? style
+    }
+
+    /// What a client with `address` subscribes to for the answers of `type` on its address
+    /// (`.toClient`): `type/ADDR`, or for a `styled` type one topic per style,
+    /// `type/STYLE/ADDR`; the bare type for any other addressing or without an address.
+    public static func answerSubscriptions(to type: MessageType, address: String?) -> [String] {
+        guard type.addressing == .toClient, let address else { return [type.rawValue] }
+        guard styled.contains(type) else { return [name(type, key: address)] }
+        return PresentationStyle.allCases.map { name(type, key: styledKey(style: $0.rawValue, replyTo: address)) }
+    }
+
+    /// The type part of a topic frame: the bytes before the first `/` (all of them without one).
+    public static func typePart(_ topic: [UInt8]) -> ArraySlice<UInt8> {
+        guard let slash = topic.firstIndex(of: separator) else { return topic[...] }
+        return topic[..<slash]
+    }
+}

@@ -1,0 +1,202 @@
+import Domain
+import ProcessSupport
+import Runtime
+import Wire
+import ZeroMQ
+
+/// A process's two sockets on the bus — PUB to the frontend, SUB from the backend — with the
+/// envelope codec, the sender's sequence numbers and id generator. Owned by one thread.
+public final class BusConnection {
+    /// The name put in `service` of every envelope sent.
+    public let service: String
+    /// The codec, for callers that decode frames themselves.
+    public let codec: EnvelopeCodec
+    /// Message ids, unique across processes.
+    public let ids: IDGenerator
+    /// This connection's one thread makes every envelope and is never inside another access to
+    /// `maker` (nor to `subscriberIdle`, `waitPoller` or `topics`) when it does: not checked for
+    /// exclusive access at run time (a check costs ~80 instructions, on every message's path).
+    @exclusivity(unchecked) private var maker: EnvelopeMaker
+    private let publisher: ZMQSocket
+    private let subscriber: ZMQSocket
+    private let sendPatience: Double
+    /// What `wait` polls: the subscriber and the stop descriptor it was last given (made again
+    /// when that changes).
+    @exclusivity(unchecked) private var waitPoller: (descriptor: Int32?, poller: Poller)?
+    /// Whether the subscriber's last use was a `receiveFramesNow` or a `wait` that found nothing
+    /// waiting (libzmq had then read every command it had): until a new command signals its
+    /// descriptor, nothing can be waiting.
+    @exclusivity(unchecked) private var subscriberIdle = false
+    /// The topic frames of the latest messages sent with `send(_:writingIn:)`, made again only
+    /// when a topic changes.
+    @exclusivity(unchecked) private var topics = TopicFrames()
+    /// Sends that found the bus's queue full and had to wait (backpressure), since the start.
+    /// Like `maker`, this and `sendsDropped` are used by the connection's one thread only (read
+    /// by its service loop after every message): not checked for exclusive access at run time.
+    @exclusivity(unchecked) public private(set) var sendWaits: UInt64 = 0
+    /// Messages given up after waiting `ACTION_TTL_MS` for the bus to take them: never
+    /// silent — counted here, and the caller is told.
+    @exclusivity(unchecked) public private(set) var sendsDropped: UInt64 = 0
+
+    /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
+    /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.
+    public init(
+        context: ZMQContext, config: BusConfig, service: String, subscriptions: [String],
+        lingerMilliseconds: Int32 = 1000
+    ) throws {
+        self.service = service
+        let ids = IDGenerator()
+        self.ids = ids
+        maker = EnvelopeMaker(service: service, ids: { ids.next() })
+        codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
+        sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
+        publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
+        subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
+        // Deliberate queues: a full one makes the sender wait (XPUB_NODROP also applies to PUB),
+        // it never drops silently. Oversized messages are refused at the bus's frontend.
+        try publisher.set(.sendHighWaterMark, config.highWaterMark)
+        try publisher.set(.xpubNoDrop, Int32(1))
+        try subscriber.set(.receiveHighWaterMark, config.highWaterMark)
+        // Subscriptions are all a SUB socket sends, and libzmq drops those over its send
+        // high-water mark (1000 by default) when it (re)connects: a sharded instance holds one
+        // per bucket and type it owns, more than that.
+        try subscriber.set(.sendHighWaterMark, Int32(0))
+        for prefix in subscriptions { try subscriber.subscribe(prefix) }
+        if let curve = config.curve {
+            try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey)
+            try subscriber.makeCurveClient(curve.keys, serverKey: curve.serverKey)
+        }
+        try publisher.connect(config.frontend)
+        try subscriber.connect(config.backend)
+    }
+
+    /// Adds a subscription to every message whose topic starts with `prefix` (e.g. a sharded
+    /// instance's new bucket, `device.tap/3f`).
+    public func subscribe(_ prefix: String) throws { try subscriber.subscribe(prefix) }
+
+    /// Removes a subscription made at connection or with `subscribe`.
+    public func unsubscribe(_ prefix: String) throws { try subscriber.unsubscribe(prefix) }
+
+    /// Closes both sockets.
+    public func close() {
+        publisher.close()
+        subscriber.close()
+    }
+
+    /// An envelope from this sender: fresh id, next sequence number, current time
+    /// (`EnvelopeMaker.envelope`).
+    public func envelope(
+        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil,
+        replyTo: String? = nil
+    ) -> Envelope {
+        maker.envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan, replyTo: replyTo)
+    }
+
+    /// An envelope for a message that `cause` caused (`EnvelopeMaker.envelope(_:causedBy:device:)`).
+    public func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil) -> Envelope {
+        maker.envelope(body, causedBy: cause, device: device)
+    }
+
+    /// Publishes `envelope` (topic frame, then JSON). If the bus's queue is full it waits
+    /// (counted in `sendWaits`); after `ACTION_TTL_MS` it gives up, counts it in
+    /// `sendsDropped` and throws `BusBackpressure`. An envelope holding a non-finite number is
+    /// never sent: `MessageError` `non-finite`.
+    public func send(_ envelope: Envelope) throws {
+        try sendRaw(try codec.frames(envelope))
+    }
+
+    /// Publishes `envelope` as `send(_:)` does, its JSON written in `writer` (the sender's own,
+    /// reused) and sent from there: no arrays made for the frames.
+    public func send(_ envelope: Envelope, writingIn writer: JSONWriter) throws {
+        let topic = try codec.write(envelope, into: writer, topics: &topics)
+        try writer.withBytes { try send(topic: topic, json: $0) }
+    }
+
+    /// Builds and publishes a message; returns what was sent.
+    @discardableResult
+    public func publish(
+        _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil,
+        replyTo: String? = nil
+    ) throws -> Envelope {
+        let envelope = envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan, replyTo: replyTo)
+        try send(envelope)
+        return envelope
+    }
+
+    /// Publishes raw frames as they are (also for tests of hostile input and for benchmarks),
+    /// waiting as `send` does when the bus pushes back.
+    public func sendRaw(_ frames: [[UInt8]]) throws {
+        try sendPatiently { try publisher.send(frames, dontWait: true) }
+    }
+
+    /// Publishes the two frames `topic` and `json` as they are (the JSON straight from an
+    /// encoder's buffer, not copied into an array first), waiting as `sendRaw` does.
+    public func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws {
+        try sendPatiently { try publisher.send(topic, json, dontWait: true) }
+    }
+
+    /// Tries `attempt` (a send that does not wait) until the bus takes it, for at most
+    /// `sendPatience` seconds, counting the waits and what is given up.
+    private func sendPatiently(_ attempt: () throws -> Bool) throws {
+        if try attempt() { return }
+        sendWaits += 1
+        let giveUp = Timestamp.monotonic() + sendPatience
+        while Timestamp.monotonic() < giveUp {
+            let ready = try poll([.socketWritable(publisher)], timeoutMilliseconds: 100)
+            if ready[0], try attempt() { return }
+        }
+        sendsDropped += 1
+        throw BusBackpressure(seconds: sendPatience)
+    }
+
+    /// Publishes raw frames only if the bus takes them now; false when its queue is full.
+    public func trySendRaw(_ frames: [[UInt8]]) throws -> Bool {
+        try publisher.send(frames, dontWait: true)
+    }
+
+    /// The next message's frames, waiting up to `timeoutMilliseconds` (-1: for ever).
+    public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
+        subscriberIdle = false
+        return try subscriber.receive(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The next message's frames if one is waiting now.
+    public func receiveFramesNow() throws -> [[UInt8]]? {
+        let frames = try subscriber.receive(dontWait: true)
+        subscriberIdle = frames == nil
+        return frames
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for the next message
+    /// and receives it into `message`, reusing its storage (`ZMQSocket.receive(into:timeoutMilliseconds:)`);
+    /// false when none came.
+    public func receive(into message: inout ReceivedMessage, timeoutMilliseconds: Int) throws -> Bool {
+        subscriberIdle = false
+        return try subscriber.receive(into: &message, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The SUB socket, to poll it together with other things (a poll of it reads its commands:
+    /// `wait` then asks it for its events again).
+    public var pollItem: PollItem {
+        subscriberIdle = false
+        return .socket(subscriber)
+    }
+
+    /// Waits up to `timeoutMilliseconds` for a message or for `stopDescriptor` to become readable.
+    /// After `receiveFramesNow` found nothing, the subscriber is not asked for its events until
+    /// its descriptor signals a new command (`Poller.idle`): a service that takes every waiting
+    /// message before it waits (`ServiceRuntime`) saves a `getsockopt` per message.
+    public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
+        if waitPoller?.descriptor != stopDescriptor {
+            waitPoller = (stopDescriptor, try Poller([.socket(subscriber)] + (stopDescriptor.map { [.fileDescriptor($0)] } ?? [])))
+        }
+        let poller = waitPoller!.poller
+        if subscriberIdle { poller.idle(0) }
+        try poller.wait(timeoutMilliseconds: timeoutMilliseconds)
+        // Found not ready, it stays idle: its commands were read, or none came.
+        subscriberIdle = !poller.isReady(0)
+        return TransportWake(message: !subscriberIdle, stop: stopDescriptor != nil && poller.isReady(1))
+    }
+}
+
+extension BusConnection: BusTransport {}

@@ -1,0 +1,252 @@
+import Processes
+import BusCore
+import Domain
+import ProcessSupport
+import Testing
+import Wire
+
+/// The bus's decisions, without sockets: which role may publish what, as whom, and which
+/// subscriptions it accepts.
+@Suite struct BusPolicyTests {
+    let policy = BusPolicy()
+
+    /// Frames of a message of `type` claiming to come from `service`.
+    func message(_ type: String, service: String) -> [[UInt8]] {
+        [Array(type.utf8), Array(#"{"v":1,"type":"\#(type)","id":"m1","correlationId":"c1","service":"\#(service)","seq":1,"time":"t","body":{"service":"x"}}"#.utf8)]
+    }
+
+    /// For every role and every declared type, the policy allows exactly the declared publishers
+    /// (the bit masks and the look-up of the topic's type part agree with the declarations).
+    @Test func everyRoleMayPublishExactlyTheTypesDeclaredForIt() {
+        for role in Role.allCases {
+            let service = role.isComponent ? role.rawValue : "a-tool"
+            for type in MessageType.allCases {
+                let allowed = policy.refusal(from: .client(role), frames: message(type.rawValue, service: service)) == nil
+                #expect(allowed == type.spec.publishers.contains(role), "\(role) \(type.rawValue)")
+            }
+        }
+    }
+
+    /// The declarations themselves, on the points that matter for safety: a client acts and
+    /// asks but never speaks for a service; only the bus reports the status; every service
+    /// answers; and every type someone sends has a publisher.
+    @Test func theDeclaredPublishersKeepClientsFromSpeakingForServices() {
+        for client in [Role.gateway, .observer] {
+            let published = MessageType.allCases.filter { $0.spec.publishers.contains(client) }
+            #expect(published.allSatisfy { $0.isDeviceAction || $0 == .forget || $0.rawValue.hasSuffix(".request") || [.ping, .lossReport].contains($0) }, "\(client): \(published)")
+        }
+        // The monitor reads; of the device actions it may only ask for a description.
+        #expect(MessageType.allCases.filter { $0.spec.publishers.contains(.observer) && ($0.isDeviceAction || $0 == .forget) } == [.describe])
+        #expect(MessageType.statusReport.spec.publishers == [.bus])
+        for answer in [MessageType.ack, .error, .heartbeat, .pong, .unchanged, .forgotten] {
+            #expect(Role.services.isSubset(of: answer.spec.publishers), "\(answer.rawValue)")
+        }
+        #expect(MessageType.allCases.filter { $0.spec.publishers.isEmpty } == [.outcome])
+        // Apart from the answers every component gives, sys.ping, and interaction.changed (each
+        // service for its own views: the app's, the weapon picker's), a type is its one owner's.
+        let shared = MessageType.allCases.filter { $0.spec.publishers.filter(\.isComponent).count > 1 }
+        #expect(Set(shared) == [.ack, .error, .heartbeat, .pong, .unchanged, .forgotten, .ping, .interactionChanged])
+        #expect(MessageType.interactionChanged.spec.publishers == [.presentationPolicy, .inputHandling])
+    }
+
+    @Test func aServiceMustSendAsItself() {
+        #expect(policy.refusal(from: .client(.roster), frames: message("roster.snapshot", service: "input-handling")) == .forgedService)
+        #expect(policy.refusal(from: .client(.roster), frames: message("ack", service: "gateway")) == .forgedService)
+    }
+
+    @Test func aClientMayNotSendAsAComponentButMayNameItselfOtherwise() {
+        for component in ["bus", "roster", "presentation-policy", "input-handling"] {
+            #expect(policy.refusal(from: .client(.gateway), frames: message("device.tap", service: component)) == .forgedService)
+        }
+        #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "pyzmq-client")) == nil)
+    }
+
+    @Test func anEscapedServiceIsRefused() {
+        let json = #"{"v":1,"type":"sys.pong","service":"rost\u0065r","id":"a","correlationId":"a"}"#
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
+    }
+
+    /// A key written with escapes is the same key to a JSON decoder: `"\u0073ervice"` is `service`.
+    @Test func anEscapedKeyIsRefused() {
+        let json = #"{"v":1,"type":"sys.ping","\u0073ervice":"roster","id":"a","correlationId":"a"}"#
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
+    }
+
+    @Test func theServiceOfTheBodyIsNotTheSenders() {
+        // The header says gateway; a `service` inside the body changes nothing.
+        #expect(policy.refusal(from: .client(.gateway), frames: message("device.tap", service: "gateway")) == nil)
+        let json = #"{"body":{"service":"gateway"},"service":"roster"}"#
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("device.tap".utf8), Array(json.utf8)]) == .forgedService)
+    }
+
+    @Test func unreadableJSONIsLeftToTheServicesIfTheTopicIsAllowed() {
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("device.tap".utf8), Array("{not json".utf8)]) == nil)
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("roster.snapshot".utf8), Array("{not json".utf8)]) == .forbiddenTopic)
+    }
+
+    @Test func aTypeThisBuildDoesNotDeclareIsPublishedByNobody() {
+        #expect(policy.refusal(from: .client(.gateway), frames: message("device.forget", service: "gateway")) == nil)
+        #expect(policy.refusal(from: .client(.roster), frames: message("roster.backup.done", service: "roster")) == .forbiddenTopic)
+        #expect(policy.refusal(from: .client(.gateway), frames: message("device.shake", service: "gateway")) == .forbiddenTopic)
+        #expect(policy.refusal(from: .client(.gateway), frames: message("bench.ping", service: "gateway")) == .forbiddenTopic)
+    }
+
+    @Test func revokedKeysAndTooManyFramesAreRefusedAndPlaintextIsAsBefore() {
+        #expect(policy.refusal(from: .revoked, frames: message("sys.ping", service: "gateway")) == .revoked)
+        #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "gateway") + [[], [], []]) == .tooManyFrames)
+        #expect(policy.refusal(from: .anonymous, frames: message("roster.snapshot", service: "roster")) == nil)
+    }
+
+    @Test func subscriptionsArePrefixesOfTheVocabularyNoLongerThanItsLongestTopic() {
+        for role in Role.allCases {
+            #expect(policy.acceptsSubscription("", from: .client(role)))
+            #expect(policy.acceptsSubscription("device.", from: .client(role)))
+            #expect(policy.acceptsSubscription("roster.monster.updated", from: .client(role)))
+        }
+        #expect(!policy.acceptsSubscription("roster.monster.updated.x", from: .client(.gateway)))
+        #expect(!policy.acceptsSubscription("bench.", from: .client(.gateway)))
+        #expect(policy.acceptsSubscription("bench.", from: .anonymous))
+        #expect(!policy.acceptsSubscription(String(repeating: "a", count: 100), from: .anonymous))
+        #expect(!policy.acceptsSubscription(String(repeating: "a", count: 200_000), from: .client(.gateway)))
+        #expect(!policy.acceptsSubscription("sys.", from: .revoked))
+        #expect(policy.distinctSubscriptions < 1_000)
+    }
+
+    @Test func permissionsGoByTheTypePartOfAKeyedTopic() {
+        let gateway = BusPolicy.Sender.client(.gateway)
+        var tap = message("device.tap", service: "gateway")
+        tap[0] = Array("device.tap/3f".utf8)
+        #expect(policy.refusal(from: gateway, frames: tap) == nil)
+        var ack = message("ack", service: "gateway")
+        ack[0] = Array("ack/0123456789abcdef".utf8)
+        #expect(policy.refusal(from: gateway, frames: ack) == .forbiddenTopic)
+        var answer = message("ack", service: "presentation-policy")
+        answer[0] = Array("ack/0123456789abcdef".utf8)
+        #expect(policy.refusal(from: .client(.presentationPolicy), frames: answer) == nil)
+    }
+
+    @Test func keyedSubscriptionsAreATypeAndAKeyOfUpTo72BytesWithoutControlCharacters() {
+        let gateway = BusPolicy.Sender.client(.gateway)
+        #expect(policy.acceptsSubscription("ack/0123456789abcdef", from: gateway))
+        #expect(policy.acceptsSubscription("device.tap/3f", from: .client(.presentationPolicy)))
+        // The longest key: a presentation's style, `/` and an address of 64 bytes.
+        #expect(BusPolicy.longestKey == "popover/".utf8.count + 64)
+        #expect(policy.acceptsSubscription("presentation.dismissed/popover/" + String(repeating: "k", count: 64), from: gateway))
+        #expect(policy.acceptsSubscription("roster.monster.updated/" + String(repeating: "k", count: 72), from: gateway))
+        #expect(policy.acceptsSubscription("ack/", from: gateway))
+        #expect(!policy.acceptsSubscription("roster.monster.updated/" + String(repeating: "k", count: 73), from: gateway))
+        #expect(!policy.acceptsSubscription("presentation.dismissed/popover/" + String(repeating: "k", count: 65), from: gateway))
+        #expect(!policy.acceptsSubscription("ack/a\u{1}b", from: gateway))
+        #expect(!policy.acceptsSubscription("ack/a\u{7f}", from: gateway))
+        #expect(!policy.acceptsSubscription("ac/0123", from: gateway))
+        #expect(!policy.acceptsSubscription("device./3f", from: gateway))
+        #expect(!policy.acceptsSubscription("bench/x", from: gateway))
+        #expect(policy.longestTopic + 1 < 1024, "a subscription fits the subscriber frame limit of 1 KiB")
+    }
+
+    @Test func theBusKeysADevicesRequestByItsBucketAndLeavesTheRestAsTheyAre() {
+        func retopic(_ topic: String, device: String?) -> String? {
+            let json = Array(#"{"v":1,"type":"x","id":"m1",\#(device.map { #""device":"\#($0)","# } ?? "")"service":"gateway","body":{"device":"inner"}}"#.utf8)
+            let peek = EnvelopePeek(json)
+            return Array(topic.utf8).withUnsafeBytes { t in
+                json.withUnsafeBytes { j in policy.deviceTopic(topic: t, peek: peek, json: j).map { String(decoding: $0, as: UTF8.self) } }
+            }
+        }
+        let bucket = Topic.bucket(ofDevice: "ipad")
+        #expect(retopic("device.rotate", device: "ipad") == "device.rotate/" + bucket)
+        #expect(retopic("device.rotate/zz", device: "ipad") == "device.rotate/" + bucket)
+        #expect(retopic("device.rotate/" + bucket, device: "ipad") == nil)
+        #expect(retopic("input.tap", device: "ipad") == "input.tap/" + bucket)
+        // A tap names its owner first (here, with no element: presentation-policy).
+        #expect(retopic("device.tap", device: "ipad") == "device.tap/presentation-policy/" + bucket)
+        #expect(retopic("device.tap/" + bucket, device: "ipad") == "device.tap/presentation-policy/" + bucket)
+        #expect(retopic("device.tap/presentation-policy/" + bucket, device: "ipad") == nil)
+        // Without a device (the body's does not count) it stays bare, or the owner alone.
+        #expect(retopic("device.rotate", device: nil) == nil)
+        #expect(retopic("device.rotate/zz", device: nil) == "device.rotate")
+        #expect(retopic("device.tap", device: nil) == "device.tap/presentation-policy")
+        #expect(retopic("device.tap/presentation-policy", device: nil) == nil)
+        // A topic that only starts with a tap's type goes to its owner too (no one else hears it).
+        #expect(retopic("device.tap one frame", device: "ipad") == "device.tap/presentation-policy/" + bucket)
+        #expect(retopic("device.tapx/" + bucket, device: nil) == "device.tap/presentation-policy")
+        #expect(retopic("device.rotatex", device: "ipad") == nil)
+        // Other addressings are forwarded as they are.
+        #expect(retopic("ack/0123456789abcdef", device: "ipad") == nil)
+        #expect(retopic("sys.heartbeat", device: "ipad") == nil)
+        #expect(retopic("bench.x", device: "ipad") == nil)
+    }
+
+    /// Issue 13: the owners' subscriptions to taps and interaction changes, unsharded and per
+    /// bucket, match (as ZeroMQ prefixes) exactly the ones each owns; the bare type matches all.
+    @Test func eachOwnersSubscriptionsMatchExactlyItsOwnTaps() throws {
+        let owners = [MonsterBus.Service.presentationPolicy, MonsterBus.Service.inputHandling]
+        let bodies: [Body] = [
+            .tap(Tap(element: "add")), .tap(Tap(element: "fire")), .tap(Tap(point: Point(x: 1, y: 2))), .tap(Tap(element: "laser")),
+            .interaction(Interaction(element: "blowgun", enabled: false)), .interaction(Interaction(element: "weapon", enabled: true)),
+        ]
+        let buckets = (0..<Topic.bucketCount).map(Topic.bucketName)
+        for body in bodies {
+            for device in ["ipad", "iphone", "d-17", nil] {
+                let envelope = Envelope(
+                    id: "m", correlationId: "m", service: "gateway", device: device, seq: 1, time: "2026-11-30T03:14:40.000Z", body: body)
+                let topic = envelope.topic
+                // Our senders write the topic the bus would: it forwards it as it is.
+                #expect(policy.deviceTopic(frames: try EnvelopeCodec().frames(envelope)) == nil, "\(topic)")
+                let owner = try #require(Routing.firstHop(of: body)?.first)
+                for service in owners {
+                    #expect(topic.hasPrefix(Routing.subscription(to: body.type, as: service)) == (service == owner), "\(service) \(topic)")
+                    let matching = buckets.filter { topic.hasPrefix(Routing.subscription(to: body.type, as: service, bucket: $0)) }
+                    #expect(matching == (service == owner ? device.map { [Topic.bucket(ofDevice: $0)] } ?? [] : []), "\(service) \(topic)")
+                }
+                #expect(topic.hasPrefix(body.type.rawValue))
+            }
+        }
+        #expect(Routing.subscription(to: .rotate, as: MonsterBus.Service.presentationPolicy) == "device.rotate")
+        #expect(Routing.subscription(to: .rotate, as: MonsterBus.Service.presentationPolicy, bucket: "3f") == "device.rotate/3f")
+    }
+
+    @Test func thePeekFindsTheFirstTopLevelFields() throws {
+        let json = Array(#" { "body" : {"id":"inner","device":["x"]}, "id" : "outer", "n": -1.5e3, "ok": true, "device":"ipad", "correlationId":"c", "service":"gateway", "service":"roster" } "#.utf8)
+        let peek = try #require(EnvelopePeek(json))
+        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: json[$0], as: UTF8.self) } }
+        #expect(text(peek.id) == "outer")
+        #expect(text(peek.device) == "ipad")
+        #expect(text(peek.correlationId) == "c")
+        #expect(text(peek.service) == "gateway")
+        #expect(!peek.escaped)
+        #expect(EnvelopePeek(Array("[1]".utf8)) == nil)
+        #expect(EnvelopePeek(Array(#"{"a":"#.utf8)) == nil)
+    }
+
+    @Test func theClientsPeekStopsAtTheBodyOnlyOnceTheHeaderIsRead() throws {
+        func text(_ json: [UInt8], _ range: Range<Int>?) -> String? { range.map { String(decoding: json[$0], as: UTF8.self) } }
+        let headerFirst = Array(#"{"id":"a","correlationId":"c","service":"s","body":{"id":"inner"},"replyTo":"later"}"#.utf8)
+        let first = try #require(EnvelopePeek(headerOf: headerFirst))
+        #expect(text(headerFirst, first.correlationId) == "c" && text(headerFirst, first.service) == "s")
+        #expect(first.replyTo == nil)  // after the body: not read
+        #expect(EnvelopePeek(headerOf: Array(#"{"id":"a","correlationId":"c","service":"s","body":{"#.utf8)) != nil)
+        // Without the whole header before the body, it reads the whole object, as the bus does.
+        let bodyFirst = Array(#"{"body":{"id":"inner"},"id":"outer","correlationId":"c","service":"s"}"#.utf8)
+        let header = try #require(EnvelopePeek(headerOf: bodyFirst)), whole = try #require(EnvelopePeek(bodyFirst))
+        #expect(header.id == whole.id && header.correlationId == whole.correlationId && header.service == whole.service)
+        #expect(EnvelopePeek(headerOf: Array(#"{"body":{"#.utf8)) == nil)
+    }
+
+    @Test func theAllowListReadsRolesAndLeavesOutUnknownOnes() throws {
+        let folder = try TemporaryFolder()
+        let roster = try Certificate.generate(metadata: ["role": "roster"])
+        let plain = try Certificate.generate()
+        let odd = try Certificate.generate(metadata: ["role": "admin"])
+        try roster.publicCertificate.save(in: folder.path, name: "roster")
+        try plain.publicCertificate.save(in: folder.path, name: "pyzmq")
+        try odd.publicCertificate.save(in: folder.path, name: "odd")
+        let (list, warnings) = try AllowList.load(folder: folder.path)
+        #expect(list.role(of: roster.publicKey) == .roster)
+        #expect(list.role(of: plain.publicKey) == .gateway)
+        #expect(list.role(of: odd.publicKey) == nil)
+        #expect(warnings.contains { $0.contains("odd.key") && $0.contains("admin") })
+        try plain.publicCertificate.save(in: folder.path, name: "roster-old")
+        try Certificate.generate().publicCertificate.save(in: folder.path, name: "input-handling")
+        #expect(try AllowList.load(folder: folder.path).warnings.contains { $0.contains("input-handling.key has no role") })
+    }
+}

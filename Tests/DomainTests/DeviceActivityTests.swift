@@ -1,0 +1,37 @@
+import Domain
+import Testing
+
+/// Idle devices are found by the clock the caller passes in.
+@Suite struct DeviceActivityTests {
+    @Test func aDeviceUnusedForLongerThanTheLimitIsExpiredOnce() {
+        var activity = DeviceActivity(limit: 100, lastUsed: ["old": 0])
+        activity.touch("busy", at: 50)
+        #expect(activity.expire(at: 95) == [])
+        // Idle since 100, but the next sweep is a tenth of the limit after the last one.
+        #expect(activity.expire(at: 101) == [])
+        #expect(activity.expire(at: 105) == ["old"])
+        #expect(activity.count == 1)
+        activity.touch("busy", at: 150)
+        #expect(activity.expire(at: 200) == [])
+        #expect(activity.expire(at: 251) == ["busy"])
+        #expect(activity.count == 0)
+    }
+
+    @Test func aRemovedDeviceIsNotExpiredLater() {
+        var activity = DeviceActivity(limit: 10)
+        activity.touch("a", at: 0)
+        activity.remove("a")
+        #expect(activity.expire(at: 100) == [])
+    }
+
+    @Test func touchingIfTrackedRenewsATrackedDeviceAndLeavesAnUntrackedOneOut() {
+        var activity = DeviceActivity(limit: 100, lastUsed: ["a": 0])
+        let tracked = activity.touchIfTracked("a", at: 90)
+        let untracked = activity.touchIfTracked("b", at: 90)
+        #expect(tracked && !untracked)
+        #expect(activity.count == 1)
+        // Renewed at 90: not idle at 150, idle after 190.
+        let early = activity.expire(at: 150), late = activity.expire(at: 191)
+        #expect(early == [] && late == ["a"])
+    }
+}

@@ -1,0 +1,248 @@
+import Domain
+@testable import Sharding
+import Foundation
+import Testing
+
+/// The pieces of the etcd client that speak HTTP/1.1 and base64 themselves (no Foundation in
+/// the services), against a scripted server on an ephemeral port: answers with a length or
+/// chunked, kept connections (and one the server closed meanwhile), timeouts, refusals, and
+/// answers whose lengths are not numbers in range or whose bodies pass the cap.
+@Suite(.serialized) struct EtcdHTTPTests {
+    @Test func base64MatchesRFC4648AndFoundation() throws {
+        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        for (plain, encoded) in vectors {
+            #expect(Base64.encode(Array(plain.utf8)) == encoded)
+            #expect(Base64.decode(encoded) == Array(plain.utf8))
+        }
+        let every = (0...255).map(UInt8.init) + [0xff, 0x00]
+        for length in 0...every.count {
+            let bytes = Array(every.prefix(length))
+            #expect(Base64.encode(bytes) == Data(bytes).base64EncodedString())
+            #expect(Base64.decode(Data(bytes).base64EncodedString()) == bytes)
+        }
+        for bad in ["Zg=", "Z===", "Zm9v!A==", "Zg==Zg==", "Zm=v", "=Zm9", "Zm 9"] {
+            #expect(Base64.decode(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func anAnswerWithALengthAndTheRequestAsSent() throws {
+        let server = try ScriptedServer([.answer(Self.answer("{\"ok\":true}"))])
+        let client = HTTPClient(host: "127.0.0.1", port: server.port)
+        let response = try client.post("/v3/kv/range", body: Array("{\"key\":\"eA==\"}".utf8), contentType: "application/json", timeout: 5)
+        #expect(response.status == 200)
+        #expect(response.body == Array("{\"ok\":true}".utf8))
+        let request = try #require(server.requests.first)
+        #expect(request.hasPrefix("POST /v3/kv/range HTTP/1.1\r\n"))
+        #expect(request.contains("\r\nHost: 127.0.0.1:\(server.port)\r\n"))
+        #expect(request.contains("\r\nContent-Type: application/json\r\n"))
+        #expect(request.hasSuffix("Content-Length: 14\r\n\r\n{\"key\":\"eA==\"}"))
+    }
+
+    @Test func aChunkedAnswerIsJoined() throws {
+        let chunked = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "7;ext=1\r\n{\"resul\r\n" + "C\r\nt\":{\"TTL\":5}\r\n" + "2\r\n}\n\r\n" + "0\r\nX-Trailer: yes\r\n\r\n"
+        let server = try ScriptedServer([.answer(Array(chunked.utf8)), .answer(Self.answer("{}"))])
+        let client = HTTPClient(host: "127.0.0.1", port: server.port)
+        let response = try client.post("/v3/lease/keepalive", body: [], contentType: "application/json", timeout: 5)
+        #expect(String(decoding: response.body, as: UTF8.self) == "{\"result\":{\"TTL\":5}}\n")
+        // The connection is kept: the next request goes on it.
+        #expect(try client.post("/x", body: [], contentType: "application/json", timeout: 5).body == Array("{}".utf8))
+        #expect(server.connections == 1)
+    }
+
+    @Test func aKeptConnectionClosedByTheServerIsReplaced() throws {
+        let server = try ScriptedServer([.answerThenClose(Self.answer("1")), .answer(Self.answer("2"))])
+        let client = HTTPClient(host: "127.0.0.1", port: server.port)
+        #expect(try client.post("/a", body: [], contentType: "text/plain", timeout: 5).body == Array("1".utf8))
+        #expect(try client.post("/b", body: [], contentType: "text/plain", timeout: 5).body == Array("2".utf8))
+        #expect(server.connections == 2)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func connectionCloseIsHonoured() throws {
+        let closing = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 4\r\n\r\nbusy"
+        let server = try ScriptedServer([.answer(Array(closing.utf8)), .answer(Self.answer("ok"))])
+        let client = HTTPClient(host: "127.0.0.1", port: server.port)
+        let first = try client.post("/a", body: [], contentType: "text/plain", timeout: 5)
+        #expect(first.status == 503 && first.body == Array("busy".utf8))
+        #expect(try client.post("/b", body: [], contentType: "text/plain", timeout: 5).body == Array("ok".utf8))
+        #expect(server.connections == 2)
+    }
+
+    @Test func silenceRefusalAndGarbageAreErrors() throws {
+        let silent = try ScriptedServer([.silence])
+        #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient(host: "127.0.0.1", port: silent.port).post("/a", body: [], contentType: "text/plain", timeout: 0.3)
+        }
+        let garbage = try ScriptedServer([.answerThenClose(Array("SMTP ready\r\n\r\n".utf8))])
+        #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient(host: "127.0.0.1", port: garbage.port).post("/a", body: [], contentType: "text/plain", timeout: 5)
+        }
+        let cut = try ScriptedServer([.answerThenClose(Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc".utf8))])
+        #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient(host: "127.0.0.1", port: cut.port).post("/a", body: [], contentType: "text/plain", timeout: 5)
+        }
+        let port = silent.port
+        silent.stop()
+        #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient(host: "127.0.0.1", port: port).post("/a", body: [], contentType: "text/plain", timeout: 5)
+        }
+        #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient(host: "no-such-host.invalid", port: 2379).post("/a", body: [], contentType: "text/plain", timeout: 5)
+        }
+    }
+
+    @Test func badLengthsAndOversizedBodiesAreErrors() throws {
+        let head = "HTTP/1.1 200 OK\r\n"
+        let refused: [(String, String)] = [
+            ("a negative length", head + "Content-Length: -5\r\n\r\nabc"),
+            ("a signed length", head + "Content-Length: +3\r\n\r\nabc"),
+            ("a length past Int", head + "Content-Length: 99999999999999999999\r\n\r\nabc"),
+            ("a length over the cap", head + "Content-Length: 1001\r\n\r\n" + String(repeating: "x", count: 1001)),
+            ("a chunk size past Int when added", head + "Transfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nabc\r\n0\r\n\r\n"),
+            ("a negative chunk size", head + "Transfer-Encoding: chunked\r\n\r\n-1\r\nabc\r\n0\r\n\r\n"),
+            ("chunks over the cap together", head + "Transfer-Encoding: chunked\r\n\r\n258\r\n" + String(repeating: "x", count: 600)
+                + "\r\n258\r\n" + String(repeating: "x", count: 600) + "\r\n0\r\n\r\n"),
+        ]
+        for (what, answer) in refused {
+            let server = try ScriptedServer([.answer(Array(answer.utf8))])
+            #expect(throws: HTTPClient.Failure.self, "\(what)") {
+                try HTTPClient(host: "127.0.0.1", port: server.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5)
+            }
+        }
+        // Up to the end of the connection, also capped.
+        let endless = try ScriptedServer([.answerThenClose(Array((head + "\r\n" + String(repeating: "x", count: 1001)).utf8))])
+        #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient(host: "127.0.0.1", port: endless.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5)
+        }
+        // At the cap exactly, accepted.
+        let full = String(repeating: "y", count: 1000)
+        let server = try ScriptedServer([.answer(Self.answer(full)), .answerThenClose(Array((head + "\r\n" + full).utf8))])
+        let client = HTTPClient(host: "127.0.0.1", port: server.port, maxBodyBytes: 1000)
+        #expect(try client.post("/a", body: [], contentType: "text/plain", timeout: 5).body == Array(full.utf8))
+        #expect(try client.post("/b", body: [], contentType: "text/plain", timeout: 5).body == Array(full.utf8))
+    }
+
+    @Test func endpointsAreHTTPURLs() throws {
+        for good in ["http://127.0.0.1:2379", "http://etcd:2379/", "http://[::1]:2379", "http://localhost", "http://h:1/prefix"] {
+            #expect(throws: Never.self, "\(good)") { try EtcdClient(endpoint: good) }
+        }
+        for bad in ["not a url", "https://127.0.0.1:2379", "http://", "http://h:0", "http://h:99999", "http://h:port", "http://a b:1", "ftp://h"] {
+            #expect(throws: EtcdError.self, "\(bad)") { try EtcdClient(endpoint: bad) }
+        }
+    }
+
+    private static func answer(_ body: String) -> [UInt8] {
+        Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+    }
+}
+
+/// A TCP server on 127.0.0.1 that answers each request it reads with the next scripted step.
+private final class ScriptedServer: @unchecked Sendable {
+    enum Step {
+        /// Writes the bytes and keeps the connection.
+        case answer([UInt8])
+        /// Writes the bytes and closes the connection.
+        case answerThenClose([UInt8])
+        /// Never answers.
+        case silence
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var steps: [Step]
+    private var received: [String] = []
+    private var accepted = 0
+    private var open: [Int32] = []
+
+    /// The requests read so far, whole (head and body).
+    var requests: [String] { lock.withLock { received } }
+    /// How many connections it accepted.
+    var connections: Int { lock.withLock { accepted } }
+
+    init(_ steps: [Step]) throws {
+        self.steps = steps
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, size) == 0 && listen(listener, 8) == 0 && getsockname(listener, pointer, &size) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops listening and closes every connection.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        lock.withLock { for socket in open { shutdown(socket, Int32(SHUT_RDWR)) } }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            lock.withLock {
+                accepted += 1
+                open.append(connection)
+            }
+            let thread = Thread { [self] in serve(connection) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var buffer: [UInt8] = []
+        while true {
+            guard let request = readRequest(connection, &buffer) else { break }
+            let step: Step? = lock.withLock {
+                received.append(request)
+                return steps.isEmpty ? nil : steps.removeFirst()
+            }
+            switch step {
+            case .answer(let bytes): _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            case .answerThenClose(let bytes):
+                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(connection)
+                return
+            case .silence: continue
+            case nil: break
+            }
+        }
+        close(connection)
+    }
+
+    /// One request (head and `Content-Length` body), or nil when the client closed.
+    private func readRequest(_ connection: Int32, _ buffer: inout [UInt8]) -> String? {
+        let separator = Array("\r\n\r\n".utf8)
+        while true {
+            if let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) {
+                let head = String(decoding: buffer[..<end], as: UTF8.self)
+                let length = head.split(separator: "\r\n").compactMap { line -> Int? in
+                    let parts = line.split(separator: ":", maxSplits: 1)
+                    return parts.count == 2 && parts[0].lowercased() == "content-length" ? Int(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+                }.first ?? 0
+                let total = end + separator.count + length
+                if buffer.count >= total {
+                    let request = String(decoding: buffer[..<total], as: UTF8.self)
+                    buffer.removeFirst(total)
+                    return request
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Sharding
+import Testing
+import Wire
+
+/// Rendezvous hashing: one owner per device, the work divides, and a leaving member's devices
+/// are the only ones that move.
+struct RendezvousTests {
+    let devices = (0..<3000).map { "device-\($0)" }
+
+    @Test func noMemberOwnsNothing() {
+        #expect(Rendezvous.owner(of: "d", among: []) == nil)
+    }
+
+    @Test func theOwnerDoesNotDependOnTheOrderOfTheMembers() {
+        for device in devices.prefix(200) {
+            #expect(Rendezvous.owner(of: device, among: ["a", "b", "c"]) == Rendezvous.owner(of: device, among: ["c", "a", "b"]))
+        }
+    }
+
+    @Test func eachMemberOwnsAFairShare() {
+        var counts: [String: Int] = [:]
+        for device in devices { counts[Rendezvous.owner(of: device, among: ["a", "b", "c"])!, default: 0] += 1 }
+        for member in ["a", "b", "c"] { #expect((800...1200).contains(counts[member] ?? 0), "\(counts)") }
+    }
+
+    @Test func whenAMemberLeavesOnlyItsDevicesMove() {
+        var moved = 0
+        for device in devices {
+            let before = Rendezvous.owner(of: device, among: ["a", "b", "c"])!
+            let after = Rendezvous.owner(of: device, among: ["a", "c"])!
+            if before != "b" { #expect(after == before) } else { moved += 1 }
+        }
+        #expect(moved > 0)
+    }
+
+    @Test func theBucketsArePartitionedAmongTheMembersAndADeviceGoesWithItsBucket() {
+        let members = ["a", "b", "c"]
+        let owned = members.map { Rendezvous.buckets(ownedBy: $0, among: members) }
+        #expect(owned.map(\.count).reduce(0, +) == Topic.bucketCount)
+        #expect(Set(owned.joined()).count == Topic.bucketCount)
+        #expect(owned.allSatisfy { $0.count > 40 }, "\(owned.map(\.count))")
+        for device in devices {
+            let owner = Rendezvous.owner(ofDevice: device, among: members)!
+            #expect(owned[members.firstIndex(of: owner)!].contains(Topic.bucket(ofDevice: device)))
+        }
+        #expect(Rendezvous.buckets(ownedBy: "a", among: []).isEmpty)
+    }
+}

@@ -1,0 +1,313 @@
+import Domain
+import Foundation
+import Testing
+import Wire
+
+/// The envelope codec: every message type survives a round trip; bad input is refused with a reason.
+@Suite struct EnvelopeCodecTests {
+    let codec = EnvelopeCodec()
+
+    @Test func everyMessageTypeHasASample() {
+        #expect(Set(Samples.bodies.map(\.type)) == Set(MessageType.allCases))
+    }
+
+    /// `Body.type`'s switch names, for each case, the type whose declaration carries that payload.
+    @Test(arguments: Samples.bodies)
+    func eachBodysTypeIsTheOneDeclaredForItsPayload(_ body: Body) {
+        #expect(ObjectIdentifier(Swift.type(of: body.payload)) == ObjectIdentifier(body.type.spec.bodyType), "\(body.type.rawValue)")
+        #expect(body.type.spec.type == body.type)
+    }
+
+    @Test(arguments: Samples.bodies)
+    func everyBodyRoundTrips(_ body: Body) throws {
+        let envelope = Samples.envelope(body)
+        let frames = try codec.frames(envelope)
+        #expect(frames.count == 2)
+        #expect(String(decoding: frames[0], as: UTF8.self) == envelope.topic)
+        #expect(try codec.decode(frames: frames) == envelope)
+        var addressed = envelope
+        addressed.replyTo = "0123456789abcdef"
+        #expect(try codec.decode(frames: codec.frames(addressed)) == addressed)
+    }
+
+    @Test func theTopicIsTheTypeKeyedAsItsAddressingSays() throws {
+        var action = Samples.envelope(.tap(Tap(element: "add")), device: "ipad")
+        action.replyTo = "0123456789abcdef"
+        // A tap names its owner (`Routing`) before the bucket; other requests the bucket alone.
+        #expect(try codec.frames(action)[0] == Array(("device.tap/presentation-policy/" + Topic.bucket(ofDevice: "ipad")).utf8))
+        action.body = .tap(Tap(element: "fire"))
+        #expect(try codec.frames(action)[0] == Array(("device.tap/input-handling/" + Topic.bucket(ofDevice: "ipad")).utf8))
+        action.device = nil
+        #expect(try codec.frames(action)[0] == Array("device.tap/input-handling".utf8))
+        var rotate = Samples.envelope(.rotate(Rotate(orientation: .landscape)), device: "ipad")
+        #expect(try codec.frames(rotate)[0] == Array(("device.rotate/" + Topic.bucket(ofDevice: "ipad")).utf8))
+        rotate.device = nil
+        #expect(try codec.frames(rotate)[0] == Array("device.rotate".utf8))
+        var answer = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
+        #expect(try codec.frames(answer)[0] == Array("ack".utf8))
+        answer.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(answer)[0] == Array("ack/0123456789abcdef".utf8))
+        var beat = Samples.envelope(.heartbeat(Samples.heartbeat))
+        beat.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(beat)[0] == Array("sys.heartbeat".utf8))
+    }
+
+    @Test func decodeAcceptsTheBareTypeOrExactlyTheExpectedKeyAndNothingElse() throws {
+        var answer = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
+        answer.replyTo = "0123456789abcdef"
+        let json = try codec.encode(answer)
+        func decode(_ topic: String) throws(MessageError) -> Envelope { try codec.decode(frames: [Array(topic.utf8), json]) }
+        #expect(try decode("ack") == answer)
+        #expect(try decode("ack/0123456789abcdef") == answer)
+        for wrong in ["ack/0123456789abcde", "ack/0123456789abcdef0", "ack/", "ack/fedcba9876543210", "ackx", "error/0123456789abcdef", "ack/0123456789abcdef/x"] {
+            let error = try #require(throws: MessageError.self) { try decode(wrong) }
+            #expect(error.code == .topicMismatch)
+            #expect(error.reason.contains("expected 'ack' or 'ack/0123456789abcdef'"), "\(error.reason)")
+        }
+        // A device's request: its bucket, not another's; a tap: its owner, not the other service.
+        let tap = try codec.encode(Samples.envelope(.tap(Tap(element: "add")), device: "ipad"))
+        let bucket = Topic.bucket(ofDevice: "ipad")
+        let other = bucket == "00" ? "01" : "00"
+        #expect(throws: Never.self) { try codec.decode(frames: [Array("device.tap/presentation-policy/\(bucket)".utf8), tap]) }
+        for wrong in ["device.tap/\(bucket)", "device.tap/presentation-policy/\(other)", "device.tap/input-handling/\(bucket)", "device.tap/presentation-policy"] {
+            #expect(throws: MessageError.self) { try codec.decode(frames: [Array(wrong.utf8), tap]) }
+        }
+        let rotate = try codec.encode(Samples.envelope(.rotate(Rotate(orientation: .landscape)), device: "ipad"))
+        #expect(throws: Never.self) { try codec.decode(frames: [Array("device.rotate/\(bucket)".utf8), rotate]) }
+        #expect(throws: MessageError.self) { try codec.decode(frames: [Array("device.rotate/\(other)".utf8), rotate]) }
+    }
+
+    @Test func replyToFollowsTheIdentifierRulesAndHasNoSlash() {
+        #expect(refusal(valid { $0["replyTo"] = "abc" }) == nil)
+        #expect(refusal(valid { $0["replyTo"] = String(repeating: "a", count: 64) }) == nil)
+        for bad in ["", "a/b", String(repeating: "a", count: 65), "a\u{1}b"] {
+            #expect(refusal(valid { $0["replyTo"] = bad })?.code == .badShape, "\(bad)")
+        }
+        #expect(refusal(valid { $0["replyTo"] = 7 })?.code == .badShape)
+    }
+
+    @Test func theEnvelopeCarriesEveryHeaderField() throws {
+        let json = try JSONSerialization.jsonObject(with: Data(codec.encode(Samples.envelope(.ping(Ping()))))) as? [String: Any]
+        let object = try #require(json)
+        #expect(object["v"] as? Int == 1)
+        #expect(object["type"] as? String == "sys.ping")
+        #expect(object["id"] as? String == "id-1")
+        #expect(object["correlationId"] as? String == "id-0")
+        #expect(object["service"] as? String == "test")
+        #expect(object["device"] as? String == "ipad")
+        #expect(object["seq"] as? Int == 3)
+        #expect(object["time"] as? String == "2026-11-30T03:14:39.123Z")
+        #expect(object["traceparent"] as? String == "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        #expect(object["parentSpan"] as? String == "b7ad6b7169203331")
+        #expect(object["body"] is [String: Any])
+    }
+
+    @Test func theUnknownArrowDirectionIsNSUIntegerMax() throws {
+        let text = String(decoding: try codec.encode(Samples.envelope(.presented(Presented(presentation: Samples.alert, reason: "tap")))), as: UTF8.self)
+        #expect(text.contains("\"arrowDirection\":18446744073709551615"))
+    }
+
+    func refusal(_ json: String, topic: String? = nil) -> MessageError? {
+        let bytes = Array(json.utf8)
+        do {
+            _ = try codec.decode(frames: [Array((topic ?? "device.tap").utf8), bytes])
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func valid(_ change: (inout [String: Any]) -> Void) -> String {
+        var object = try! JSONSerialization.jsonObject(with: Data(try! codec.encode(Samples.envelope(.tap(Tap(element: "add")))))) as! [String: Any]
+        change(&object)
+        return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+
+    @Test func bytesThatAreNotJSONAreRefused() {
+        #expect(refusal("hello")?.code == .badJSON)
+        #expect(refusal("")?.code == .badJSON)
+        #expect(refusal("{\"v\":1,")?.code == .badJSON)
+    }
+
+    @Test func invalidUTF8IsRefused() throws {
+        let error = try #require(throws: MessageError.self) { try codec.decode([0x7b, 0xff, 0xfe, 0x7d]) }
+        #expect(error.code == .badUTF8)
+    }
+
+    @Test func jsonOfTheWrongShapeIsRefused() {
+        #expect(refusal("[1,2,3]")?.code == .badShape)
+        #expect(refusal(valid { $0["seq"] = "three" })?.code == .badShape)
+        #expect(refusal(valid { $0["body"] = ["element": 5] })?.code == .badShape)
+    }
+
+    @Test func aMissingFieldIsNamed() throws {
+        let error = try #require(refusal(valid { $0["correlationId"] = nil }))
+        #expect(error.code == .missingField)
+        #expect(error.reason.contains("correlationId"))
+        #expect(error.offendingId == "id-1")
+        #expect(refusal(valid { $0["type"] = nil })?.code == .missingField)
+        #expect(refusal(valid { $0["body"] = nil })?.code == .missingField)
+    }
+
+    @Test func anUnknownTypeIsRefusedWithTheOffendingId() throws {
+        let error = try #require(refusal(valid { $0["type"] = "device.explode" }))
+        #expect(error.code == .unknownType)
+        #expect(error.reason.contains("device.explode"))
+        #expect(error.offendingId == "id-1")
+    }
+
+    @Test func aTimeThatIsNotATimestampIsRefusedNamingTheField() throws {
+        for bad in ["x", "", "2026-02-30T03:14:39.123Z", "2026-11-30T03:14:39.123", "2026-11-30T25:14:39Z", "tomorrow"] {
+            let error = try #require(refusal(valid { $0["time"] = bad }), "\(bad)")
+            #expect(error.code == .badTime, "\(bad)")
+            #expect(error.reason.contains("'time'"))
+        }
+        #expect(refusal(valid { $0["time"] = 5 })?.code == .badShape)
+        #expect(refusal(valid { $0["time"] = "2026-11-30T03:14:39.123456+00:00" }) == nil)
+    }
+
+    @Test func numbersJSONCannotCarryAreRefusedAtTheDoor() {
+        // 1e999 is infinite as a double; NaN and Infinity are not JSON at all.
+        for number in ["1e999", "-1e999", "NaN", "Infinity", "-Infinity"] {
+            let text = valid { $0["body"] = ["point": ["x": 1, "y": 2]] }.replacingOccurrences(of: "\"x\":1", with: "\"x\":\(number)")
+            #expect(text.contains(number))
+            #expect(refusal(text) != nil, "\(number)")
+        }
+    }
+
+    @Test func aNonFiniteNumberIsNeverEncoded() throws {
+        for number in [Double.nan, .infinity, -.infinity] {
+            let envelope = Samples.envelope(.tap(Tap(point: Point(x: 1, y: number))))
+            let error = try #require(throws: MessageError.self) { try codec.frames(envelope) }
+            #expect(error.code == .nonFinite)
+            #expect(error.reason.contains("body.point.y"), "\(error.reason)")
+        }
+    }
+
+    @Test func anUnsupportedVersionIsRefused() {
+        #expect(refusal(valid { $0["v"] = 2 })?.code == .unsupportedVersion)
+    }
+
+    @Test func aWeaponOutsideTheEnumIsRefused() {
+        let json = valid {
+            $0["type"] = "input.weapon.selected"
+            $0["body"] = ["weapon": "Laser", "weaponType": 9]
+        }
+        #expect(refusal(json, topic: "input.weapon.selected")?.code == .badShape)
+    }
+
+    @Test func tooFewOrTooManyFramesAreRefused() throws {
+        let json = try codec.encode(Samples.envelope(.ping(Ping())))
+        for frames in [[json], [Array("sys.ping".utf8), json, []], []] {
+            let error = try #require(throws: MessageError.self) { try codec.decode(frames: frames) }
+            #expect(error.code == .badFrames)
+        }
+    }
+
+    @Test func aTopicThatIsNotTheTypeIsRefused() {
+        #expect(refusal(valid { _ in }, topic: "device.rotate")?.code == .topicMismatch)
+    }
+
+    @Test func anOversizedMessageIsRefused() throws {
+        let small = EnvelopeCodec(maxMessageBytes: 1024)
+        let huge = Samples.envelope(.select(Select(monster: String(repeating: "x", count: 2000))))
+        let error = try #require(throws: MessageError.self) { try small.decode(frames: codec.frames(huge)) }
+        #expect(error.code == .tooLarge)
+    }
+
+    @Test func emptyIdsAndOverlongDeviceIdsAreRefused() {
+        #expect(refusal(valid { $0["id"] = "" })?.code == .badShape)
+        #expect(refusal(valid { $0["device"] = String(repeating: "d", count: 65) })?.code == .badShape)
+    }
+
+    @Test(arguments: ["id", "correlationId", "service", "device"])
+    func idsWithANulOrAControlCharacterAreRefusedNamingTheField(_ field: String) throws {
+        for bad in ["nul\u{0}A", "tab\there", "bell\u{7}", "c1\u{85}"] {
+            let json = valid { $0[field] = bad }
+            let error = try #require(refusal(json), "\(field) = \(bad.debugDescription)")
+            #expect(error.code == .badShape)
+            #expect(error.reason.contains("field '\(field)'"))
+            // Foundation's decoder, the fast decoder's reference, refuses it too.
+            #expect(throws: (any Error).self) { try JSONDecoder().decode(Envelope.self, from: Data(json.utf8)) }
+            // A bad id is not repeated in the error (it would be refused in turn).
+            if field == "id" { #expect(error.offendingId == nil) }
+        }
+        #expect(refusal(valid { $0[field] = "ünïcode-ok é" }) == nil)
+    }
+
+    @Test func twoDeviceIdsDifferingAfterANulAreBothRefused() {
+        #expect(refusal(valid { $0["device"] = "nul\u{0}A" })?.reason.contains("device") == true)
+        #expect(refusal(valid { $0["device"] = "nul\u{0}B" })?.reason.contains("device") == true)
+    }
+
+    @Test func anExcerptShowsUnprintableBytesEscaped() {
+        #expect(EnvelopeCodec.excerpt([0x41, 0x00, 0xff]) == "A\\x00\\xff")
+        #expect(EnvelopeCodec.excerpt(Array(repeating: 0x41, count: 70)).hasSuffix("…"))
+    }
+}
+
+/// Small model rules.
+@Suite struct ModelTests {
+    @Test func osVersionsCompareNumerically() {
+        #expect(OSVersion("3.1.3")! < OSVersion.firstWithPopovers)
+        #expect(OSVersion("3.2")! >= OSVersion.firstWithPopovers)
+        #expect(OSVersion("10.0")! > OSVersion("9.3")!)
+        #expect(OSVersion("x") == nil)
+        #expect(OSVersion("1..2") == nil)
+    }
+
+    @Test func weaponsAreNamedByTitleOrButton() {
+        #expect(Weapon(named: "NinjaStar") == .ninjaStar)
+        #expect(Weapon(named: "ninja-star") == .ninjaStar)
+        #expect(Weapon(named: "laser") == nil)
+    }
+
+    @Test func timestampsAreISO8601UTCWithMilliseconds() {
+        #expect(Timestamp.format(seconds: 0, milliseconds: 7) == "1970-01-01T00:00:00.007Z")
+        #expect(Timestamp.format(seconds: 1_796_008_479, milliseconds: 123) == "2026-11-30T03:14:39.123Z")
+    }
+
+    @Test func timestampsParseBackToTheirSeconds() throws {
+        #expect(Timestamp.parse("2026-11-30T03:14:39.123Z") == 1_796_008_479.123)
+        #expect(Timestamp.parse("1970-01-01T00:00:00.007Z") == 0.007)
+        // Other writers' forms: no fraction, more digits, an offset.
+        #expect(Timestamp.parse("2026-11-30T03:14:39Z") == 1_796_008_479)
+        #expect(Timestamp.parse("2026-11-30T03:14:39.123000+00:00") == 1_796_008_479.123)
+        #expect(Timestamp.parse("2026-11-30T05:14:39.123+02:00") == 1_796_008_479.123)
+        #expect(Timestamp.parse("2024-02-29T00:00:00Z") == 1_709_164_800)
+        let now = Timestamp.wallClock()
+        let parsed = try #require(Timestamp.parse(Timestamp.now()))
+        #expect(abs(parsed - now) < 1)
+        for bad in ["", "t", "2026-11-30 03:14:39.123Z", "2026-13-30T03:14:39.123Z", "2026-11-30T03:14:39.12xZ",
+                    "2025-02-29T00:00:00Z", "2026-11-30T03:14:39.Z", "2026-11-30T03:14:39.1234567890Z", "2026-11-30T03:14:39+0200"] {
+            #expect(Timestamp.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func idsAreUniqueWithinAndAcrossGenerators() {
+        let one = IDGenerator(), two = IDGenerator()
+        let ids = (0..<1000).map { _ in one.next() } + (0..<1000).map { _ in two.next() }
+        #expect(Set(ids).count == 2000)
+    }
+}
+
+/// Fields added later read as their defaults when a message does not carry them.
+@Suite struct OptionalFieldTests {
+    @Test func keyboardMetricsWithoutLeftStartAtTheWindowsEdge() throws {
+        let codec = EnvelopeCodec()
+        let json = #"{"v":1,"type":"input.tap","id":"a","correlationId":"a","service":"t","device":"d","seq":1,"time":"2026-11-30T00:00:00.000Z","body":{"element":"weapon","keyboard":{"width":768,"systemHeight":264,"windowHeight":1024}}}"#
+        let envelope = try codec.decode(frames: [Array("input.tap".utf8), Array(json.utf8)])
+        guard case .inputTap(let tap) = envelope.body else { Issue.record("not input.tap"); return }
+        #expect(tap.keyboard.left == 0)
+    }
+}
+
+/// The same message is always the same text.
+@Suite struct DeterministicEncodingTests {
+    @Test func heartbeatCountersAreWrittenInKeyOrder() throws {
+        let counters: [String: UInt64] = ["zeta": 1, "alpha": 2, "mid": 3, "beta": 4, "omega": 5, "handled": 6]
+        let beat = Heartbeat(service: "roster", version: "1", pid: 1, uptimeSeconds: 1, intervalMilliseconds: 1000, counters: counters)
+        let text = String(decoding: try EnvelopeCodec().encode(Samples.envelope(.heartbeat(beat))), as: UTF8.self)
+        #expect(text.contains(#""counters":{"alpha":2,"beta":4,"handled":6,"mid":3,"omega":5,"zeta":1}"#))
+    }
+}
