@@ -34,13 +34,15 @@ let package = Package(
 
         // Shared Swift modules, each above the ones it depends on.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
+        // JSON text: the one reader and the one writer, and a tree for documents and tools.
+        .target(name: "JSON", path: "Shared/JSON", swiftSettings: strict),
         // The domain model: devices, geometry, presentations, monsters, weapons, codes, effects.
         // The only project module a core imports.
         .target(name: "Domain", path: "Shared/Domain", swiftSettings: strict),
         // The wire: the envelope, the vocabulary, topics and routing, time, trace context, the codec.
-        .target(name: "Wire", dependencies: ["Domain"], path: "Shared/Wire", swiftSettings: strict),
+        .target(name: "Wire", dependencies: ["Domain", "JSON"], path: "Shared/Wire", swiftSettings: strict),
         // What every process of the project needs: logs, help, certificates, threads, signals.
-        .target(name: "ProcessSupport", dependencies: ["Wire", "ZeroMQ", "CLinux"], path: "Shared/ProcessSupport", swiftSettings: strict),
+        .target(name: "ProcessSupport", dependencies: ["Wire", "JSON", "ZeroMQ", "CLinux"], path: "Shared/ProcessSupport", swiftSettings: strict),
         // A service's loop around its handler, over any transport (the in-memory bus among them).
         .target(name: "Runtime", dependencies: ["Wire", "BusCore", "ProcessSupport"], path: "Shared/Runtime", swiftSettings: strict),
         // The runtime's transport over ZeroMQ: the connection to the bus, its configuration, CURVE.
@@ -53,10 +55,10 @@ let package = Package(
         // shared by the end-to-end tests and the bench.
         .target(name: "Processes", dependencies: ["Sharding", "ProcessSupport", "CLinux"], path: "Shared/Processes", swiftSettings: strict),
         // The contract: the AsyncAPI document recorded from the message declarations, and a validator.
-        .target(name: "Contract", dependencies: ["Wire"], path: "Shared/Contract", swiftSettings: strict),
+        .target(name: "Contract", dependencies: ["Wire", "JSON"], path: "Shared/Contract", swiftSettings: strict),
 
         // The bus: its policy (a pure core) and the proxy.
-        .target(name: "BusCore", dependencies: ["Wire"], path: "Services/Bus/Core", swiftSettings: strict),
+        .target(name: "BusCore", dependencies: ["Wire", "JSON"], path: "Services/Bus/Core", swiftSettings: strict),
         .executableTarget(name: "Bus", dependencies: ["BusCore", "ZeroMQTransport"], path: "Services/Bus/Main", swiftSettings: strict),
 
         // presentation-policy: a pure core and its bus adapter.
@@ -97,19 +99,21 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Tests.
+        // Tests, and what several of them share: sample messages, seeded randomness.
+        .target(name: "TestSupport", dependencies: ["Domain", "Wire"], path: "Tests/Support", swiftSettings: strict),
         tests("ZeroMQTests", ["ZeroMQ"]),
+        tests("JSONTests", ["JSON"]),
         tests("DomainTests", ["Domain"]),
-        tests("WireTests", ["Wire", "Domain"]),
+        tests("WireTests", ["Wire", "Domain", "TestSupport"]),
         tests("ProcessSupportTests", ["ProcessSupport", "Runtime", "Processes", "ZeroMQ"]),
         tests("RuntimeTests", ["Runtime"]),
         tests("ZeroMQTransportTests", ["ZeroMQTransport", "ZeroMQ"]),
         tests("ShardingTests", ["Sharding"]),
-        tests("BusCoreTests", ["BusCore", "Processes"]),
+        tests("BusCoreTests", ["BusCore", "Processes", "TestSupport"]),
         tests("ContractTests", ["Contract"]),
-        tests("PresentationCoreTests", ["PresentationCore"]),
+        tests("PresentationCoreTests", ["PresentationCore", "Wire"]),
         tests("RosterTests", ["RosterCore", "RosterStore"]),
-        tests("InputCoreTests", ["InputCore"]),
+        tests("InputCoreTests", ["InputCore", "Wire"]),
         tests("GatewayKitTests", ["GatewayKit", "Contract", "InputCore", "PresentationCore"]),
         tests("MonitorKitTests", ["MonitorKit", "PresentationCore"]),
         tests("BenchTests", ["Bench"]),

@@ -1,9 +1,7 @@
-// The envelope codec alone (EnvelopeCodec: the project's fast JSON coders), beside Foundation's
-// JSONEncoder/JSONDecoder on the same envelopes, and the other per-message work of
-// BusConnection: ids, timestamps, the envelope itself.
+// The envelope codec alone (EnvelopeCodec, over the project's JSON reader and writer), and the
+// other per-message work of BusConnection: ids, timestamps, the envelope itself.
 
 import Domain
-import Foundation
 import Runtime
 import Wire
 import ZeroMQTransport
@@ -35,19 +33,6 @@ enum CodecBench {
             }))
             costs.append(CodecCost(name: "decode \(name)", bytes: json.count, microseconds: measure(iterations) {
                 if let decoded = try? codec.decode(frames: frames) { sink &+= Int(decoded.seq) }
-            }))
-        }
-        // Foundation's coders on the same envelopes, for reference.
-        let encoder = JSONEncoder()
-        let decoder = JSONDecoder()
-        for envelope in [action] + replies {
-            let data = (try? encoder.encode(envelope)) ?? Data()
-            let name = envelope.type.rawValue
-            costs.append(CodecCost(name: "  Foundation encode \(name)", bytes: data.count, microseconds: measure(iterations) {
-                sink &+= ((try? encoder.encode(envelope))?.count ?? 0)
-            }))
-            costs.append(CodecCost(name: "  Foundation decode \(name)", bytes: data.count, microseconds: measure(iterations) {
-                if let decoded = try? decoder.decode(Envelope.self, from: data) { sink &+= Int(decoded.seq) }
             }))
         }
         let body = action.body

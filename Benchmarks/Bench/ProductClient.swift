@@ -3,6 +3,7 @@
 // service's ack.
 
 import Domain
+import JSON
 import Glibc
 import ProcessSupport
 import Runtime
@@ -57,10 +58,6 @@ final class ProductClient {
     @exclusivity(unchecked) private var message = ReceivedMessage()
     /// Where each action's JSON is written, then sent from.
     private let writer = JSONWriter()
-    /// The topic frames of the latest actions sent, made again only when a topic changes.
-    /// Like `message`, used by this client's one thread only: not checked for exclusive access
-    /// at run time (nor are the other counters and state a round trip changes).
-    @exclusivity(unchecked) private var topics = TopicFrames()
     /// Seconds spent, in `roundTrip`, on this client's own part: making the envelope, encoding
     /// it, sending it, and decoding what came back.
     @exclusivity(unchecked) private(set) var clientTime = ClientTime()
@@ -158,7 +155,7 @@ final class ProductClient {
         // What `bus.publish` does, in three timed steps (the JSON written in, and sent from, `writer`).
         let sent = bus.envelope(action(for: device), device: device, replyTo: address)
         let made = Timestamp.monotonic()
-        let topic = try bus.codec.write(sent, into: writer, topics: &topics)
+        let topic = try bus.codec.write(sent, into: writer)
         let encoded = Timestamp.monotonic()
         try writer.withBytes { try bus.send(topic: topic, json: $0) }
         actionsSinceStart += 1
@@ -313,7 +310,7 @@ final class ProductClient {
 
 /// A reply as the client first reads it: the type (the topic frame's type part, among the types
 /// the client subscribes to), and where the correlation id and service are in the header, read
-/// only up to them (`EnvelopePeek(_:upTo:)`): no body scanned, no string made. The body is
+/// only up to them (`EnvelopeView`): no body scanned, no string made. The body is
 /// decoded only when needed (`bus.codec.decode(frames:)` of `frames`).
 struct Reply {
     let type: MessageType
@@ -337,8 +334,8 @@ struct Reply {
     /// vocabulary, or no correlation id and service.
     init?(_ message: ReceivedMessage) {
         guard message.count == 2, let index = message.withFrame(0, Self.typeIndex(ofTopic:)),
-              let peek = message.withFrame(1, { EnvelopePeek($0, upTo: [.correlationId, .service]) }),
-              let correlation = peek.correlationId, let sender = peek.service
+              let view = message.withFrame(1, { EnvelopeView($0, parts: [.service, .correlationId]) }),
+              let correlation = view.correlationId?.range, let sender = view.service?.range
         else { return nil }
         type = Self.types[index].type
         typeBit = 1 << UInt64(index)

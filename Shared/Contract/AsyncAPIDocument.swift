@@ -1,3 +1,4 @@
+import JSON
 import Domain
 import Wire
 
@@ -24,40 +25,43 @@ public enum AsyncAPIDocument {
 
     /// The schema name of each message type's body (`Tap` for `device.tap`), and every schema
     /// met while recording them, `Envelope` included.
-    public static func recordSchemas() throws -> (bodies: [MessageType: String], components: [String: JSONTree]) {
-        let recorder = SchemaRecorder(samples: [
-            "time": "2026-01-01T00:00:00.000Z",
-            "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
-            "parentSpan": "00f067aa0ba902b7",
-            "replyTo": "0123456789abcdef",
-        ])
+    public static func recordSchemas() throws -> (bodies: [MessageType: String], components: [String: JSONValue]) {
+        let recorder = SchemaRecorder()
         var bodies: [MessageType: String] = [:]
-        var envelope: JSONTree = [:]
         for type in MessageType.allCases {
-            recorder.samples["type"] = type.rawValue
-            do {
-                _ = try recorder.schema(of: Envelope.self)
-            } catch {
-                throw ContractError(
-                    "recording the schema of \(type.rawValue) failed: \(error) (a type whose decoding checks its value must state its schema: conform it to SchemaDescribing in Shared/Contract/Descriptions.swift)")
-            }
-            envelope = recorder.components["Envelope"] ?? [:]
-            guard case .string(let reference)? = envelope["properties"]?["body"]?["$ref"] else {
+            let reference = try recorder.schema(of: type.spec.bodyType)
+            guard case .string(let path)? = reference["$ref"] else {
                 throw ContractError("the body of \(type.rawValue) is not a named type")
             }
-            bodies[type] = String(reference.split(separator: "/").last ?? "")
+            bodies[type] = String(path.split(separator: "/").last ?? "")
         }
         var components = recorder.components
-        components["Envelope"] = refine(envelope)
+        components["Envelope"] = refine(envelopeSchema)
         return (bodies, components)
     }
 
+    /// The envelope's header as the codec writes it (`EnvelopeCodec.header`), and the body.
+    private static var envelopeSchema: JSONValue {
+        var properties: [JSONMember] = []
+        var required: [String] = []
+        for field in EnvelopeCodec.header {
+            let schema: JSONValue = switch field.kind {
+            case .string: ["type": "string"]
+            case .integer: ["type": "integer", "minimum": 0]
+            case .object: ["type": "object"]
+            }
+            properties.append(JSONMember(key: field.name, value: schema))
+            if field.required { required.append(field.name) }
+        }
+        return ["type": "object", "properties": .object(properties), "required": .array(required.map(JSONValue.string)), "additionalProperties": false]
+    }
+
     /// What `Envelope`'s decoder checks beyond JSON types, and what each header field means.
-    static let envelopeRefinements: [String: JSONTree] = [
+    static let envelopeRefinements: [String: JSONValue] = [
         "v": ["const": 1, "description": "The envelope format version: 1."],
         "type": [
             "enum": .array(MessageType.allCases.map { .string($0.rawValue) }),
-            "description": "The message type; the topic frame is the type, or the type, '/' and a key (its channel's address).",
+            "description": "The message type. A sender writes it as the topic frame; the bus forwards the message on its channel's address (the type, '/' and the key it reads from the message), and a receiver checks that the topic's part before the first '/' is this type.",
         ],
         "id": ["minLength": 1, "description": "Unique id of this message (a random per-process prefix and a counter)."],
         "correlationId": ["minLength": 1, "description": "The id of the action that caused this message (an action's own id for the action)."],
@@ -84,7 +88,7 @@ public enum AsyncAPIDocument {
     ]
 
     /// The channel address of `type` (`Topic`), and its parameter.
-    static func address(_ type: MessageType) -> (address: String, parameters: JSONTree?) {
+    static func address(_ type: MessageType) -> (address: String, parameters: JSONValue?) {
         switch type.addressing {
         case .broadcast:
             return (type.rawValue, nil)
@@ -113,21 +117,21 @@ public enum AsyncAPIDocument {
                     "location": "$message.payload#/body/presentation/style",
                 ],
                 "replyTo": [
-                    "description": .string("The replyTo of the action that caused it: the asking client subscribes to \(type.rawValue)/<style>/<its address> for each style and hears only its own. Without a replyTo the topic is \(type.rawValue)/<style>; a subscriber to \(type.rawValue) hears every client's."),
+                    "description": .string("The replyTo of the action that caused it, which the bus sets from the envelope whatever its sender wrote: the asking client subscribes to \(type.rawValue)/<style>/<its address> for each style and hears only its own. Without a replyTo (or one that is not an address) the topic is \(type.rawValue)/<style>; a subscriber to \(type.rawValue) hears every client's."),
                     "location": "$message.payload#/replyTo",
                 ],
             ])
         case .toClient:
             return (type.rawValue + "/{replyTo}", [
                 "replyTo": [
-                    "description": .string("The replyTo of the action that caused it: the asking client subscribes to \(type.rawValue)/<its address> and hears only its own. Without a replyTo the topic is the bare \(type.rawValue); a subscriber to \(type.rawValue) hears every client's."),
+                    "description": .string("The replyTo of the action that caused it, which the bus sets from the envelope whatever its sender wrote: the asking client subscribes to \(type.rawValue)/<its address> and hears only its own. Without a replyTo (or one that is not an address) the topic is the bare \(type.rawValue); a subscriber to \(type.rawValue) hears every client's."),
                     "location": "$message.payload#/replyTo",
                 ],
             ])
         }
     }
 
-    private static func refine(_ envelope: JSONTree) -> JSONTree {
+    private static func refine(_ envelope: JSONValue) -> JSONValue {
         guard case .object(var properties)? = envelope["properties"] else { return envelope }
         for index in properties.indices {
             let key = properties[index].key
@@ -141,16 +145,16 @@ public enum AsyncAPIDocument {
     }
 
     /// The whole document.
-    public static func build() throws -> JSONTree {
+    public static func build() throws -> JSONValue {
         let (bodies, components) = try recordSchemas()
         var channels: [JSONMember] = []
         var operations: [JSONMember] = []
         var messages: [JSONMember] = []
         for type in MessageType.allCases {
             let id = identifier(type)
-            let messageReference: JSONTree = ["$ref": .string("#/channels/\(id)/messages/\(id)")]
+            let messageReference: JSONValue = ["$ref": .string("#/channels/\(id)/messages/\(id)")]
             let (address, parameters) = address(type)
-            var channel: JSONTree = [
+            var channel: JSONValue = [
                 "address": .string(address),
                 "title": .string(type.rawValue),
                 "messages": .object([JSONMember(key: id, value: ["$ref": .string("#/components/messages/\(id)")])]),
@@ -245,7 +249,7 @@ public enum AsyncAPIDocument {
         Generated from the Swift vocabulary (gateway contract); do not edit by hand: run Scripts/contract.
         """
 
-    private static func server(port: Int, socket: String, peer: String, variable: String, description: String) -> JSONTree {
+    private static func server(port: Int, socket: String, peer: String, variable: String, description: String) -> JSONValue {
         [
             "host": .string("127.0.0.1:\(port)"),
             "protocol": "zmtp",

@@ -1,3 +1,4 @@
+import JSON
 import Domain
 
 /// Checks JSON values against the JSON Schemas of the AsyncAPI document, for `gateway watch
@@ -7,16 +8,16 @@ import Domain
 /// to pass a schema with any other keyword it would have to understand.
 public struct SchemaValidator: Sendable {
     /// The whole document, for `$ref`s.
-    public let document: JSONTree
+    public let document: JSONValue
 
     /// A validator for the schemas of `document`.
-    public init(document: JSONTree) { self.document = document }
+    public init(document: JSONValue) { self.document = document }
 
     /// A validator for the document generated from this build's vocabulary.
     public static func generated() throws -> SchemaValidator { SchemaValidator(document: try AsyncAPIDocument.build()) }
 
     /// What is wrong with `message` (an envelope) for its type's schema; empty when it conforms.
-    public func problems(inEnvelope message: JSONTree) -> [String] {
+    public func problems(inEnvelope message: JSONValue) -> [String] {
         guard case .string(let type)? = message["type"] else { return ["the message has no string type"] }
         guard let messageType = MessageTypeName(type) else { return ["unknown message type '\(type)'"] }
         let reference = "#/components/messages/\(messageType.identifier)/payload"
@@ -24,15 +25,15 @@ public struct SchemaValidator: Sendable {
     }
 
     /// What is wrong with `value` for `schema`, each naming the path at fault; empty when it conforms.
-    public func problems(in value: JSONTree, schema: JSONTree) -> [String] {
+    public func problems(in value: JSONValue, schema: JSONValue) -> [String] {
         var found: [String] = []
         check(value, schema, path: "", into: &found)
         return found
     }
 
-    private func resolve(_ reference: String) -> JSONTree? {
+    private func resolve(_ reference: String) -> JSONValue? {
         guard reference.hasPrefix("#/") else { return nil }
-        var current: JSONTree? = document
+        var current: JSONValue? = document
         for part in reference.dropFirst(2).split(separator: "/") {
             current = current?[String(part).replacingOccurrences("~1", "/").replacingOccurrences("~0", "~")]
         }
@@ -41,7 +42,7 @@ public struct SchemaValidator: Sendable {
 
     private static let annotations: Set<String> = ["description", "title", "examples", "default", "format", "$comment"]
 
-    private func check(_ value: JSONTree, _ schema: JSONTree, path: String, into found: inout [String]) {
+    private func check(_ value: JSONValue, _ schema: JSONValue, path: String, into found: inout [String]) {
         let at = path.isEmpty ? "the message" : path
         guard case .object(let keywords) = schema else {
             if schema == .bool(false) { found.append("\(at): not allowed") }
@@ -116,7 +117,7 @@ public struct SchemaValidator: Sendable {
                 guard case .string(let text) = value else { continue }
                 do {
                     let regex = try Regex(pattern)
-                    if (try? regex.firstMatch(in: text)) == nil { found.append("\(at): \(JSONTree.quoted(text)) does not match \(pattern)") }
+                    if (try? regex.firstMatch(in: text)) == nil { found.append("\(at): \(JSONWriter.quoted(text)) does not match \(pattern)") }
                 } catch {
                     found.append("\(at): the contract's pattern \(pattern) cannot be read")
                 }
@@ -130,7 +131,7 @@ public struct SchemaValidator: Sendable {
 
     private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
-    private static func matches(_ value: JSONTree, type: String) -> Bool {
+    private static func matches(_ value: JSONValue, type: String) -> Bool {
         switch (type, value) {
         case ("object", .object), ("array", .array), ("string", .string), ("boolean", .bool), ("null", .null), ("number", .number): true
         case ("integer", .number(let literal)): Double(literal).map { $0 == $0.rounded() } ?? false
@@ -138,7 +139,7 @@ public struct SchemaValidator: Sendable {
         }
     }
 
-    private static func kind(of value: JSONTree) -> String {
+    private static func kind(of value: JSONValue) -> String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"
@@ -150,7 +151,7 @@ public struct SchemaValidator: Sendable {
     }
 
     /// JSON equality: numbers by value, objects whatever their members' order.
-    private static func equal(_ left: JSONTree, _ right: JSONTree) -> Bool {
+    private static func equal(_ left: JSONValue, _ right: JSONValue) -> Bool {
         switch (left, right) {
         case (.number, .number): left.doubleValue == right.doubleValue
         case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }

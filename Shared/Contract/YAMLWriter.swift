@@ -1,8 +1,9 @@
+import JSON
 /// Writes a JSON tree as block-style YAML: every string double-quoted (JSON's escapes are
 /// YAML's), keys bare where YAML 1.1 reads them back as the same string.
 public enum YAMLWriter {
     /// `tree` as a YAML document, ending in a newline.
-    public static func write(_ tree: JSONTree) -> String {
+    public static func write(_ tree: JSONValue) -> String {
         var out = ""
         switch tree {
         case .object(let members) where !members.isEmpty: writeMembers(members, indent: 0, into: &out)
@@ -20,7 +21,7 @@ public enum YAMLWriter {
         }
     }
 
-    private static func writeItems(_ values: [JSONTree], indent: Int, into out: inout String) {
+    private static func writeItems(_ values: [JSONValue], indent: Int, into out: inout String) {
         let pad = String(repeating: " ", count: indent)
         for value in values {
             switch value {
@@ -38,7 +39,7 @@ public enum YAMLWriter {
         }
     }
 
-    private static func writeValue(_ value: JSONTree, indent: Int, into out: inout String) {
+    private static func writeValue(_ value: JSONValue, indent: Int, into out: inout String) {
         switch value {
         case .object(let members) where !members.isEmpty:
             out += "\n"
@@ -51,7 +52,7 @@ public enum YAMLWriter {
         }
     }
 
-    private static func scalar(_ value: JSONTree) -> String {
+    private static func scalar(_ value: JSONValue) -> String {
         switch value {
         case .object: "{}"
         case .array: "[]"
@@ -66,6 +67,6 @@ public enum YAMLWriter {
         let bare = !text.isEmpty && !reserved.contains(text.lowercased())
             && text.unicodeScalars.first.map { ("a"..."z").contains($0) || ("A"..."Z").contains($0) } == true
             && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0) }
-        return bare ? text : JSONTree.quoted(text)
+        return bare ? text : JSONWriter.quoted(text)
     }
 }

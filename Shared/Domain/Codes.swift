@@ -111,7 +111,7 @@ public enum ChangeReason: String, CaseIterable, Sendable {
 }
 
 /// The kinds of the window's elements (`LayoutElement.kind`), with their wire strings.
-public enum ElementKind: String, CaseIterable, Codable, Sendable {
+public enum ElementKind: String, FieldCase, CaseIterable, Sendable {
     /// A navigation bar's button.
     case barButton
     /// The status bar or a navigation bar.

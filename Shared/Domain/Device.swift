@@ -1,15 +1,15 @@
 /// The user interface idiom (`UIUserInterfaceIdiom`).
-public enum Idiom: String, Codable, Sendable, CaseIterable {
+public enum Idiom: String, FieldCase, Sendable, CaseIterable {
     case pad, phone
 }
 
 /// The interface orientation.
-public enum Orientation: String, Codable, Sendable, CaseIterable {
+public enum Orientation: String, FieldCase, Sendable, CaseIterable {
     case portrait, landscape
 }
 
 /// The horizontal size class of the app's window (`UIUserInterfaceSizeClass`).
-public enum SizeClass: String, Codable, Sendable, CaseIterable {
+public enum SizeClass: String, FieldCase, Sendable, CaseIterable {
     /// Full screen on an iPad, or the wide side of Split View.
     case regular
     /// An iPhone, Slide Over, or the narrow side of Split View.
@@ -18,7 +18,7 @@ public enum SizeClass: String, Codable, Sendable, CaseIterable {
 
 /// Where an app's window is on the screen (iPad multitasking). The keyboard, and so any input
 /// view, spans the whole screen whatever the window's place.
-public enum WindowMode: String, CaseIterable, Codable, Sendable {
+public enum WindowMode: String, FieldCase, CaseIterable, Sendable {
     /// The whole screen (regular width on an iPad).
     case fullScreen = "full-screen"
     /// Slide Over: a compact 320 pt window floating at the screen's right edge.
@@ -31,7 +31,7 @@ public enum WindowMode: String, CaseIterable, Codable, Sendable {
 }
 
 /// An OS version such as `17.0` or `3.1.3`, compared numerically.
-public struct OSVersion: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct OSVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The dotted components, e.g. `[3, 2]`.
     public var components: [Int]
 
@@ -58,26 +58,27 @@ public struct OSVersion: Codable, Sendable, Hashable, Comparable, CustomStringCo
         }
         return false
     }
+}
 
-    /// Decodes a version from its JSON form, a dotted string such as `"3.1.3"`; other text is refused.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let version = OSVersion(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "bad OS version '\(text)'")
-        }
-        self = version
+extension OSVersion: FieldValue {
+    /// The version zero: what a profile being read starts from.
+    public static let placeholder = OSVersion("0")!
+
+    /// Reads a version from its wire form, a dotted string such as `"3.1.3"`; other text is refused.
+    public static func read<Reader: ValueReader>(from reader: inout Reader) throws(Reader.Failure) -> OSVersion {
+        let text = try reader.readString()
+        guard let version = OSVersion(text) else { throw reader.invalid("bad OS version '\(text.prefix(40))'") }
+        return version
     }
 
-    /// Encodes the version as its JSON form, the dotted string (`"17.0"`).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
+    /// Writes the version as its wire form, the dotted string (`"17.0"`).
+    public func write<Writer: ValueWriter>(to writer: inout Writer) throws(Writer.Failure) {
+        writer.writeString(description)
     }
 }
 
 /// Everything that describes a simulated device when it first appears.
-public struct DeviceProfile: Codable, Sendable, Hashable {
+public struct DeviceProfile: Sendable, Hashable {
     /// iPad or iPhone.
     public var idiom: Idiom
     /// The screen in portrait, in points (width < height).
@@ -125,5 +126,19 @@ public struct DeviceProfile: Codable, Sendable, Hashable {
             problems.append("screen must be between 1 and 4096 points on each side")
         }
         return problems
+    }
+}
+
+extension DeviceProfile: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: DeviceProfile { DeviceProfile(idiom: .pad, screen: .placeholder, os: .placeholder, orientation: .portrait, widthClass: .regular) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("idiom", &idiom)
+        try fields.field("screen", &screen)
+        try fields.field("os", &os)
+        try fields.field("orientation", &orientation)
+        try fields.field("widthClass", &widthClass)
     }
 }

@@ -1,12 +1,21 @@
 /// `device.forget`: every service that holds state for the envelope's device drops it now
 /// (`gateway forget DEVICE`); each answers `device.forgotten` and acknowledges.
-public struct Forget: Codable, Sendable, Equatable {
+public struct Forget: Sendable, Equatable {
     /// A request to forget the envelope's device.
     public init() {}
 }
 
+extension Forget: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Forget { Forget() }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+    }
+}
+
 /// `device.forgotten`: a service dropped (or never held) the envelope's device's state.
-public struct Forgotten: Codable, Sendable, Equatable {
+public struct Forgotten: Sendable, Equatable {
     /// The service that answers (`presentation-policy`, `roster`, `input-handling`).
     public var service: String
     /// Whether it held anything for the device.
@@ -14,6 +23,17 @@ public struct Forgotten: Codable, Sendable, Equatable {
     /// An answer from `service`.
     public init(service: String, held: Bool) {
         self.service = service; self.held = held
+    }
+}
+
+extension Forgotten: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Forgotten { Forgotten(service: "", held: false) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("service", &service)
+        try fields.field("held", &held)
     }
 }
 

@@ -1,5 +1,5 @@
 /// A point in screen points.
-public struct Point: Codable, Sendable, Hashable {
+public struct Point: Sendable, Hashable {
     /// Horizontal position, in points from the window's left edge.
     public var x: Double
     /// Vertical position, in points down from the window's top edge.
@@ -8,8 +8,19 @@ public struct Point: Codable, Sendable, Hashable {
     public init(x: Double, y: Double) { self.x = x; self.y = y }
 }
 
+extension Point: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Point { Point(x: 0, y: 0) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("x", &x)
+        try fields.field("y", &y)
+    }
+}
+
 /// A size in points.
-public struct Size: Codable, Sendable, Hashable {
+public struct Size: Sendable, Hashable {
     /// Horizontal extent, in points.
     public var width: Double
     /// Vertical extent, in points.
@@ -18,8 +29,19 @@ public struct Size: Codable, Sendable, Hashable {
     public init(width: Double, height: Double) { self.width = width; self.height = height }
 }
 
+extension Size: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Size { Size(width: 0, height: 0) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("width", &width)
+        try fields.field("height", &height)
+    }
+}
+
 /// A rectangle in screen points, origin at the top left (UIKit's `CGRect`).
-public struct Rect: Codable, Sendable, Hashable {
+public struct Rect: Sendable, Hashable {
     /// The left edge, in points from the window's left edge.
     public var x: Double
     /// The top edge, in points down from the window's top edge.
@@ -71,5 +93,18 @@ public struct Rect: Codable, Sendable, Hashable {
         let right = max(min(maxX, bounds.maxX), left)
         let bottom = max(min(maxY, bounds.maxY), top)
         return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}
+
+extension Rect: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Rect { Rect(x: 0, y: 0, width: 0, height: 0) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("x", &x)
+        try fields.field("y", &y)
+        try fields.field("width", &width)
+        try fields.field("height", &height)
     }
 }

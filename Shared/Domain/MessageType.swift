@@ -1,6 +1,6 @@
 /// Every message type of the vocabulary. The raw value is the envelope's `type` and the topic
 /// frame, so subscribers filter by prefix (`device.`, `presentation.`, `roster.`, …).
-public enum MessageType: String, Sendable, CaseIterable, Codable {
+public enum MessageType: String, FieldCase, Sendable, CaseIterable {
     case tap = "device.tap"
     case rotate = "device.rotate"
     case resize = "device.resize"

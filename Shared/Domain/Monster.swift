@@ -1,5 +1,5 @@
 /// A monster of the roster, as the detail pane shows it.
-public struct Monster: Codable, Sendable, Equatable {
+public struct Monster: Sendable, Equatable {
     /// Unique name, e.g. `Dog-Bot`.
     public var name: String
     /// The description line, e.g. `BOW-WOW`.
@@ -31,6 +31,21 @@ public struct Monster: Codable, Sendable, Equatable {
     /// The same monster with another name colour.
     public func with(color: NameColor) -> Monster {
         Monster(name: name, description: description, icon: icon, weapon: weapon, color: color)
+    }
+}
+
+extension Monster: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Monster { Monster(name: "", description: "", icon: "", weapon: .blowgun) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("name", &name)
+        try fields.field("description", &description)
+        try fields.field("icon", &icon)
+        try fields.field("weapon", &weapon)
+        try fields.field("weaponImage", &weaponImage)
+        try fields.field("color", &color)
     }
 }
 

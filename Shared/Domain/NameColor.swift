@@ -1,5 +1,5 @@
 /// The colour of a monster's name label: black until the colour picker sets another.
-public enum NameColor: String, Codable, Sendable, CaseIterable {
+public enum NameColor: String, FieldCase, Sendable, CaseIterable {
     case black, red, green, blue
 
     /// The colours the picker offers, in its order.

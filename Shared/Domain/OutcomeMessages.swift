@@ -1,6 +1,6 @@
 /// `action.unchanged`: a service decided that the action it handled changes nothing, and says why
 /// (a tap on empty space, a rotation to the orientation the device already has, …).
-public struct Unchanged: Codable, Sendable, Equatable {
+public struct Unchanged: Sendable, Equatable {
     /// Why nothing changed, as a code: `nothing-presented`, `no-action`, `same-orientation`, …
     public var reason: String
     /// Why nothing changed, for a person.
@@ -9,11 +9,22 @@ public struct Unchanged: Codable, Sendable, Equatable {
     public init(reason: String, message: String) { self.reason = reason; self.message = message }
 }
 
+extension Unchanged: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Unchanged { Unchanged(reason: "", message: "") }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("reason", &reason)
+        try fields.field("message", &message)
+    }
+}
+
 /// `action.outcome`: the gateway's verdict on one action once everything it caused has arrived
 /// (the last line of every `--json` action, so a script or scenario can `expect` it).
-public struct Outcome: Codable, Sendable, Equatable {
+public struct Outcome: Sendable, Equatable {
     /// What `result` can be.
-    public enum Result: String, CaseIterable, Codable, Sendable {
+    public enum Result: String, FieldCase, CaseIterable, Sendable {
         /// Something changed on the device or in the roster.
         case changed
         /// Nothing changed (`reason` says why).
@@ -34,5 +45,18 @@ public struct Outcome: Codable, Sendable, Equatable {
     /// A verdict from its parts.
     public init(action: String, result: Result, reason: String?, messages: Int) {
         self.action = action; self.result = result; self.reason = reason; self.messages = messages
+    }
+}
+
+extension Outcome: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Outcome { Outcome(action: "", result: .changed, reason: nil, messages: 0) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("action", &action)
+        try fields.field("result", &result)
+        try fields.field("reason", &reason)
+        try fields.field("messages", &messages)
     }
 }

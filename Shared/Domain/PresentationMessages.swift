@@ -1,5 +1,5 @@
 /// UIKit's `UIPopoverArrowDirection` bit mask.
-public struct ArrowDirections: OptionSet, Codable, Sendable, Hashable {
+public struct ArrowDirections: OptionSet, Sendable, Hashable {
     /// The mask's bits as UIKit defines them (Up 1, Down 2, Left 4, Right 8); also its JSON form.
     public let rawValue: UInt64
     /// A mask from its raw value.
@@ -17,26 +17,27 @@ public struct ArrowDirections: OptionSet, Codable, Sendable, Hashable {
     public static let any: ArrowDirections = [.up, .down, .left, .right]
     /// `UIPopoverArrowDirectionUnknown` (`NSUIntegerMax`): reported while no popover is visible.
     public static let unknown = ArrowDirections(rawValue: UInt64.max)
+}
 
-    /// Decodes a mask from its JSON form, the bare number (`1`, `15`, `18446744073709551615`).
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(UInt64.self)
+extension ArrowDirections: FieldValue {
+    /// Reads a mask from its wire form, the bare number (`1`, `15`, `18446744073709551615`).
+    public static func read<Reader: ValueReader>(from reader: inout Reader) throws(Reader.Failure) -> ArrowDirections {
+        ArrowDirections(rawValue: try reader.readInteger(UInt64.self))
     }
 
-    /// Encodes the mask as its JSON form, the bare number UIKit would report.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
+    /// Writes the mask as its wire form, the bare number UIKit would report.
+    public func write<Writer: ValueWriter>(to writer: inout Writer) throws(Writer.Failure) {
+        writer.writeInteger(rawValue)
     }
 }
 
 /// How a presentation appears.
-public enum PresentationStyle: String, Codable, Sendable, CaseIterable {
+public enum PresentationStyle: String, FieldCase, Sendable, CaseIterable {
     case popover, alert
 }
 
 /// What a presentation shows.
-public enum PresentationContent: String, Codable, Sendable, CaseIterable {
+public enum PresentationContent: String, FieldCase, Sendable, CaseIterable {
     /// The `+` button's choice: Photo or Audio.
     case add
     /// The colour picker: Red, Green, Blue.
@@ -46,9 +47,9 @@ public enum PresentationContent: String, Codable, Sendable, CaseIterable {
 }
 
 /// What a popover is presented from.
-public struct Anchor: Codable, Sendable, Hashable {
+public struct Anchor: Sendable, Hashable {
     /// `barButton` (`presentPopoverFromBarButtonItem:`) or `rect` (`presentPopoverFromRect:inView:`).
-    public enum Kind: String, Codable, Sendable, CaseIterable { case barButton, rect }
+    public enum Kind: String, FieldCase, Sendable, CaseIterable { case barButton, rect }
     /// How the popover was presented: from a bar button or from a view's rectangle.
     public var kind: Kind
     /// The bar button or view the popover comes from.
@@ -61,8 +62,20 @@ public struct Anchor: Codable, Sendable, Hashable {
     }
 }
 
+extension Anchor: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Anchor { Anchor(kind: .barButton, element: "", rect: .placeholder) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("kind", &kind)
+        try fields.field("element", &element)
+        try fields.field("rect", &rect)
+    }
+}
+
 /// A popover or alert as it is on screen.
-public struct Presentation: Codable, Sendable, Hashable {
+public struct Presentation: Sendable, Hashable {
     /// Popover, or alert where a popover cannot be (iPhone, compact width, before iPhone OS 3.2).
     public var style: PresentationStyle
     /// What it shows: the `+` choice, the colour picker or the Monster List.
@@ -104,8 +117,30 @@ public struct Presentation: Codable, Sendable, Hashable {
     }
 }
 
+extension Presentation: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Presentation { Presentation(style: .popover, content: .add, message: nil, buttons: [], buttonFrames: [], cancelButtonIndex: nil, anchor: nil, permittedArrowDirections: nil, arrowDirection: .unknown, arrowTip: nil, frame: .placeholder, contentSize: .placeholder, passthrough: []) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("style", &style)
+        try fields.field("content", &content)
+        try fields.field("message", &message)
+        try fields.field("buttons", &buttons)
+        try fields.field("buttonFrames", &buttonFrames)
+        try fields.field("cancelButtonIndex", &cancelButtonIndex)
+        try fields.field("anchor", &anchor)
+        try fields.field("permittedArrowDirections", &permittedArrowDirections)
+        try fields.field("arrowDirection", &arrowDirection)
+        try fields.field("arrowTip", &arrowTip)
+        try fields.field("frame", &frame)
+        try fields.field("contentSize", &contentSize)
+        try fields.field("passthrough", &passthrough)
+    }
+}
+
 /// `presentation.presented`: a popover or alert appeared (or re-appeared after a rotation).
-public struct Presented: Codable, Sendable, Equatable {
+public struct Presented: Sendable, Equatable {
     /// The popover or alert as it now is on screen.
     public var presentation: Presentation
     /// `tap`, or `rotation` / `resize` when it is shown again at a new place.
@@ -114,9 +149,20 @@ public struct Presented: Codable, Sendable, Equatable {
     public init(presentation: Presentation, reason: String) { self.presentation = presentation; self.reason = reason }
 }
 
+extension Presented: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Presented { Presented(presentation: .placeholder, reason: "") }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("presentation", &presentation)
+        try fields.field("reason", &reason)
+    }
+}
+
 /// `presentation.moved`: the presentation on screen stayed up but moved: an alert re-centred
 /// after a rotation or resize (it never left the screen, so it is not presented again).
-public struct Moved: Codable, Sendable, Equatable {
+public struct Moved: Sendable, Equatable {
     /// The presentation at its new place.
     public var presentation: Presentation
     /// `rotation` or `resize`.
@@ -125,8 +171,19 @@ public struct Moved: Codable, Sendable, Equatable {
     public init(presentation: Presentation, reason: String) { self.presentation = presentation; self.reason = reason }
 }
 
+extension Moved: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Moved { Moved(presentation: .placeholder, reason: "") }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("presentation", &presentation)
+        try fields.field("reason", &reason)
+    }
+}
+
 /// `interaction.changed`: a view's user interaction was turned on or off.
-public struct InteractionChanged: Codable, Sendable, Equatable {
+public struct InteractionChanged: Sendable, Equatable {
     /// The view, by element name (`weapon`, `blowgun`, …).
     public var element: String
     /// Its user interaction now.
@@ -139,8 +196,20 @@ public struct InteractionChanged: Codable, Sendable, Equatable {
     }
 }
 
+extension InteractionChanged: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: InteractionChanged { InteractionChanged(element: "", enabled: false, interactionDisabled: []) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("element", &element)
+        try fields.field("enabled", &enabled)
+        try fields.field("interactionDisabled", &interactionDisabled)
+    }
+}
+
 /// `presentation.hidden`: a popover hidden because the device started rotating.
-public struct Hidden: Codable, Sendable, Equatable {
+public struct Hidden: Sendable, Equatable {
     /// The popover as it was; after the rotation it is shown again or dismissed.
     public var presentation: Presentation
     /// Why it was hidden: `rotation`, the only reason so far.
@@ -149,8 +218,19 @@ public struct Hidden: Codable, Sendable, Equatable {
     public init(presentation: Presentation, reason: String) { self.presentation = presentation; self.reason = reason }
 }
 
+extension Hidden: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Hidden { Hidden(presentation: .placeholder, reason: "") }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("presentation", &presentation)
+        try fields.field("reason", &reason)
+    }
+}
+
 /// `presentation.dismissed`: a popover or alert went away, and why.
-public struct Dismissed: Codable, Sendable, Equatable {
+public struct Dismissed: Sendable, Equatable {
     /// The popover or alert as it was when it went away.
     public var presentation: Presentation
     /// `button`, `outside-tap`, `toggle`, `replaced`, `selection`, `anchor-gone`, `rect-anchor`, `size-class`.
@@ -165,27 +245,60 @@ public struct Dismissed: Codable, Sendable, Equatable {
     }
 }
 
+extension Dismissed: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Dismissed { Dismissed(presentation: .placeholder, reason: "") }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("presentation", &presentation)
+        try fields.field("reason", &reason)
+        try fields.field("button", &button)
+        try fields.field("buttonIndex", &buttonIndex)
+    }
+}
+
 /// What `media.add.requested` asks for.
-public enum MediaKind: String, Codable, Sendable, CaseIterable { case photo, audio }
+public enum MediaKind: String, FieldCase, Sendable, CaseIterable { case photo, audio }
 
 /// `media.add.requested`: the user chose Photo or Audio.
-public struct MediaAddRequested: Codable, Sendable, Equatable {
+public struct MediaAddRequested: Sendable, Equatable {
     /// Photo or Audio, as chosen in the `+` popover or alert.
     public var kind: MediaKind
     /// A request to add `kind`.
     public init(kind: MediaKind) { self.kind = kind }
 }
 
+extension MediaAddRequested: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: MediaAddRequested { MediaAddRequested(kind: .photo) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("kind", &kind)
+    }
+}
+
 /// `color.selected`: the user picked a colour in the colour picker (roster applies it).
-public struct ColorSelected: Codable, Sendable, Equatable {
+public struct ColorSelected: Sendable, Equatable {
     /// The new name-label colour for the monster selected on the envelope's device: red, green or blue.
     public var color: NameColor
     /// A pick of `color`.
     public init(color: NameColor) { self.color = color }
 }
 
+extension ColorSelected: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: ColorSelected { ColorSelected(color: .black) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("color", &color)
+    }
+}
+
 /// One element of the screen's layout.
-public struct LayoutElement: Codable, Sendable, Equatable {
+public struct LayoutElement: Sendable, Equatable {
     /// The name a tap uses: `add`, `color`, `monster-list`, `weapon`, …
     public var name: String
     /// `barButton`, `bar`, `pane`, `row`, `label`, `image`, `textField`.
@@ -200,8 +313,21 @@ public struct LayoutElement: Codable, Sendable, Equatable {
     }
 }
 
+extension LayoutElement: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: LayoutElement { LayoutElement(name: "", kind: .barButton, frame: .placeholder) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("name", &name)
+        try fields.field("kind", &kind)
+        try fields.field("title", &title)
+        try fields.field("frame", &frame)
+    }
+}
+
 /// `layout.changed`: the window after a rotation or resize.
-public struct DeviceLayout: Codable, Sendable, Equatable {
+public struct DeviceLayout: Sendable, Equatable {
     /// The device's orientation now.
     public var orientation: Orientation
     /// The window's horizontal size class now (compact on an iPhone or in Slide Over).
@@ -229,8 +355,25 @@ public struct DeviceLayout: Codable, Sendable, Equatable {
     }
 }
 
+extension DeviceLayout: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: DeviceLayout { DeviceLayout(orientation: .portrait, widthClass: .regular, window: .placeholder, elements: []) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("orientation", &orientation)
+        try fields.field("widthClass", &widthClass)
+        try fields.field("window", &window)
+        try fields.field("elements", &elements)
+        try fields.field("mode", &mode)
+        try fields.field("windowOrigin", &windowOrigin)
+        try fields.field("keyboard", &keyboard)
+        try fields.field("reason", &reason)
+    }
+}
+
 /// `layout.state`: what presentation-policy knows of a device (the answer to `device.describe`).
-public struct DeviceState: Codable, Sendable, Equatable {
+public struct DeviceState: Sendable, Equatable {
     /// The hardware the device was first described with (its starting orientation and width too).
     public var profile: DeviceProfile
     /// The window as it is now: orientation, width class, size and elements.
@@ -248,5 +391,19 @@ public struct DeviceState: Codable, Sendable, Equatable {
     ) {
         self.profile = profile; self.layout = layout; self.presentation = presentation
         self.popoverArrowDirection = popoverArrowDirection; self.interactionDisabled = interactionDisabled
+    }
+}
+
+extension DeviceState: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: DeviceState { DeviceState(profile: .placeholder, layout: .placeholder, presentation: nil, popoverArrowDirection: .unknown, interactionDisabled: []) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("profile", &profile)
+        try fields.field("layout", &layout)
+        try fields.field("presentation", &presentation)
+        try fields.field("popoverArrowDirection", &popoverArrowDirection)
+        try fields.field("interactionDisabled", &interactionDisabled)
     }
 }

@@ -1,11 +1,20 @@
 /// `sys.ping`: asks every service to answer with `sys.pong` (proves the path through the bus).
-public struct Ping: Codable, Sendable, Equatable {
+public struct Ping: Sendable, Equatable {
     /// A ping.
     public init() {}
 }
 
+extension Ping: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Ping { Ping() }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+    }
+}
+
 /// `sys.pong`: a service's answer to a ping.
-public struct Pong: Codable, Sendable, Equatable {
+public struct Pong: Sendable, Equatable {
     /// The answering process's name (`roster`, `bus`, …).
     public var service: String
     /// The answering build's version (`MonsterBus.version`).
@@ -18,8 +27,20 @@ public struct Pong: Codable, Sendable, Equatable {
     }
 }
 
+extension Pong: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Pong { Pong(service: "", version: "", pid: 0) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("service", &service)
+        try fields.field("version", &version)
+        try fields.field("pid", &pid)
+    }
+}
+
 /// `sys.heartbeat`: published by every service at a fixed interval.
-public struct Heartbeat: Codable, Sendable, Equatable {
+public struct Heartbeat: Sendable, Equatable {
     /// The sending process's name (`presentation-policy`, `bus`, …).
     public var service: String
     /// The sending build's version (`MonsterBus.version`).
@@ -40,63 +61,43 @@ public struct Heartbeat: Codable, Sendable, Equatable {
         self.service = service; self.version = version; self.pid = pid; self.uptimeSeconds = uptimeSeconds
         self.intervalMilliseconds = intervalMilliseconds; self.counters = counters
     }
+}
 
-    /// Decodes a heartbeat as the synthesized decoder does.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        service = try container.decode(String.self, forKey: .service)
-        version = try container.decode(String.self, forKey: .version)
-        pid = try container.decode(Int32.self, forKey: .pid)
-        uptimeSeconds = try container.decode(Double.self, forKey: .uptimeSeconds)
-        intervalMilliseconds = try container.decode(Int.self, forKey: .intervalMilliseconds)
-        counters = try container.decode([String: UInt64].self, forKey: .counters)
+extension Heartbeat: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Heartbeat {
+        Heartbeat(service: "", version: "", pid: 0, uptimeSeconds: 0, intervalMilliseconds: 0, counters: [:])
     }
 
-    /// The members' keys, in the order they are written.
-    private enum CodingKeys: String, CodingKey {
-        case service, version, pid, uptimeSeconds, intervalMilliseconds, counters
-    }
-
-    /// Encodes the heartbeat with its counters in key order, so the same heartbeat is always the
-    /// same JSON text (a dictionary's own order changes from process to process).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(service, forKey: .service)
-        try container.encode(version, forKey: .version)
-        try container.encode(pid, forKey: .pid)
-        try container.encode(uptimeSeconds, forKey: .uptimeSeconds)
-        try container.encode(intervalMilliseconds, forKey: .intervalMilliseconds)
-        try container.encode(SortedCounters(counters: counters), forKey: .counters)
-    }
-
-    /// Counters written as a JSON object in key order.
-    private struct SortedCounters: Encodable {
-        let counters: [String: UInt64]
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CounterKey.self)
-            for (name, value) in counters.sorted(by: { $0.key < $1.key }) {
-                try container.encode(value, forKey: CounterKey(stringValue: name))
-            }
-        }
-    }
-
-    /// A counter's name as a coding key.
-    private struct CounterKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    /// The fields, in the order they are written (the counters in key order: the same heartbeat
+    /// is always the same text).
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("service", &service)
+        try fields.field("version", &version)
+        try fields.field("pid", &pid)
+        try fields.field("uptimeSeconds", &uptimeSeconds)
+        try fields.field("intervalMilliseconds", &intervalMilliseconds)
+        try fields.field("counters", &counters)
     }
 }
 
 /// `sys.status.request`: asks the bus which services it has heard from.
-public struct StatusRequest: Codable, Sendable, Equatable {
+public struct StatusRequest: Sendable, Equatable {
     /// A request.
     public init() {}
 }
 
+extension StatusRequest: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: StatusRequest { StatusRequest() }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+    }
+}
+
 /// One service as the bus last heard from it.
-public struct ServiceStatus: Codable, Sendable, Equatable {
+public struct ServiceStatus: Sendable, Equatable {
     /// The last heartbeat received.
     public var heartbeat: Heartbeat
     /// How long ago it arrived.
@@ -109,8 +110,20 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     }
 }
 
+extension ServiceStatus: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: ServiceStatus { ServiceStatus(heartbeat: .placeholder, lastHeartbeatAgeMilliseconds: 0, stale: false) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("heartbeat", &heartbeat)
+        try fields.field("lastHeartbeatAgeMilliseconds", &lastHeartbeatAgeMilliseconds)
+        try fields.field("stale", &stale)
+    }
+}
+
 /// `sys.status`: the bus's answer to `sys.status.request`.
-public struct StatusReport: Codable, Sendable, Equatable {
+public struct StatusReport: Sendable, Equatable {
     /// The bus's own heartbeat (its version, pid, uptime, counters).
     public var bus: Heartbeat
     /// Every service heard from since the bus started, by name.
@@ -119,17 +132,38 @@ public struct StatusReport: Codable, Sendable, Equatable {
     public init(bus: Heartbeat, services: [ServiceStatus]) { self.bus = bus; self.services = services }
 }
 
+extension StatusReport: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: StatusReport { StatusReport(bus: .placeholder, services: []) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("bus", &bus)
+        try fields.field("services", &services)
+    }
+}
+
 /// `sys.loss`: a reader fell behind and the bus dropped what overflowed its queue; it says how
 /// many messages of each sender it missed (gaps in their `seq`), and the bus counts them.
-public struct LossReport: Codable, Sendable, Equatable {
+public struct LossReport: Sendable, Equatable {
     /// Messages missed since the reader's last report, by sender (`roster`, `bus`, …).
     public var missed: [String: UInt64]
     /// A report of `missed`.
     public init(missed: [String: UInt64]) { self.missed = missed }
 }
 
+extension LossReport: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: LossReport { LossReport(missed: [:]) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("missed", &missed)
+    }
+}
+
 /// A message a service passed on to another service, which will acknowledge it in turn.
-public struct Forward: Codable, Sendable, Equatable, Hashable {
+public struct Forward: Sendable, Equatable, Hashable {
     /// The id of the message passed on.
     public var id: String
     /// The service that will acknowledge it.
@@ -138,8 +172,19 @@ public struct Forward: Codable, Sendable, Equatable, Hashable {
     public init(id: String, service: String) { self.id = id; self.service = service }
 }
 
+extension Forward: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Forward { Forward(id: "", service: "") }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("id", &id)
+        try fields.field("service", &service)
+    }
+}
+
 /// `ack`: a service has handled a message and published everything it caused.
-public struct Ack: Codable, Sendable, Equatable {
+public struct Ack: Sendable, Equatable {
     /// The handled message's type.
     public var handled: String
     /// The handled message's id.
@@ -157,8 +202,22 @@ public struct Ack: Codable, Sendable, Equatable {
     }
 }
 
+extension Ack: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Ack { Ack(handled: "", handledId: "", emitted: [], forwarded: []) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("handled", &handled)
+        try fields.field("handledId", &handledId)
+        try fields.field("emitted", &emitted)
+        try fields.field("forwarded", &forwarded)
+        try fields.field("duplicate", &duplicate)
+    }
+}
+
 /// `error`: a message was refused or could not be read.
-public struct ErrorBody: Codable, Sendable, Equatable {
+public struct ErrorBody: Sendable, Equatable {
     /// A stable code: `bad-json`, `unknown-type`, `modal-alert`, `no-such-element`, …
     public var code: String
     /// What went wrong, for a person.
@@ -170,5 +229,18 @@ public struct ErrorBody: Codable, Sendable, Equatable {
     /// An error from its parts.
     public init(code: String, message: String, offendingId: String? = nil, excerpt: String? = nil) {
         self.code = code; self.message = message; self.offendingId = offendingId; self.excerpt = excerpt
+    }
+}
+
+extension ErrorBody: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: ErrorBody { ErrorBody(code: "", message: "") }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("code", &code)
+        try fields.field("message", &message)
+        try fields.field("offendingId", &offendingId)
+        try fields.field("excerpt", &excerpt)
     }
 }

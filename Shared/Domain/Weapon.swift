@@ -1,5 +1,5 @@
 /// The weapon types of the tutorial, with its raw values (`WeaponType` in Weapon.h).
-public enum Weapon: Int, Codable, Sendable, CaseIterable, CustomStringConvertible {
+public enum Weapon: Int, Sendable, CaseIterable, CustomStringConvertible {
     case blowgun = 0, ninjaStar = 1, fire = 2, sword = 3, smoke = 4
 
     /// The display name, also the JSON spelling: `Blowgun`, `NinjaStar`, ...
@@ -42,20 +42,18 @@ public enum Weapon: Int, Codable, Sendable, CaseIterable, CustomStringConvertibl
 
     /// The weapon for a person and the logs: its display name (`NinjaStar`).
     public var description: String { name }
+}
 
-    /// Decodes a weapon from its JSON form: its name (`"Fire"`) or its button's element (`"ninja-star"`).
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let name = try container.decode(String.self)
-        guard let weapon = Weapon(named: name) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown weapon '\(name)'")
-        }
-        self = weapon
+extension Weapon: FieldValue {
+    /// Reads a weapon from its wire form: its name (`"Fire"`) or its button's element (`"ninja-star"`).
+    public static func read<Reader: ValueReader>(from reader: inout Reader) throws(Reader.Failure) -> Weapon {
+        let name = try reader.readString()
+        guard let weapon = Weapon(named: name) else { throw reader.invalid("unknown weapon '\(name.prefix(40))'") }
+        return weapon
     }
 
-    /// Encodes the weapon as its JSON form, its display name (`"NinjaStar"`).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
+    /// Writes the weapon as its wire form, its display name (`"NinjaStar"`).
+    public func write<Writer: ValueWriter>(to writer: inout Writer) throws(Writer.Failure) {
+        writer.writeString(name)
     }
 }

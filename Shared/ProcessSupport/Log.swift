@@ -1,5 +1,6 @@
 import Domain
 import Glibc
+import JSON
 import Wire
 
 /// How severe a log line is.
@@ -111,7 +112,7 @@ public struct Log: Sendable {
     }
 
     /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String { JSONStringLiteral.quoted(text) }
+    static func quoted(_ text: String) -> String { JSONWriter.quoted(text) }
 
     /// Writes `text` at `debug`: detail shown only with `LOG_LEVEL=debug`.
     public func debug(_ text: @autoclosure () -> String, context: @autoclosure () -> LogContext? = nil) { write(.debug, text(), context: context()) }

@@ -5,14 +5,16 @@ import Wire
 
 /// A bus inside one process: what a connection publishes reaches every connection subscribed
 /// to a prefix of its topic (the first frame), the publisher's own included, in the order
-/// published — as through the ZeroMQ bus, without sockets; a device's request goes on the topic
-/// the bus would give it (its bucket, a tap's owner: `BusPolicy.deviceTopic`). For `gateway --embedded` and for
-/// tests that run the real handlers in milliseconds. Thread-safe; each connection is owned by
-/// one thread.
+/// published — as through the ZeroMQ bus, without sockets: each message goes on the topic the
+/// bus writes for it (`BusPolicy.route`), and what the bus would refuse is answered with an
+/// `error`, as the bus answers. For `gateway --embedded` and for tests that run the real
+/// handlers in milliseconds. Thread-safe; each connection is owned by one thread.
 public final class InMemoryBus: @unchecked Sendable {
     private let connections = Locked<[InMemoryConnection]>([])
-    /// The bus's policy, for the topic of a device's request (`BusPolicy.deviceTopic`).
+    /// The bus's policy: the topic of each message, or its refusal.
     private let policy = BusPolicy()
+    /// The bus's own answers to what it refuses.
+    private let answers = Locked(EnvelopeMaker(service: MonsterBus.Service.bus))
     /// The bus's message size limit, for the connections' codecs.
     public let maxMessageBytes: Int
 
@@ -33,7 +35,22 @@ public final class InMemoryBus: @unchecked Sendable {
 
     fileprivate func publish(_ frames: [[UInt8]]) {
         var frames = frames
-        if let retopic = policy.deviceTopic(frames: frames) { frames[0] = retopic }
+        switch policy.route(from: .anonymous, frames: frames) {
+        case .forward(let topic):
+            if let topic { frames[0] = topic }
+        case .refuse(let refusal, let refused):
+            func text(_ bytes: [UInt8]) -> String? { bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            let topic = frames.first.map { EnvelopeCodec.excerpt($0) } ?? ""
+            let answer = answers.withLock { maker in
+                maker.envelope(
+                    .error(ErrorBody(code: refusal.code, message: "the bus refused '\(topic)': \(refusal.code)", offendingId: text(refused.id))),
+                    correlationId: text(refused.correlationId) ?? text(refused.id), device: text(refused.device),
+                    replyTo: text(refused.replyTo).flatMap { Envelope.isAddress($0) ? $0 : nil })
+            }
+            guard let error = try? EnvelopeCodec().frames(answer) else { return }
+            publish(error)
+            return
+        }
         guard let topic = frames.first else { return }
         for connection in connections.current { connection.deliver(frames, topic: topic) }
     }

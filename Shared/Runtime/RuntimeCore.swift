@@ -1,4 +1,5 @@
 import Domain
+import JSON
 import ProcessSupport
 import Wire
 
@@ -137,10 +138,6 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     public let codec: EnvelopeCodec
     /// Where the decisions' JSON is written, one message after another (the core runs on one thread).
     private let writer = JSONWriter()
-    /// The topic frames of the decisions lately, reused (they go on their client's topics).
-    private var topics = TopicFrames()
-    /// The `replyTo` read last, reused by the next message that carries the same.
-    private var replyTo = RecentText()
     private let settings: Settings
     private let clock: RuntimeClock
     private var maker: EnvelopeMaker
@@ -232,9 +229,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         counters.received += 1
         let envelope: Envelope
         // Its `time`, as the decoder read it to check it (not parsed twice).
-        var sent = 0.0
+        let sent: Double
         do {
-            envelope = try codec.decode(frames: frames, replyTo: &replyTo, sent: &sent)
+            (envelope, sent) = try codec.receive(frames: frames).parts
         } catch {
             return unreadable(frames, error)
         }
@@ -368,7 +365,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             let message = maker.envelope(effect.body, causedBy: envelope, inTrace: trace, device: effect.device, time: time)
             let frames: [[UInt8]]
             do {
-                frames = try codec.frames(message, using: writer, topics: &topics)
+                frames = try codec.frames(message, using: writer)
             } catch {
                 write(.error, "refused to publish what \(envelope.type.rawValue) \(envelope.id) caused: \(error)")
                 return nil

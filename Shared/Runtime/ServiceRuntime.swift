@@ -1,5 +1,6 @@
 import Domain
 import Glibc
+import JSON
 import ProcessSupport
 import Wire
 
@@ -24,7 +25,6 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// and published from as it is.
     private let writer = JSONWriter()
     /// The topic frames of what the loop encodes lately, reused (an ack goes on its client's topic).
-    @exclusivity(unchecked) private var topics = TopicFrames()
     private var signalledAt: Double?
 
     /// A runtime for the service `name` with `handler`, configured by `config`, reading `clock`.
@@ -143,7 +143,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         case .message(let envelope):
             let topic: [UInt8]
             do {
-                topic = try codec.write(envelope, into: writer, topics: &topics)
+                topic = try codec.write(envelope, into: writer)
             } catch {
                 log.error("refused to publish \(envelope.type.rawValue): \(error)")
                 return

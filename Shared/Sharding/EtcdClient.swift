@@ -1,3 +1,5 @@
+import Domain
+import JSON
 import Wire
 
 /// What went wrong talking to etcd.
@@ -139,7 +141,7 @@ public final class EtcdClient: Sendable {
     }
 
     /// Posts `request` as JSON to `path` and returns etcd's JSON answer as an `Answer`.
-    private func call<Request: Encodable, Answer: Decodable>(_ path: String, _ request: Request, as: Answer.Type) throws(EtcdError) -> Answer {
+    private func call<Request: FieldValue, Answer: FieldValue>(_ path: String, _ request: Request, as: Answer.Type) throws(EtcdError) -> Answer {
         let body: [UInt8]
         do {
             body = try JSONCoding.encode(request)
@@ -155,8 +157,8 @@ public final class EtcdClient: Sendable {
         let text = String(decoding: response.body.prefix(300), as: UTF8.self)
         guard response.status == 200 else { throw EtcdError(description: "\(path): etcd answered \(response.status): \(text)") }
         // A streamed RPC (keepalive) answers {"result": …} or {"error": …}.
-        if let probe = try? JSONCoding.decode(M.ErrorProbe.self, from: response.body), probe.failed {
-            throw EtcdError(description: "\(path): \(probe.message ?? text)")
+        if let failure = (try? JSONValue.parse(response.body))?["error"] {
+            throw EtcdError(description: "\(path): \(failure["message"]?.stringValue ?? text)")
         }
         do {
             return try JSONCoding.decode(Answer.self, from: response.body)

@@ -1,117 +1,165 @@
+import Domain
+
 /// The JSON of etcd's v3 gateway that `EtcdClient` sends and reads (keys and values base64,
-/// 64-bit integers as decimal strings), coded by MonsterKit's JSON coders.
+/// 64-bit integers as decimal strings), as wire forms (`FieldSet`) read and written by the
+/// project's JSON reader and writer.
 enum EtcdMessages {
     /// A 64-bit integer as the gateway writes it: a decimal string (a number is read too).
-    struct Int64Text: Codable {
+    struct Int64Text: FieldValue {
         var value: Int64
 
         init(_ value: Int64) { self.value = value }
 
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self), let value = Int64(text) {
-                self.value = value
-            } else {
-                value = try container.decode(Int64.self)
-            }
+        static func read<Reader: ValueReader>(from reader: inout Reader) throws(Reader.Failure) -> Int64Text {
+            let text = try reader.readString()
+            guard let value = Int64(text) else { throw reader.invalid("'\(text.prefix(30))' is not a 64-bit integer") }
+            return Int64Text(value)
         }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(String(value))
+        func write<Writer: ValueWriter>(to writer: inout Writer) throws(Writer.Failure) {
+            writer.writeString(String(value))
         }
     }
 
-    struct LeaseGrant: Encodable {
+    struct LeaseGrant: FieldSet {
         var ttl: Int
-        enum CodingKeys: String, CodingKey { case ttl = "TTL" }
+        static var placeholder: LeaseGrant { LeaseGrant(ttl: 0) }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("TTL", &ttl)
+        }
     }
 
-    struct LeaseID: Encodable {
+    struct LeaseID: FieldSet {
         var id: Int64Text
-        enum CodingKeys: String, CodingKey { case id = "ID" }
+        static var placeholder: LeaseID { LeaseID(id: Int64Text(0)) }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("ID", &id)
+        }
     }
 
     /// A lease's grant or keep-alive answer.
-    struct Lease: Decodable {
+    struct Lease: FieldSet {
         var id: Int64Text?
         var ttl: Int64Text?
-        enum CodingKeys: String, CodingKey { case id = "ID", ttl = "TTL" }
+        static var placeholder: Lease { Lease() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("ID", &id)
+            try fields.field("TTL", &ttl)
+        }
     }
 
     /// A streamed call's answer (keep-alive): `{"result": …}`.
-    struct Streamed<Result: Decodable>: Decodable {
+    struct Streamed<Result: FieldSet>: FieldSet {
         var result: Result?
+        static var placeholder: Streamed { Streamed() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("result", &result)
+        }
     }
 
-    struct Put: Encodable {
+    struct Put: FieldSet {
         var key: String
         var value: String
         var lease: Int64Text?
+        static var placeholder: Put { Put(key: "", value: "") }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("key", &key)
+            try fields.field("value", &value)
+            try fields.field("lease", &lease)
+        }
     }
 
-    struct Key: Encodable {
+    struct Key: FieldSet {
         var key: String
+        static var placeholder: Key { Key(key: "") }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("key", &key)
+        }
     }
 
-    struct Range: Encodable {
+    struct Range: FieldSet {
         var key: String
         var rangeEnd: String?
-        enum CodingKeys: String, CodingKey { case key, rangeEnd = "range_end" }
+        static var placeholder: Range { Range(key: "") }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("key", &key)
+            try fields.field("range_end", &rangeEnd)
+        }
     }
 
-    struct KeyValue: Decodable {
+    struct KeyValue: FieldSet {
         var key: String?
         var value: String?
         var createRevision: Int64Text?
         var modRevision: Int64Text?
-        enum CodingKeys: String, CodingKey { case key, value, createRevision = "create_revision", modRevision = "mod_revision" }
+        static var placeholder: KeyValue { KeyValue() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("key", &key)
+            try fields.field("value", &value)
+            try fields.field("create_revision", &createRevision)
+            try fields.field("mod_revision", &modRevision)
+        }
     }
 
-    struct RangeAnswer: Decodable {
+    struct RangeAnswer: FieldSet {
         var kvs: [KeyValue]?
+        static var placeholder: RangeAnswer { RangeAnswer() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("kvs", &kvs)
+        }
     }
 
-    struct Compare: Encodable {
+    struct Compare: FieldSet {
         var key: String
         var target: String
         var result = "EQUAL"
         var createRevision: Int64Text?
         var modRevision: Int64Text?
-        enum CodingKeys: String, CodingKey { case key, target, result, createRevision = "create_revision", modRevision = "mod_revision" }
+        static var placeholder: Compare { Compare(key: "", target: "") }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("key", &key)
+            try fields.field("target", &target)
+            try fields.field("result", &result)
+            try fields.field("create_revision", &createRevision)
+            try fields.field("mod_revision", &modRevision)
+        }
     }
 
-    struct Operation: Encodable {
+    struct Operation: FieldSet {
         var put: Put?
         var deleteRange: Key?
-        enum CodingKeys: String, CodingKey { case put = "request_put", deleteRange = "request_delete_range" }
+        static var placeholder: Operation { Operation() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("request_put", &put)
+            try fields.field("request_delete_range", &deleteRange)
+        }
     }
 
-    struct Transaction: Encodable {
+    struct Transaction: FieldSet {
         var compare: [Compare]
         var success: [Operation]
+        static var placeholder: Transaction { Transaction(compare: [], success: []) }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("compare", &compare)
+            try fields.field("success", &success)
+        }
     }
 
-    struct Header: Decodable {
+    struct Header: FieldSet {
         var revision: Int64Text?
+        static var placeholder: Header { Header() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("revision", &revision)
+        }
     }
 
-    struct TransactionAnswer: Decodable {
+    struct TransactionAnswer: FieldSet {
         var succeeded: Bool?
         var header: Header?
-    }
-
-    /// Whether an answer is an error (`{"error": …}`, as a streamed call reports one), and its message.
-    struct ErrorProbe: Decodable {
-        var failed: Bool
-        var message: String?
-        enum CodingKeys: String, CodingKey { case error }
-        struct Body: Decodable { var message: String? }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            failed = container.contains(.error)
-            message = (try? container.decode(Body.self, forKey: .error))?.message
+        static var placeholder: TransactionAnswer { TransactionAnswer() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("succeeded", &succeeded)
+            try fields.field("header", &header)
         }
     }
 }

@@ -5,11 +5,18 @@ import Wire
 
 /// What is stored of one device in etcd: its state and the ids of its last actions, so that a
 /// new owner answers an action retried during a move as a duplicate rather than deciding it again.
-struct DeviceSnapshot<State: Codable>: Codable {
+struct DeviceSnapshot<State: FieldSet>: FieldSet {
     /// The device's whole state.
     var state: State
     /// The ids of its last actions handled (at most `ShardedHandler.recentLimit`), oldest first.
     var recent: [String]
+
+    static var placeholder: DeviceSnapshot { DeviceSnapshot(state: .placeholder, recent: []) }
+
+    mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("state", &state)
+        try fields.field("recent", &recent)
+    }
 }
 
 /// Wraps a service's handler for one instance among several (docs/scaling.md): it decides only

@@ -1,11 +1,13 @@
 import Domain
-import Glibc
+import JSON
 
-/// Turns envelopes into frames (`[topic, JSON]`) and back, rejecting anything malformed with a
-/// `MessageError` that says why. The JSON is written and read by `FastJSONEncoder` and
-/// `FastJSONDecoder` (Foundation's coders cost several times more per message; the tests and
-/// the fuzzer hold the two to the same results); the hottest envelopes are written and read
-/// directly (`DirectEncoding`, `DirectDecoding`).
+/// Envelopes to and from their two frames on the bus: the topic and the JSON. The header is
+/// the codec's own (written and checked here, once); the body is its type's fields
+/// (`FieldSet`), read and written with the one JSON reader and writer (`JSONFields`).
+///
+/// A sender writes only the message's type as its topic: the bus derives the key (the device's
+/// bucket, a tap's owner, the client's address: `Topic`) and writes it, so receivers trust the
+/// topic they get and the key is derived once per hop.
 public struct EnvelopeCodec: Sendable {
     /// The largest JSON frame accepted (also set as `ZMQ_MAXMSGSIZE` on the bus's frontend).
     public let maxMessageBytes: Int
@@ -15,212 +17,271 @@ public struct EnvelopeCodec: Sendable {
         self.maxMessageBytes = maxMessageBytes
     }
 
+    // MARK: Writing
+
     /// The JSON of `envelope`, or `non-finite` when a number in it is NaN or infinite: JSON
-    /// cannot carry those, and no peer could decode the message, so it is never written.
-    /// The answers to every action are written in `writer` (a sender's own, reused).
+    /// cannot carry those, and no peer could read the message, so it is never written.
     public func encode(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) throws(MessageError) -> [UInt8] {
-        // The answers to every action, written directly (the same bytes, a fraction of the cost).
-        if let direct = DirectEncoding.encode(envelope, using: writer) { return direct }
-        return try encodeThroughEncodable(envelope)
+        _ = try write(envelope, into: writer)
+        return writer.bytes
     }
 
-    /// Writes the JSON of `envelope` in `writer` (what `encode` returns) and returns its topic
-    /// frame (the first of `frames`, one of the sender's recent `topics` when it is the same):
-    /// for a sender that publishes the JSON straight from the writer's bytes (`JSONWriter.withBytes`),
-    /// without an array of its own.
-    public func write(_ envelope: Envelope, into writer: JSONWriter, topics: inout TopicFrames) throws(MessageError) -> [UInt8] {
-        if !DirectEncoding.write(envelope, into: writer) {
-            let json = try encodeThroughEncodable(envelope)
-            writer.reset()
-            json.withUnsafeBufferPointer { writer.write($0) }
+    /// Writes the JSON of `envelope` in `writer` (emptied first) and returns its topic frame,
+    /// for a sender that publishes straight from the writer's bytes (`JSONWriter.withBytes`).
+    public func write(_ envelope: Envelope, into writer: JSONWriter) throws(MessageError) -> [UInt8] {
+        writer.reset()
+        // The members in `header`'s order: what routes a message first (the bus reads no further
+        // than the body), the bookkeeping after it.
+        writer.write("{\"v\":")
+        writer.writeInteger(envelope.version)
+        writer.write(",\"type\":\"")
+        writer.writeStringContent(envelope.type.rawValue)
+        writer.write("\",\"service\":\"")
+        writer.writeStringContent(envelope.service)
+        writer.write("\",\"correlationId\":\"")
+        writer.writeStringContent(envelope.correlationId)
+        if let replyTo = envelope.replyTo {
+            writer.write("\",\"replyTo\":\"")
+            writer.writeStringContent(replyTo)
         }
-        return topics.frame(of: envelope)
-    }
-
-    /// The JSON of `envelope` written through `Encodable`; `non-finite` for a number JSON cannot carry.
-    private func encodeThroughEncodable(_ envelope: Envelope) throws(MessageError) -> [UInt8] {
+        if let device = envelope.device {
+            writer.write("\",\"device\":\"")
+            writer.writeStringContent(device)
+        }
+        writer.write("\",\"body\":")
+        var body = JSONFieldWriter(writer)
         do {
-            return try FastJSONEncoder.encode(envelope)
-        } catch EncodingError.invalidValue(let value, let context) {
-            let field = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            throw MessageError(
-                .nonFinite, "\(envelope.type.rawValue): field '\(field)' is \(value), not a finite number: it cannot be sent",
-                offendingId: envelope.id)
+            try envelope.body.write(to: &body)
         } catch {
-            // Bodies are made of strings, numbers, booleans and arrays of them: nothing else fails.
-            preconditionFailure("an envelope failed to encode: \(error)")
+            throw MessageError(
+                .nonFinite, "\(envelope.type.rawValue): field '\(error.inside("body").field)': \(error.reason): it cannot be sent",
+                offendingId: envelope.id)
         }
+        writer.write(",\"id\":\"")
+        writer.writeStringContent(envelope.id)
+        writer.write("\",\"seq\":")
+        writer.writeInteger(envelope.seq)
+        writer.write(",\"time\":\"")
+        writer.writeStringContent(envelope.time)
+        if let traceparent = envelope.traceparent {
+            writer.write("\",\"traceparent\":\"")
+            writer.writeStringContent(traceparent)
+        }
+        if let parentSpan = envelope.parentSpan {
+            writer.write("\",\"parentSpan\":\"")
+            writer.writeStringContent(parentSpan)
+        }
+        writer.write("\"}")
+        return envelope.type.topicFrame
     }
 
-    /// The two frames of `envelope` on the wire: its topic (`Envelope.topic`: the type, keyed
-    /// as its addressing says), then its JSON (written in `writer`, as `encode` does); `non-finite`
-    /// when it holds a number JSON cannot carry.
+    /// The two frames of `envelope` on the wire: its type (the bus writes the key) and its JSON.
     public func frames(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) throws(MessageError) -> [[UInt8]] {
-        [Self.topicFrame(of: envelope), try encode(envelope, using: writer)]
+        let topic = try write(envelope, into: writer)
+        return [topic, writer.bytes]
     }
 
-    /// `frames(_:using:)`, the topic frame taken from the sender's recent `topics` when it is
-    /// the same (a sender publishing answers action after action).
-    public func frames(_ envelope: Envelope, using writer: JSONWriter, topics: inout TopicFrames) throws(MessageError) -> [[UInt8]] {
-        [topics.frame(of: envelope), try encode(envelope, using: writer)]
+    /// A member of the envelope, for the contract: its name, whether every envelope has it,
+    /// and its JSON type.
+    public struct HeaderField: Sendable {
+        /// The JSON types of the envelope's members.
+        public enum Kind: Sendable { case string, integer, object }
+        /// The member's key.
+        public let name: String
+        /// Whether every envelope has it.
+        public let required: Bool
+        /// Its JSON type.
+        public let kind: Kind
     }
 
-    /// The topic frame of `envelope` (`Envelope.topic`), written in one go from its key's parts
-    /// (`Envelope.topicKeyParts`), without joining them first.
-    static func topicFrame(of envelope: Envelope) -> [UInt8] {
-        let (key, then) = envelope.topicKeyParts
-        return topicFrame(envelope.type, key: key, then: then)
+    /// The envelope's members in the order `write` writes and `read` reads them
+    /// (`EnvelopeCodecTests` holds the three to the same list).
+    public static let header: [HeaderField] = [
+        HeaderField(name: "v", required: true, kind: .integer),
+        HeaderField(name: "type", required: true, kind: .string),
+        HeaderField(name: "service", required: true, kind: .string),
+        HeaderField(name: "correlationId", required: true, kind: .string),
+        HeaderField(name: "replyTo", required: false, kind: .string),
+        HeaderField(name: "device", required: false, kind: .string),
+        HeaderField(name: "body", required: true, kind: .object),
+        HeaderField(name: "id", required: true, kind: .string),
+        HeaderField(name: "seq", required: true, kind: .integer),
+        HeaderField(name: "time", required: true, kind: .string),
+        HeaderField(name: "traceparent", required: false, kind: .string),
+        HeaderField(name: "parentSpan", required: false, kind: .string),
+    ]
+
+    // MARK: Reading
+
+    /// An envelope as received, and its `time` as seconds since 1970 (parsed once, to check it).
+    public struct Received: Sendable {
+        /// The message.
+        public var envelope: Envelope
+        /// When it says it was sent.
+        public var sent: Double
+        /// Both, for a caller that takes them apart.
+        public var parts: (Envelope, Double) { (envelope, sent) }
     }
 
-    /// The topic frame `type`, `type/key` or `type/key/then`, written in one go.
-    static func topicFrame(_ type: MessageType, key: String?, then: String? = nil) -> [UInt8] {
-        withTopicParts(type, key: key, then: then) { name, key, then, count in
-            [UInt8](unsafeUninitializedCapacity: count) { frame, written in
-                var at = 0
-                func append(_ part: UnsafeBufferPointer<UInt8>) {
-                    _ = UnsafeMutableBufferPointer(rebasing: frame[at..<(at + part.count)]).initialize(from: part)
-                    at += part.count
-                }
-                append(name)
-                if let key { frame[at] = Topic.separator; at += 1; append(key) }
-                if let then { frame[at] = Topic.separator; at += 1; append(then) }
-                written = count
-            }
-        }
-    }
-
-    /// Whether `topic` is the topic frame `type`, `type/key` when `key` is given, or
-    /// `type/key/then` when `then` is given too — compared in place, nothing joined.
-    static func topic(_ topic: [UInt8], is type: MessageType, key: String?, then: String? = nil) -> Bool {
-        topic.withUnsafeBufferPointer { topic in
-            withTopicParts(type, key: key, then: then) { name, key, then, count in
-                guard topic.count == count, holds(topic, name, at: 0) else { return false }
-                var at = name.count
-                if let key {
-                    guard topic[at] == Topic.separator, holds(topic, key, at: at + 1) else { return false }
-                    at += 1 + key.count
-                }
-                guard let then else { return true }
-                return topic[at] == Topic.separator && holds(topic, then, at: at + 1)
-            }
-        }
-    }
-
-    /// Calls `body` with the UTF-8 of a topic frame's parts — `type`'s name, then `key` and
-    /// `then` when given — and the frame's length (parts and separators), borrowed, not copied.
-    @inline(__always)
-    private static func withTopicParts<Result>(
-        _ type: MessageType, key: String?, then: String?,
-        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?, Int) -> Result
-    ) -> Result {
-        let keyed = key != nil, followed = then != nil
-        var name = type.rawValue, key = key ?? "", then = then ?? ""
-        return name.withUTF8 { name in
-            key.withUTF8 { key in
-                then.withUTF8 { then in
-                    let count = name.count + (keyed ? 1 + key.count : 0) + (followed ? 1 + then.count : 0)
-                    return body(name, keyed ? key : nil, followed ? then : nil, count)
-                }
-            }
-        }
-    }
-
-    /// Whether `bytes` holds `part` from `start` (the caller has checked that it fits).
-    private static func holds(_ bytes: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        part.isEmpty || memcmp(bytes.baseAddress! + start, part.baseAddress!, part.count) == 0
-    }
-
-    /// The envelope in `frames`, or why they are not one.
+    /// The envelope in `frames` (topic, JSON), or why they are not one.
     public func decode(frames: [[UInt8]]) throws(MessageError) -> Envelope {
-        var replyTo = RecentText()
-        return try decode(frames: frames, replyTo: &replyTo)
+        try receive(frames: frames).envelope
     }
 
-    /// `decode(frames:)`, the envelope's `replyTo` taken from `replyTo` (the receiver's last)
-    /// when it is the same: a client's actions all carry the same.
-    public func decode(frames: [[UInt8]], replyTo: inout RecentText) throws(MessageError) -> Envelope {
-        var sent = 0.0
-        return try decode(frames: frames, replyTo: &replyTo, sent: &sent)
-    }
-
-    /// `decode(frames:replyTo:)`, and the envelope's `time` as seconds since 1970 in `sent`
-    /// (what `Timestamp.parse` gives for it: the decoder parses it once to check it, so that the
-    /// receiver need not parse it again, e.g. for `DeliveryWindow.check(id:sent:now:)`).
-    public func decode(frames: [[UInt8]], replyTo: inout RecentText, sent: inout Double) throws(MessageError) -> Envelope {
+    /// The envelope in `frames` (topic, JSON) and its sending time, or why they are not one. The
+    /// topic's key is the bus's to write, and trusted; its type part must be the message's type
+    /// (the bus judged who may publish it by that part).
+    public func receive(frames: [[UInt8]]) throws(MessageError) -> Received {
         guard frames.count == 2 else {
             throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
         }
-        let envelope = try decode(frames[1], replyTo: &replyTo, sent: &sent)
-        let topic = frames[0]
-        // The bare type (its length first: the bus keys the topics of requests), or exactly
-        // `type/key` with the key its addressing gives this envelope.
-        if topic.count == envelope.type.rawValue.utf8.count, Self.topic(topic, is: envelope.type, key: nil) { return envelope }
-        let (first, second) = envelope.topicKeyParts
-        if first != nil, Self.topic(topic, is: envelope.type, key: first, then: second) { return envelope }
-        let key = envelope.topicKey
-        let expected = key.map { "'\(envelope.type.rawValue)' or '\(envelope.type.rawValue)/\($0)'" } ?? "'\(envelope.type.rawValue)'"
-        throw MessageError(
-            .topicMismatch,
-            "topic '\(Self.excerpt(topic))' does not match the message: expected \(expected) (the type, or the type and its key: the device's bucket for a device's request, the replyTo address for an answer)",
-            offendingId: envelope.id)
+        let received = try receive(frames[1])
+        let type = received.envelope.type
+        guard Topic.typePart(frames[0]).elementsEqual(type.rawValue.utf8) else {
+            throw MessageError(
+                .topicMismatch,
+                "topic '\(Self.excerpt(frames[0]))' is not the message's type '\(type.rawValue)' (a topic is the type, then the key the bus writes)",
+                offendingId: received.envelope.id)
+        }
+        return received
     }
 
     /// The envelope in `json`, or why it is not one.
     public func decode(_ json: [UInt8]) throws(MessageError) -> Envelope {
-        var (replyTo, sent) = (RecentText(), 0.0)
-        return try decode(json, replyTo: &replyTo, sent: &sent)
+        try receive(json).envelope
     }
 
-    /// `decode(_:)`, the envelope's `replyTo` taken from `replyTo` when it is the same (when read
-    /// directly), and its `time` as seconds since 1970 in `sent`.
-    func decode(_ json: [UInt8], replyTo: inout RecentText, sent: inout Double) throws(MessageError) -> Envelope {
+    /// The envelope in `json` and its sending time, or why it is not one.
+    public func receive(_ json: [UInt8]) throws(MessageError) -> Received {
         guard json.count <= maxMessageBytes else {
             throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")
         }
-        guard Self.isUTF8(json) else {
-            throw MessageError(.badUTF8, "message is not valid UTF-8")
-        }
-        // The actions and their answers, read directly (nil for anything else, errors included).
-        if let direct = DirectDecoding.decode(json, replyTo: &replyTo, sent: &sent) { return direct }
-        let envelope = try decodeThroughDecodable(json)
-        // `Envelope.init(from:)` refused any time `Timestamp.parse` does not read.
-        sent = Timestamp.parse(envelope.time) ?? .nan
-        return envelope
-    }
-
-    /// Whether `json` is valid UTF-8: ASCII (nearly every message) checked 8 bytes at a time,
-    /// anything else by the standard library.
-    static func isUTF8(_ json: [UInt8]) -> Bool {
-        let ascii = json.withUnsafeBufferPointer { bytes in
-            // Four words to a test while all is ASCII, then word by word from the first that is not.
-            var start = 0
-            if let base = bytes.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while start + 32 <= bytes.count {
-                    let words = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
-                        | raw.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: start + 24, as: UInt64.self)
-                    if ByteWords.hasNonASCII(words) { break }
-                    start += 32
-                }
+        return try json.withUnsafeBufferPointer { bytes throws(MessageError) in
+            guard JSONReader.isUTF8(bytes) else { throw MessageError(.badUTF8, "message is not valid UTF-8") }
+            var reader = JSONFieldReader(JSONReader(bytes))
+            do {
+                let received = try Self.read(&reader)
+                try reader.json.finish()
+                return received
+            } catch let error as JSONError {
+                throw Self.explain(error, offendingId: Self.offendingId(in: bytes))
+            } catch let error as MessageError {
+                var error = error
+                if error.offendingId == nil { error.offendingId = Self.offendingId(in: bytes) }
+                throw error
+            } catch {
+                preconditionFailure("reading an envelope threw \(error)")
             }
-            return bytes[ByteWords.skipClean(bytes, from: start, ByteWords.hasNonASCII)...].allSatisfy { $0 < 0x80 }
         }
-        return ascii || String(validating: json, as: UTF8.self) != nil
     }
 
-    /// The envelope in `json` (valid UTF-8, within the size limit) read through `Decodable`: every
-    /// type, and the errors. `DirectDecoding` must agree with it (tests and the fuzzer compare them).
-    func decodeThroughDecodable(_ json: [UInt8]) throws(MessageError) -> Envelope {
-        do {
-            return try FastJSONDecoder.decode(Envelope.self, from: json)
-        } catch var error as MessageError {
-            error.offendingId = offendingId(in: json)
-            throw error
-        } catch let error as DecodingError {
-            throw Self.explain(error, offendingId: offendingId(in: json))
-        } catch {
-            throw MessageError(.badJSON, "message is not JSON: \(error)")
+    /// The envelope that comes next in `reader`, read member by member in the order they are
+    /// written (`header`), as they are most often found, then checked.
+    private static func read(_ reader: inout JSONFieldReader) throws -> Received {
+        var object = try JSONObjectReader(&reader.json)
+        func required(_ name: StaticString) throws -> Void {
+            guard try object.find(name, &reader.json) else { throw JSONError(.missing, "missing", path: [name.description]) }
+            guard !reader.json.readNull() else { throw JSONError(.missing, "null", path: [name.description]) }
         }
+        func string(_ name: StaticString) throws -> String {
+            try required(name)
+            let text: String
+            do { text = try reader.json.readString() } catch { throw error.inside(name.description) }
+            object.taken(&reader.json)
+            return text
+        }
+        func optionalString(_ name: StaticString) throws -> String? {
+            guard try object.find(name, &reader.json) else { return nil }
+            defer { object.taken(&reader.json) }
+            if reader.json.readNull() { return nil }
+            do { return try reader.json.readString() } catch { throw error.inside(name.description) }
+        }
+
+        try required("v")
+        let version: Int
+        do { version = try reader.json.readInteger(Int.self) } catch { throw error.inside("v") }
+        object.taken(&reader.json)
+        guard version == Envelope.currentVersion else {
+            throw MessageError(.unsupportedVersion, "version \(version) is not supported (this reads version \(Envelope.currentVersion))")
+        }
+        try required("type")
+        let typeName: JSONReader.Key
+        do { typeName = try reader.json.readStringBytes() } catch { throw error.inside("type") }
+        guard let type = MessageType.named(typeName, in: reader.json) else {
+            throw MessageError(.unknownType, "unknown message type '\(reader.json.text(of: typeName).prefix(60))'")
+        }
+        object.taken(&reader.json)
+        let service = try string("service")
+        let correlationId = try string("correlationId")
+        let replyTo = try optionalString("replyTo")
+        let device = try optionalString("device")
+        try required("body")
+        let body: Body
+        do { body = try Body.read(type, from: &reader) } catch { throw error.inside("body") }
+        object.taken(&reader.json)
+        let id = try string("id")
+        try required("seq")
+        let seq: UInt64
+        do { seq = try reader.json.readInteger(UInt64.self) } catch { throw error.inside("seq") }
+        object.taken(&reader.json)
+        let time = try string("time")
+        let traceparent = try optionalString("traceparent")
+        let parentSpan = try optionalString("parentSpan")
+        try Identifier.check(id, field: "id")
+        try Identifier.check(correlationId, field: "correlationId")
+        try Identifier.check(service, field: "service")
+        if let device { try Identifier.check(device, field: "device") }
+        if let replyTo { try Identifier.check(replyTo, field: "replyTo") }
+        guard let sent = Timestamp.parse(time) else {
+            throw MessageError(.badTime, "field 'time' is not an RFC 3339 timestamp such as 2026-11-30T03:14:39.123Z: '\(time.prefix(40))'")
+        }
+        try object.close(&reader.json)
+        guard !id.isEmpty, !correlationId.isEmpty, !service.isEmpty else {
+            throw MessageError(.badShape, "id, correlationId and service must not be empty")
+        }
+        if let device, device.isEmpty || device.utf8.count > 64 {
+            throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
+        }
+        if let traceparent, TraceContext(traceparent: traceparent) == nil {
+            throw MessageError(.badShape, "traceparent must be 00-<32 hex trace id>-<16 hex span id>-<2 hex flags> (W3C Trace Context)")
+        }
+        if let parentSpan, !TraceContext.isSpanId(parentSpan) {
+            throw MessageError(.badShape, "parentSpan must be a span id: 16 lowercase hex digits, not all zero")
+        }
+        if let replyTo, !Envelope.isAddress(replyTo) {
+            throw MessageError(.badShape, "replyTo is a client's address: 1 to 64 bytes of UTF-8 without '/'")
+        }
+        let envelope = Envelope(
+            version: version, id: id, correlationId: correlationId, service: service, device: device, seq: seq, time: time,
+            traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
+        return Received(envelope: envelope, sent: sent)
+    }
+
+    /// A `MessageError` for a `JSONError`, naming the field at fault.
+    private static func explain(_ error: JSONError, offendingId: String?) -> MessageError {
+        switch error.kind {
+        case .missing where error.reason == "null":
+            MessageError(.missingField, "field '\(error.field)' is null", offendingId: offendingId)
+        case .missing:
+            MessageError(.missingField, "missing field '\(error.field)'", offendingId: offendingId)
+        case .type:
+            MessageError(.badShape, error.path.isEmpty ? "the message \(error.reason)" : "field '\(error.field)' \(error.reason)", offendingId: offendingId)
+        case .value:
+            MessageError(.badShape, "field '\(error.field)': \(error.reason)", offendingId: offendingId)
+        case .syntax:
+            MessageError(.badJSON, "message is not JSON: \(error.reason)", offendingId: offendingId)
+        case .nonFinite:
+            MessageError(.nonFinite, "field '\(error.field)': \(error.reason)", offendingId: offendingId)
+        }
+    }
+
+    /// The `id` of a message that failed to decode, if its JSON has a string one that is a
+    /// valid id (one with control characters is not repeated: it would be refused in turn).
+    private static func offendingId(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var reader = JSONReader(bytes)
+        guard var object = try? JSONObjectReader(&reader), (try? object.find("id", &reader)) == true,
+              let id = try? reader.readString(), Identifier.controlCharacter(in: id) == nil else { return nil }
+        return id
     }
 
     /// The printable start of `bytes` (up to 60 characters), to recognise a message by.
@@ -236,36 +297,73 @@ public struct EnvelopeCodec: Sendable {
         }
         return bytes.count > 60 ? text + "…" : text
     }
+}
 
-    /// The `id` of a message that failed to decode, if its JSON has a string one that is a
-    /// valid id (one with control characters is not repeated: it would be refused in turn).
-    private func offendingId(in json: [UInt8]) -> String? {
-        struct IdOnly: Decodable { let id: String? }
-        guard let id = (try? FastJSONDecoder.decode(IdOnly.self, from: json))?.id,
-              Identifier.controlCharacter(in: id) == nil else { return nil }
-        return id
+extension MessageType {
+    /// The type whose name is the string `name` of `reader`'s text, if there is one.
+    static func named(_ name: JSONReader.Key, in reader: JSONReader) -> MessageType? {
+        guard !name.escaped else { return MessageType(rawValue: reader.text(of: name)) }
+        let count = name.range.count
+        guard count < byLength.count else { return nil }
+        for type in byLength[count] where reader.bytes[name.range].elementsEqual(type.utf8) { return type.type }
+        return nil
     }
 
-    /// A `MessageError` for a `DecodingError`, naming the field at fault.
-    private static func explain(_ error: DecodingError, offendingId: String?) -> MessageError {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let field = (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
-            return MessageError(.missingField, "missing field '\(field)'", offendingId: offendingId)
-        case .valueNotFound(_, let context):
-            return MessageError(.missingField, "field '\(path(context))' is null", offendingId: offendingId)
-        case .typeMismatch(let type, let context):
-            let where_ = context.codingPath.isEmpty ? "the message" : "field '\(path(context))'"
-            return MessageError(.badShape, "\(where_) should be \(type)", offendingId: offendingId)
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return MessageError(.badJSON, "message is not JSON: \(context.debugDescription)", offendingId: offendingId)
-        case .dataCorrupted(let context):
-            return MessageError(.badShape, "field '\(path(context))': \(context.debugDescription)", offendingId: offendingId)
-        @unknown default:
-            return MessageError(.badShape, "\(error)", offendingId: offendingId)
+    /// Every type with its name's UTF-8, by the name's length.
+    private static let byLength: [[(type: MessageType, utf8: [UInt8])]] = {
+        var table = Array(repeating: [(type: MessageType, utf8: [UInt8])](), count: 1 + allCases.map(\.rawValue.utf8.count).max()!)
+        for type in allCases { table[type.rawValue.utf8.count].append((type, Array(type.rawValue.utf8))) }
+        return table
+    }()
+
+    /// The topic frame a sender writes: the type's name (the bus adds the key).
+    public var topicFrame: [UInt8] { Self.frames[ordinal] }
+
+    private static let frames: [[UInt8]] = allCases.map { Array($0.rawValue.utf8) }
+
+    /// The type's place in `allCases`.
+    private var ordinal: Int {
+        switch self {
+        case .tap: 0
+        case .rotate: 1
+        case .resize: 2
+        case .select: 3
+        case .interaction: 4
+        case .describe: 5
+        case .forget: 6
+        case .forgotten: 7
+        case .presented: 8
+        case .hidden: 9
+        case .dismissed: 10
+        case .moved: 11
+        case .interactionChanged: 12
+        case .unchanged: 13
+        case .outcome: 14
+        case .inputPassed: 15
+        case .mediaAddRequested: 16
+        case .colorSelected: 17
+        case .deviceLayout: 18
+        case .deviceState: 19
+        case .inputTap: 20
+        case .inputShown: 21
+        case .inputHidden: 22
+        case .weaponSelected: 23
+        case .inputState: 24
+        case .snapshotRequest: 25
+        case .snapshot: 26
+        case .rosterSelect: 27
+        case .selection: 28
+        case .monsterUpdated: 29
+        case .backupRequest: 30
+        case .backup: 31
+        case .ping: 32
+        case .pong: 33
+        case .heartbeat: 34
+        case .statusRequest: 35
+        case .statusReport: 36
+        case .lossReport: 37
+        case .ack: 38
+        case .error: 39
         }
     }
 }

@@ -24,24 +24,27 @@ public enum Routing {
     public static func firstHop(of type: MessageType) -> [String]? { firstHop[type] }
 
     /// The types whose one owner depends on the element (or point) of their body: the bus keys
-    /// their topics `type/OWNER/BUCKET` (`owner(of:element:point:)`).
-    public static let ownedByElement: Set<MessageType> = [.tap, .interaction]
+    /// their topics `type/OWNER/BUCKET` (`owners`).
+    public static let ownedByElement: Set<MessageType> = Set(owners.rules.keys)
+
+    /// Who owns a tap and an interaction change: the keyboard's window (input-handling's) is
+    /// above the app's, so a tap at a point and a tap or interaction change on an input view's
+    /// button go to input-handling; every other name to presentation-policy, which refuses a
+    /// name neither owns. A value, so that the bus is handed it rather than knowing any element.
+    public static let owners = OwnerTable(rules: [
+        .tap: OwnerTable.Rule(
+            byElement: Dictionary(uniqueKeysWithValues: InputElement.weaponPickerButtons.map { ($0, Service.inputHandling) }),
+            atPoint: Service.inputHandling, otherwise: Service.presentationPolicy),
+        .interaction: OwnerTable.Rule(
+            byElement: Dictionary(uniqueKeysWithValues: InputElement.weaponPickerButtons.map { ($0, Service.inputHandling) }),
+            atPoint: Service.presentationPolicy, otherwise: Service.presentationPolicy),
+    ])
 
     /// The one service that owns an action of `type` (one of `ownedByElement`) on `element`
-    /// (`nil`: it names none), `point` saying whether it gives a point: the keyboard's window
-    /// (input-handling's) is above the app's, so a tap at a point and a tap or interaction change
-    /// on an input view's button go to input-handling; every other name to presentation-policy,
-    /// which refuses a name neither owns. `nil` for the other types. The bus calls it with what
-    /// it reads of a message's body, the services and the gateway with the decoded body.
+    /// (`nil`: it names none), `point` saying whether it gives a point (`owners`); `nil` for the
+    /// other types.
     public static func owner(of type: MessageType, element: String?, point: Bool) -> String? {
-        switch type {
-        case .tap:
-            element.map(InputElement.weaponPickerButtons.contains) ?? point ? Service.inputHandling : Service.presentationPolicy
-        case .interaction:
-            element.map(InputElement.weaponPickerButtons.contains) == true ? Service.inputHandling : Service.presentationPolicy
-        default:
-            nil
-        }
+        owners.owner(of: type, element: element, point: point)
     }
 
     /// The owner of `body` when its type is one of `ownedByElement` (`owner(of:element:point:)`).
@@ -93,4 +96,37 @@ public enum Routing {
     public static let readsOnlyStyle: [String: PresentationStyle] = [
         Service.inputHandling: .alert,
     ]
+}
+
+/// Who owns each action whose owner depends on what it touches: per type, the owners of named
+/// elements, the owner of a tap at a point, and everyone else's owner.
+public struct OwnerTable: Sendable {
+    /// One type's owners.
+    public struct Rule: Sendable {
+        /// The owner of each element that is not `otherwise`'s.
+        public let byElement: [String: String]
+        /// The owner when the action names no element but gives a point.
+        public let atPoint: String
+        /// The owner of everything else.
+        public let otherwise: String
+
+        /// A rule from its parts.
+        public init(byElement: [String: String], atPoint: String, otherwise: String) {
+            self.byElement = byElement; self.atPoint = atPoint; self.otherwise = otherwise
+        }
+    }
+
+    /// The rule of each type whose owner depends on what it touches.
+    public let rules: [MessageType: Rule]
+
+    /// A table of `rules`.
+    public init(rules: [MessageType: Rule]) { self.rules = rules }
+
+    /// The owner of an action of `type` on `element` (or at a point, when `point` and no
+    /// element); `nil` for a type whose owner does not depend on what it touches.
+    public func owner(of type: MessageType, element: String?, point: Bool) -> String? {
+        guard let rule = rules[type] else { return nil }
+        guard let element else { return point ? rule.atPoint : rule.otherwise }
+        return rule.byElement[element] ?? rule.otherwise
+    }
 }

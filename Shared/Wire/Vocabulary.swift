@@ -1,13 +1,14 @@
 import Domain
+
 /// The vocabulary, declared once: for each message type (its case of `MessageType` is its wire
 /// name) the body it carries, how its topic is keyed (`MessageType.addressing`, a switch of its
-/// own), who may publish it and what it means. The rest is derived from it: the body's coding
-/// (`Body`), the bus's permission table (`Permissions`), the contract (docs/asyncapi.yaml) and the permission tests.
+/// own), who may publish it and what it means. The rest is derived from it: the bus's permission
+/// table (`Permissions`), the contract (docs/asyncapi.yaml) and the permission tests.
 public struct MessageSpec: Sendable {
     /// The type declared.
     public let type: MessageType
     /// The Swift type of its body (`Tap` for `device.tap`).
-    public let bodyType: any (Codable & Sendable).Type
+    public let bodyType: any FieldSet.Type
     /// How its topic is keyed (`Topic`).
     public let addressing: Addressing
     /// The roles that may publish it (the bus refuses it from any other): empty for a type that
@@ -15,11 +16,8 @@ public struct MessageSpec: Sendable {
     public let publishers: Set<Role>
     /// Who sends it to whom, and what it says: the contract's description of the message.
     public let summary: String
-    /// Reads the body and wraps it in its `Body` case.
-    let decoder: any BodyDecoder
-
     /// The declaration of `type`, whose body is `Body.someCase`'s payload (`wrap`).
-    init<Payload: Codable & Sendable>(
+    init<Payload: FieldSet>(
         _ type: MessageType, _ wrap: @escaping @Sendable (Payload) -> Body, _ addressing: Addressing,
         by publishers: Set<Role>, _ summary: String
     ) {
@@ -28,21 +26,6 @@ public struct MessageSpec: Sendable {
         self.addressing = addressing
         self.publishers = publishers
         self.summary = summary
-        decoder = PayloadDecoder(wrap: wrap)
-    }
-}
-
-/// Decodes one type's body: the one generic path, driven by the declarations.
-protocol BodyDecoder: Sendable {
-    /// The body under `key` in `container`, in its `Body` case.
-    func decode<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Body
-}
-
-private struct PayloadDecoder<Payload: Codable & Sendable>: BodyDecoder {
-    let wrap: @Sendable (Payload) -> Body
-
-    func decode<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Body {
-        wrap(try container.decode(Payload.self, forKey: key))
     }
 }
 
@@ -75,13 +58,11 @@ extension MessageType {
 
     private static let specs: [MessageType: MessageSpec] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.declaration) })
 
-    /// Builds the declarations now. The first use costs about 10 million instructions (a few ms:
-    /// the runtime instantiates a body decoder per type), once per process; programs call this as
-    /// they start, so that the first message read through `Decodable` (a heartbeat, an error)
-    /// does not pay it on the latency path.
+    /// Builds the declarations now, as a program starts, rather than on the first message that
+    /// needs one.
     public static func loadDeclarations() { _ = specs.count }
 
-    private func declare<Payload: Codable & Sendable>(
+    private func declare<Payload: FieldSet>(
         _ wrap: @escaping @Sendable (Payload) -> Body, by publishers: Set<Role>, _ summary: String
     ) -> MessageSpec {
         MessageSpec(self, wrap, addressing, by: publishers, summary)

@@ -1,4 +1,5 @@
 import Domain
+import JSON
 import ProcessSupport
 import Runtime
 import Wire
@@ -29,7 +30,6 @@ public final class BusConnection {
     @exclusivity(unchecked) private var subscriberIdle = false
     /// The topic frames of the latest messages sent with `send(_:writingIn:)`, made again only
     /// when a topic changes.
-    @exclusivity(unchecked) private var topics = TopicFrames()
     /// Sends that found the bus's queue full and had to wait (backpressure), since the start.
     /// Like `maker`, this and `sendsDropped` are used by the connection's one thread only (read
     /// by its service loop after every message): not checked for exclusive access at run time.
@@ -108,7 +108,7 @@ public final class BusConnection {
     /// Publishes `envelope` as `send(_:)` does, its JSON written in `writer` (the sender's own,
     /// reused) and sent from there: no arrays made for the frames.
     public func send(_ envelope: Envelope, writingIn writer: JSONWriter) throws {
-        let topic = try codec.write(envelope, into: writer, topics: &topics)
+        let topic = try codec.write(envelope, into: writer)
         try writer.withBytes { try send(topic: topic, json: $0) }
     }
 

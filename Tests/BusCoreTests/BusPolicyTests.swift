@@ -67,7 +67,7 @@ import Wire
     }
 
     /// A key written with escapes is the same key to a JSON decoder: `"\u0073ervice"` is `service`.
-    @Test func anEscapedKeyIsRefused() {
+    @Test func anEscapedKeyIsReadAsTheKeyItSpells() {
         let json = #"{"v":1,"type":"sys.ping","\u0073ervice":"roster","id":"a","correlationId":"a"}"#
         #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
     }
@@ -95,6 +95,7 @@ import Wire
         #expect(policy.refusal(from: .revoked, frames: message("sys.ping", service: "gateway")) == .revoked)
         #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "gateway") + [[], [], []]) == .tooManyFrames)
         #expect(policy.refusal(from: .anonymous, frames: message("roster.snapshot", service: "roster")) == nil)
+        #expect(policy.refusal(from: .anonymous, frames: message("device.shake", service: "gateway")) == nil)
     }
 
     @Test func subscriptionsArePrefixesOfTheVocabularyNoLongerThanItsLongestTopic() {
@@ -144,94 +145,6 @@ import Wire
         #expect(policy.longestTopic + 1 < 1024, "a subscription fits the subscriber frame limit of 1 KiB")
     }
 
-    @Test func theBusKeysADevicesRequestByItsBucketAndLeavesTheRestAsTheyAre() {
-        func retopic(_ topic: String, device: String?) -> String? {
-            let json = Array(#"{"v":1,"type":"x","id":"m1",\#(device.map { #""device":"\#($0)","# } ?? "")"service":"gateway","body":{"device":"inner"}}"#.utf8)
-            let peek = EnvelopePeek(json)
-            return Array(topic.utf8).withUnsafeBytes { t in
-                json.withUnsafeBytes { j in policy.deviceTopic(topic: t, peek: peek, json: j).map { String(decoding: $0, as: UTF8.self) } }
-            }
-        }
-        let bucket = Topic.bucket(ofDevice: "ipad")
-        #expect(retopic("device.rotate", device: "ipad") == "device.rotate/" + bucket)
-        #expect(retopic("device.rotate/zz", device: "ipad") == "device.rotate/" + bucket)
-        #expect(retopic("device.rotate/" + bucket, device: "ipad") == nil)
-        #expect(retopic("input.tap", device: "ipad") == "input.tap/" + bucket)
-        // A tap names its owner first (here, with no element: presentation-policy).
-        #expect(retopic("device.tap", device: "ipad") == "device.tap/presentation-policy/" + bucket)
-        #expect(retopic("device.tap/" + bucket, device: "ipad") == "device.tap/presentation-policy/" + bucket)
-        #expect(retopic("device.tap/presentation-policy/" + bucket, device: "ipad") == nil)
-        // Without a device (the body's does not count) it stays bare, or the owner alone.
-        #expect(retopic("device.rotate", device: nil) == nil)
-        #expect(retopic("device.rotate/zz", device: nil) == "device.rotate")
-        #expect(retopic("device.tap", device: nil) == "device.tap/presentation-policy")
-        #expect(retopic("device.tap/presentation-policy", device: nil) == nil)
-        // A topic that only starts with a tap's type goes to its owner too (no one else hears it).
-        #expect(retopic("device.tap one frame", device: "ipad") == "device.tap/presentation-policy/" + bucket)
-        #expect(retopic("device.tapx/" + bucket, device: nil) == "device.tap/presentation-policy")
-        #expect(retopic("device.rotatex", device: "ipad") == nil)
-        // Other addressings are forwarded as they are.
-        #expect(retopic("ack/0123456789abcdef", device: "ipad") == nil)
-        #expect(retopic("sys.heartbeat", device: "ipad") == nil)
-        #expect(retopic("bench.x", device: "ipad") == nil)
-    }
-
-    /// Issue 13: the owners' subscriptions to taps and interaction changes, unsharded and per
-    /// bucket, match (as ZeroMQ prefixes) exactly the ones each owns; the bare type matches all.
-    @Test func eachOwnersSubscriptionsMatchExactlyItsOwnTaps() throws {
-        let owners = [MonsterBus.Service.presentationPolicy, MonsterBus.Service.inputHandling]
-        let bodies: [Body] = [
-            .tap(Tap(element: "add")), .tap(Tap(element: "fire")), .tap(Tap(point: Point(x: 1, y: 2))), .tap(Tap(element: "laser")),
-            .interaction(Interaction(element: "blowgun", enabled: false)), .interaction(Interaction(element: "weapon", enabled: true)),
-        ]
-        let buckets = (0..<Topic.bucketCount).map(Topic.bucketName)
-        for body in bodies {
-            for device in ["ipad", "iphone", "d-17", nil] {
-                let envelope = Envelope(
-                    id: "m", correlationId: "m", service: "gateway", device: device, seq: 1, time: "2026-11-30T03:14:40.000Z", body: body)
-                let topic = envelope.topic
-                // Our senders write the topic the bus would: it forwards it as it is.
-                #expect(policy.deviceTopic(frames: try EnvelopeCodec().frames(envelope)) == nil, "\(topic)")
-                let owner = try #require(Routing.firstHop(of: body)?.first)
-                for service in owners {
-                    #expect(topic.hasPrefix(Routing.subscription(to: body.type, as: service)) == (service == owner), "\(service) \(topic)")
-                    let matching = buckets.filter { topic.hasPrefix(Routing.subscription(to: body.type, as: service, bucket: $0)) }
-                    #expect(matching == (service == owner ? device.map { [Topic.bucket(ofDevice: $0)] } ?? [] : []), "\(service) \(topic)")
-                }
-                #expect(topic.hasPrefix(body.type.rawValue))
-            }
-        }
-        #expect(Routing.subscription(to: .rotate, as: MonsterBus.Service.presentationPolicy) == "device.rotate")
-        #expect(Routing.subscription(to: .rotate, as: MonsterBus.Service.presentationPolicy, bucket: "3f") == "device.rotate/3f")
-    }
-
-    @Test func thePeekFindsTheFirstTopLevelFields() throws {
-        let json = Array(#" { "body" : {"id":"inner","device":["x"]}, "id" : "outer", "n": -1.5e3, "ok": true, "device":"ipad", "correlationId":"c", "service":"gateway", "service":"roster" } "#.utf8)
-        let peek = try #require(EnvelopePeek(json))
-        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: json[$0], as: UTF8.self) } }
-        #expect(text(peek.id) == "outer")
-        #expect(text(peek.device) == "ipad")
-        #expect(text(peek.correlationId) == "c")
-        #expect(text(peek.service) == "gateway")
-        #expect(!peek.escaped)
-        #expect(EnvelopePeek(Array("[1]".utf8)) == nil)
-        #expect(EnvelopePeek(Array(#"{"a":"#.utf8)) == nil)
-    }
-
-    @Test func theClientsPeekStopsAtTheBodyOnlyOnceTheHeaderIsRead() throws {
-        func text(_ json: [UInt8], _ range: Range<Int>?) -> String? { range.map { String(decoding: json[$0], as: UTF8.self) } }
-        let headerFirst = Array(#"{"id":"a","correlationId":"c","service":"s","body":{"id":"inner"},"replyTo":"later"}"#.utf8)
-        let first = try #require(EnvelopePeek(headerOf: headerFirst))
-        #expect(text(headerFirst, first.correlationId) == "c" && text(headerFirst, first.service) == "s")
-        #expect(first.replyTo == nil)  // after the body: not read
-        #expect(EnvelopePeek(headerOf: Array(#"{"id":"a","correlationId":"c","service":"s","body":{"#.utf8)) != nil)
-        // Without the whole header before the body, it reads the whole object, as the bus does.
-        let bodyFirst = Array(#"{"body":{"id":"inner"},"id":"outer","correlationId":"c","service":"s"}"#.utf8)
-        let header = try #require(EnvelopePeek(headerOf: bodyFirst)), whole = try #require(EnvelopePeek(bodyFirst))
-        #expect(header.id == whole.id && header.correlationId == whole.correlationId && header.service == whole.service)
-        #expect(EnvelopePeek(headerOf: Array(#"{"body":{"#.utf8)) == nil)
-    }
-
     @Test func theAllowListReadsRolesAndLeavesOutUnknownOnes() throws {
         let folder = try TemporaryFolder()
         let roster = try Certificate.generate(metadata: ["role": "roster"])
@@ -248,5 +161,21 @@ import Wire
         try plain.publicCertificate.save(in: folder.path, name: "roster-old")
         try Certificate.generate().publicCertificate.save(in: folder.path, name: "input-handling")
         #expect(try AllowList.load(folder: folder.path).warnings.contains { $0.contains("input-handling.key has no role") })
+    }
+}
+
+extension BusPolicy {
+    /// The refusal of `frames` from `sender`, if it is refused.
+    func refusal(from sender: Sender, frames: [[UInt8]]) -> Refusal? {
+        if case .refuse(let refusal, _) = route(from: sender, frames: frames) { return refusal }
+        return nil
+    }
+
+    /// The topic `frames` from `sender` are forwarded on (nil: refused).
+    func topic(from sender: Sender = .anonymous, frames: [[UInt8]]) -> String? {
+        switch route(from: sender, frames: frames) {
+        case .forward(let topic): String(decoding: topic ?? frames[0], as: UTF8.self)
+        case .refuse: nil
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Contract
 import Domain
+import JSON
 import Foundation
 import Testing
 import Wire
@@ -53,21 +54,37 @@ import Wire
     }
 }
 
-/// The recorder reads the schema from the types' own decoding.
+/// The recorder reads the schema from the types' own declarations (`FieldSet.fields`).
 @Suite struct SchemaRecorderTests {
-    struct Inner: Decodable { let x: Double }
-    struct Sample: Decodable {
-        let name: String
-        let count: UInt64
-        let inner: Inner?
-        let tags: [String]
-        let orientation: Orientation
-        let extra: [String: Int]
+    struct Inner: FieldSet {
+        var x: Double
+        static var placeholder: Inner { Inner(x: 0) }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) { try fields.field("x", &x) }
     }
 
-    @Test func requiredAndOptionalKeysComeFromDecodeAndDecodeIfPresent() throws {
+    struct Sample: FieldSet {
+        var name: String
+        var count: UInt64
+        var inner: Inner?
+        var tags: [String]
+        var orientation: Orientation
+        var extra: [String: Int]
+        var left: Double
+        static var placeholder: Sample { Sample(name: "", count: 0, inner: nil, tags: [], orientation: .portrait, extra: [:], left: 0) }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("name", &name)
+            try fields.field("count", &count)
+            try fields.field("inner", &inner)
+            try fields.field("tags", &tags)
+            try fields.field("orientation", &orientation)
+            try fields.field("extra", &extra)
+            try fields.field("left", &left, whenAbsent: 0)
+        }
+    }
+
+    @Test func requiredAndOptionalFieldsComeFromTheDeclaration() throws {
         let recorder = SchemaRecorder()
-        let (schema, _) = try recorder.schema(of: Sample.self)
+        let schema = try recorder.schema(of: Sample.self)
         #expect(schema == ["$ref": "#/components/schemas/SchemaRecorderTestsSample"])
         let sample = try #require(recorder.components["SchemaRecorderTestsSample"])
         #expect(sample["required"] == ["name", "count", "tags", "orientation", "extra"])
@@ -75,6 +92,7 @@ import Wire
         #expect(sample["properties"]?["tags"] == ["type": "array", "items": ["type": "string"]])
         #expect(sample["properties"]?["count"]?["minimum"] == 0)
         #expect(sample["properties"]?["extra"] == ["type": "object", "additionalProperties": ["type": "integer"]])
+        #expect(sample["properties"]?["left"] == ["type": "number"])
         #expect(sample["additionalProperties"] == false)
         #expect(recorder.components["Orientation"] == ["type": "string", "enum": ["portrait", "landscape"]])
     }
@@ -86,7 +104,7 @@ import Wire
         #expect(components["Rotate"]?["required"] == ["orientation"])
         #expect(components["Presentation"]?["properties"]?["arrowDirection"]?["type"] == "integer")
         #expect(components["Envelope"]?["properties"]?["traceparent"]?["pattern"] != nil)
-        #expect(components["Envelope"]?["required"] == ["v", "type", "id", "correlationId", "service", "seq", "time", "body"])
+        #expect(components["Envelope"]?["required"] == ["v", "type", "service", "correlationId", "body", "id", "seq", "time"])
     }
 }
 
@@ -95,7 +113,7 @@ import Wire
     let validator: SchemaValidator
     init() throws { validator = try SchemaValidator.generated() }
 
-    func envelope(_ body: JSONTree, type: String = "device.rotate") -> JSONTree {
+    func envelope(_ body: JSONValue, type: String = "device.rotate") -> JSONValue {
         [
             "v": 1, "type": .string(type), "id": "a-1", "correlationId": "a-1", "service": "gateway", "device": "ipad",
             "seq": 1, "time": "2026-11-30T03:31:37.994Z", "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
@@ -119,22 +137,19 @@ import Wire
 
 /// What the recorder cannot follow, it says so rather than guess.
 @Suite struct SchemaRecorderLimitsTests {
-    enum Unlisted: String, Decodable { case one, two }
-    struct Checked: Decodable {
-        let version: String
-        init(from decoder: any Decoder) throws {
-            version = try decoder.singleValueContainer().decode(String.self)
-            guard version.contains(".") else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a version"))
-            }
+    /// A value whose reading refuses the blank the recorder answers with.
+    struct Checked: FieldValue {
+        var version: String
+        static func read<Reader: ValueReader>(from reader: inout Reader) throws(Reader.Failure) -> Checked {
+            let text = try reader.readString()
+            guard text.contains(".") else { throw reader.invalid("not a version") }
+            return Checked(version: text)
         }
+        func write<Writer: ValueWriter>(to writer: inout Writer) throws(Writer.Failure) { writer.writeString(version) }
     }
 
-    @Test func anEnumThatIsNotCaseIterableIsRefusedWithWhatToDo() {
-        #expect(throws: ContractError.self) { try SchemaRecorder().schema(of: Unlisted.self) }
-    }
-
-    @Test func aTypeThatChecksItsValueFailsLoudly() {
-        #expect(throws: DecodingError.self) { try SchemaRecorder().schema(of: Checked.self) }
+    @Test func aTypeThatChecksItsValueMustStateItsSchema() {
+        let error = #expect(throws: ContractError.self) { try SchemaRecorder().schema(of: Checked.self) }
+        #expect(error?.description.contains("SchemaDescribing") == true)
     }
 }

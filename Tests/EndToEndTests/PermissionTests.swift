@@ -61,8 +61,8 @@ final class Witness {
             outcomes[offending] = .refused(error.code)
             return
         }
-        guard frames.count == 2, let peek = EnvelopePeek(frames[1]), let range = peek.id else { return }
-        outcomes[String(decoding: frames[1][range], as: UTF8.self)] = .passed
+        guard frames.count == 2, let view = frames[1].withUnsafeBytes({ EnvelopeView($0, parts: .id) }), let id = view.id else { return }
+        outcomes[String(decoding: frames[1][id.range], as: UTF8.self)] = .passed
     }
 }
 

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import InputCore
 import Testing
+import Wire
 
 /// SPEC §1.4: the weapon image as first responder, and its lazily created input view.
 @Suite struct InputCoreTests {
@@ -248,7 +249,7 @@ import Testing
         _ = core.handle(device: "ipad", action: .presented(Presented(presentation: presentation(.alert), reason: "tap")))
         let device = try #require(core.devices["ipad"])
         #expect(device.modalAlert && device.firstResponder == .weapon && device.weaponPickerCreated && device.disabledButtons == ["smoke"])
-        #expect(try JSONDecoder().decode(InputDevice.self, from: JSONEncoder().encode(device)) == device)
+        #expect(try JSONCoding.decode(InputDevice.self, from: JSONCoding.encode(device)) == device)
         #expect(MemoryLayout<InputDevice>.size <= MemoryLayout<KeyboardMetrics>.size + 16)
     }
 

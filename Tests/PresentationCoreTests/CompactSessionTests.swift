@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import Wire
 @testable import PresentationCore
 
 /// Issue 15: a device's session is small — it shares its profile and the presentation on screen
@@ -56,16 +57,16 @@ import Testing
         _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .iphone)))
         _ = core.handle(device: "a", action: .interaction(Interaction(element: "weapon", enabled: false)))
         let session = try #require(core.devices["a"])
-        let json = try JSONEncoder().encode(session)
+        let json = Data(try JSONCoding.encode(session))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect(Set(object.keys) == ["profile", "orientation", "widthClass", "mode", "presentation", "interactionDisabled"])
-        #expect(try JSONDecoder().decode(DeviceSession.self, from: json) == session)
+        #expect(try JSONCoding.decode(DeviceSession.self, from: Array(json)) == session)
         var quiet = session
         quiet.presentation = nil
-        let bare = try JSONEncoder().encode(quiet)
+        let bare = Data(try JSONCoding.encode(quiet))
         let bareObject = try #require(try JSONSerialization.jsonObject(with: bare) as? [String: Any])
         #expect(bareObject["presentation"] == nil)
-        #expect(try JSONDecoder().decode(DeviceSession.self, from: bare) == quiet)
+        #expect(try JSONCoding.decode(DeviceSession.self, from: Array(bare)) == quiet)
     }
 
     @Test func theFirstActionWithoutAProfileOfAnUnknownDeviceIsRefusedThenTheProfileIsKept() {

@@ -1,5 +1,6 @@
 import Domain
 import Runtime
+import Wire
 import Testing
 
 /// The in-memory bus delivers as ZeroMQ's pub/sub does: by topic prefix, to every subscriber,
@@ -41,8 +42,15 @@ import Testing
             #expect(try other.receiveFramesNow() == nil)
             #expect(try watcher.receiveFramesNow() == expected)
         }
-        try watcher.sendRaw([Array("device.tap one frame".utf8)])
+        // A tap the bus cannot read goes to its default owner, which answers it.
+        try watcher.sendRaw([Array("device.tap".utf8)])
         #expect(try policy.receiveFramesNow() == [Array("device.tap/presentation-policy".utf8)])
+        // What the bus would refuse is answered with the bus's error, as the bus answers.
+        let errors = bus.connect(service: "errors", subscriptions: ["error"])
+        try watcher.sendRaw([Array("sys.ping".utf8), [], [], [], []])
+        let refusal = try #require(try errors.receiveFramesNow())
+        guard case .error(let error) = try errors.codec.decode(frames: refusal).body else { Issue.record("not an error"); return }
+        #expect(error.code == "too-many-frames")
     }
 
     @Test func subscriptionsChangeWhatArrives() throws {
@@ -60,14 +68,14 @@ import Testing
 
     @Test func waitSaysWhenAMessageWaitsAndWhenToStop() throws {
         let bus = InMemoryBus()
-        let client = bus.connect(service: "client", subscriptions: ["x"])
+        let client = bus.connect(service: "client", subscriptions: ["sys.ping"])
         #expect(try client.wait(timeoutMilliseconds: 5, stopDescriptor: nil) == TransportWake(message: false, stop: false))
-        try client.sendRaw(message("x"))
+        try client.sendRaw(message("sys.ping"))
         #expect(try client.wait(timeoutMilliseconds: 1000, stopDescriptor: nil) == TransportWake(message: true, stop: false))
         bus.stopAll()
         #expect(try client.wait(timeoutMilliseconds: -1, stopDescriptor: nil) == TransportWake(message: true, stop: true))
         client.close()
-        try bus.connect(service: "other").sendRaw(message("x"))
+        try bus.connect(service: "other").sendRaw(message("sys.ping"))
         _ = try client.receiveFramesNow()
         #expect(try client.receiveFramesNow() == nil)
     }

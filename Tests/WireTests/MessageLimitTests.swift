@@ -1,5 +1,6 @@
 import Domain
 import Testing
+import TestSupport
 import Wire
 
 /// README, Messages: a message over the limit (64 KiB by default) is refused — one byte over,

@@ -76,22 +76,14 @@ final class BusProxy {
             let client = identities.client(userId: userId)
             if let userId { track(userId: userId, client: client) }
             let (topic, body) = message.topicAndBody()
-            let hasJSON = body != nil
-            let json = body ?? UnsafeRawBufferPointer(start: nil, count: 0)
-            // The header is read only as far as the decision needs (not at all in plaintext for
-            // most types); a refusal is judged on the whole object.
-            let type = policy.lookUp(topic)
-            let (refusal, peek) = policy.judge(
-                from: client.sender, topic: topic, frames: message.frameCount, json: hasJSON ? json : nil, type: type)
-            if let refusal {
-                refuse(refusal, client: client, topic: topic, peek: peek, json: json)
+            // The topic is the bus's to write: the key read from the JSON, whatever the sender wrote.
+            switch policy.route(from: client.sender, topic: topic, frames: message.frameCount, json: body) {
+            case .refuse(let refusal, let refused):
+                refuse(refusal, client: client, topic: topic, refused: refused)
                 message.discard()
                 continue
-            }
-            // A device's request goes to its bucket's topic whatever its sender wrote (`Topic`):
-            // no client can mis-route one, nor has to compute the bucket.
-            if let retopic = policy.deviceTopic(topic: topic, peek: peek, json: json, type: type) {
-                message.replaceFrame(0, with: retopic)
+            case .forward(let topic):
+                if let topic { message.replaceFrame(0, with: topic) }
             }
             // The XPUB drops for a subscriber whose queue is full (no XPUB_NODROP): it never blocks.
             try message.send(to: backend)
@@ -110,19 +102,12 @@ final class BusProxy {
     }
 
     /// Hands a refusal to the registry, which logs it (rate-limited) and answers with an `error`.
-    private func refuse(
-        _ refusal: BusPolicy.Refusal, client: ClientIdentities.Client, topic: UnsafeRawBufferPointer,
-        peek: EnvelopePeek?, json: UnsafeRawBufferPointer
-    ) {
+    private func refuse(_ refusal: BusPolicy.Refusal, client: ClientIdentities.Client, topic: UnsafeRawBufferPointer, refused: BusPolicy.Refused) {
         switch refusal {
         case .forbiddenTopic: counters.add(.refusedTopic)
         case .forgedService: counters.add(.refusedService)
         case .revoked: counters.add(.refusedRevoked)
         case .tooManyFrames: counters.add(.refusedFrames)
-        }
-        func field(_ range: Range<Int>?) -> [UInt8] {
-            guard let range, range.count <= 256 else { return [] }
-            return Array(UnsafeRawBufferPointer(rebasing: json[range]))
         }
         let role: String
         switch client.sender {
@@ -132,7 +117,7 @@ final class BusProxy {
         }
         let frames: [[UInt8]] = [
             Array(refusal.code.utf8), Array(client.name.utf8), Array(role.utf8), Array(topic.prefix(80)),
-            field(peek?.id), field(peek?.correlationId), field(peek?.device), field(peek?.service), field(peek?.replyTo),
+            refused.id, refused.correlationId, refused.device, refused.service, refused.replyTo,
         ]
         if (try? refusals.send(frames, dontWait: true)) != true { counters.add(.refusalsUnanswered) }
     }

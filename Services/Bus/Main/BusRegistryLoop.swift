@@ -134,7 +134,7 @@ struct BusRegistryLoop {
     /// (in CURVE, no other client may send as `bus`; in plaintext anyone may send anything).
     private static func isOwnHeartbeat(_ frames: [[UInt8]]) -> Bool {
         guard frames.count == 2, Topic.typePart(frames[0]).elementsEqual(MessageType.heartbeat.rawValue.utf8),
-              let service = EnvelopePeek(frames[1], upTo: [.service])?.service else { return false }
-        return frames[1][service].elementsEqual(MonsterBus.Service.bus.utf8)
+              let heartbeat = try? EnvelopeCodec().decode(frames[1]) else { return false }
+        return heartbeat.service == MonsterBus.Service.bus
     }
 }

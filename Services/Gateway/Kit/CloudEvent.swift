@@ -1,3 +1,4 @@
+import JSON
 import Contract
 import Wire
 
@@ -10,8 +11,8 @@ import Wire
 /// `parentSpan` → `parentspan`.
 enum CloudEvent {
     /// The event for `envelope`, whose body's JSON is `body`.
-    static func event(_ envelope: Envelope, body: JSONTree) -> JSONTree {
-        var event: JSONTree = [
+    static func event(_ envelope: Envelope, body: JSONValue) -> JSONValue {
+        var event: JSONValue = [
             "specversion": "1.0",
             "id": .string(envelope.id),
             "source": .string("/monster-bus/" + envelope.service),

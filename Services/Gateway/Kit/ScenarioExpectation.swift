@@ -1,6 +1,5 @@
-import FoundationEssentials
+import JSON
 import Wire
-
 
 /// `expect TYPE [FIELD=VALUE…]` (some message of TYPE has every field equal) or
 /// `expect-no TYPE [FIELD=VALUE…]` (no message of TYPE has them all).
@@ -28,13 +27,11 @@ public struct ScenarioExpectation: Sendable, Equatable, CustomStringConvertible 
     /// `nil` when `messages` satisfy this expectation, otherwise why not.
     public func failure(in messages: [Envelope]) -> String? {
         let codec = EnvelopeCodec()
-        let decoder = JSONDecoder()
         let candidates = messages.filter { $0.type.rawValue == type }
         var nearMisses: [String] = []
         var matched = false
         for message in candidates {
-            guard let envelope = try? decoder.decode(JSONValue.self, from: Data(codec.encode(message))),
-                  let body = envelope.value(at: "body") else { continue }
+            guard let envelope = try? JSONValue.parse(codec.encode(message)), let body = envelope.value(at: "body") else { continue }
             let mismatches = fields.compactMap { field -> String? in
                 let actual = body.value(at: field.path)
                 return actual?.text == field.value ? nil : "\(field.path) is \(actual?.text ?? "absent")"
@@ -54,5 +51,21 @@ public struct ScenarioExpectation: Sendable, Equatable, CustomStringConvertible 
             return "no \(type) message; the action caused \(seen.isEmpty ? "nothing" : seen.joined(separator: ", "))"
         }
         return "no \(type) message matched: " + nearMisses.joined(separator: "; ")
+    }
+}
+
+extension JSONValue {
+    /// The value as a scenario writes it: strings bare, numbers without a needless `.0`,
+    /// arrays of scalars joined by commas.
+    var text: String {
+        switch self {
+        case .string(let value): value
+        case .number(let literal):
+            if let value = Double(literal), value == value.rounded(), abs(value) < 1e15 { String(Int64(value)) } else { literal }
+        case .bool(let value): value ? "true" : "false"
+        case .null: "null"
+        case .array(let values): values.map(\.text).joined(separator: ",")
+        case .object: "{…}"
+        }
     }
 }

@@ -1,3 +1,4 @@
+import JSON
 import Contract
 import Domain
 import Glibc
@@ -53,7 +54,7 @@ enum WatchCommand {
             case .human, .json:
                 session.output.print(envelope, describingRequests: true)
             case .cloudevents:
-                let body = (try? JSONTree.parse(frames[1]))?["body"] ?? [:]
+                let body = (try? JSONValue.parse(frames[1]))?["body"] ?? [:]
                 print(CloudEvent.event(envelope, body: body).jsonText)
                 fflush(nil)
             }
@@ -67,9 +68,9 @@ enum WatchCommand {
     /// Why `frames` break the contract: unreadable, or not what their type's schema says.
     static func contractProblems(_ frames: [[UInt8]], envelope: Envelope?, validator: SchemaValidator) -> [String] {
         guard frames.count == 2 else { return ["\(frames.count) frame(s), not 2 (topic, JSON)"] }
-        let json: JSONTree
+        let json: JSONValue
         do {
-            json = try JSONTree.parse(frames[1])
+            json = try JSONValue.parse(frames[1])
         } catch {
             return ["not JSON"]
         }

@@ -1,7 +1,7 @@
 import Domain
 
 /// The views that can become first responder.
-public enum Responder: String, Sendable, Codable {
+public enum Responder: String, FieldCase, Sendable {
     /// The weapon image (`WeaponSelectorImageView`): its input view is the weapon picker.
     case weapon
     /// The notes text field: its input view is the system keyboard.
@@ -9,7 +9,7 @@ public enum Responder: String, Sendable, Codable {
 }
 
 /// What input-handling keeps for one device: a few bytes besides the keyboard's metrics.
-public struct InputDevice: Sendable, Equatable, Codable {
+public struct InputDevice: Sendable, Equatable {
     /// The one first responder, if any.
     public var firstResponder: Responder?
     /// Whether the weapon picker exists yet (created once, lazily, on first use).
@@ -46,6 +46,20 @@ public struct InputDevice: Sendable, Equatable, Codable {
     /// The buttons with user interaction off, in the picker's order.
     public var disabledButtons: [String] {
         InputElement.weaponPickerButtons.filter { !isEnabled($0) }
+    }
+}
+
+extension InputDevice: FieldSet {
+    /// A device as it starts: what reading its snapshot starts from.
+    public static var placeholder: InputDevice { InputDevice() }
+
+    /// The fields of a device's snapshot, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("firstResponder", &firstResponder)
+        try fields.field("weaponPickerCreated", &weaponPickerCreated)
+        try fields.field("modalAlert", &modalAlert)
+        try fields.field("interactionOff", &interactionOff)
+        try fields.field("keyboard", &keyboard)
     }
 }
 

@@ -1,3 +1,4 @@
+import JSON
 import Wire
 
 /// Text made safe for HTML and JSON.
@@ -6,7 +7,7 @@ public enum HTML {
     public static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 
     /// `text` as a JSON string literal, quotes included; `<` is escaped too, so it is safe inside a page.
-    public static func jsonString(_ text: String) -> String { JSONStringLiteral.quoted(text, forPages: true) }
+    public static func jsonString(_ text: String) -> String { JSONWriter.quoted(text, forPages: true) }
 
     /// A token made of `text`'s UTF-8 bytes in hex: a safe, unique id prefix for any device id.
     public static func token(_ text: String) -> String {

@@ -3,13 +3,13 @@ import Domain
 /// What presentation-policy keeps for one device: small enums, and references to the profile and
 /// the presentation on screen, which are shared by every device holding the same (`Shared`):
 /// about 32 bytes per device plus its entry in the core's dictionary.
-public struct DeviceSession: Sendable, Equatable, Codable {
+public struct DeviceSession: Sendable, Equatable {
     /// The profiles of the devices, shared by value.
     static let profiles = Interner<DeviceProfile>(capacity: 256)
     /// The presentations on screen, shared by value (they repeat for the same hardware and layout).
     static let presentations = Interner<Presentation>(capacity: 4096)
 
-    private let sharedProfile: Shared<DeviceProfile>
+    private var sharedProfile: Shared<DeviceProfile>
     private var sharedPresentation: Shared<Presentation>?
 
     /// The hardware the device was first described with; a later profile must match it.
@@ -99,26 +99,28 @@ public struct DeviceSession: Sendable, Equatable, Codable {
             interactionDisabled: interactionDisabled.sorted())
     }
 
-    /// The JSON form (a device's snapshot, for another instance): the shared values under their
-    /// own names, written as the values they hold (`encode(to:)` is the synthesised one).
-    enum CodingKeys: String, CodingKey {
-        case sharedProfile = "profile", orientation, widthClass, mode, sharedPresentation = "presentation", interactionDisabled
-    }
-
-    /// Decodes a session from its JSON form, sharing its profile and presentation with the
-    /// devices that hold the same.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        sharedProfile = Self.profiles.shared(try container.decode(DeviceProfile.self, forKey: .sharedProfile))
-        orientation = try container.decode(Orientation.self, forKey: .orientation)
-        widthClass = try container.decode(SizeClass.self, forKey: .widthClass)
-        mode = try container.decode(WindowMode.self, forKey: .mode)
-        sharedPresentation = try container.decodeIfPresent(Presentation.self, forKey: .sharedPresentation).map(Self.presentations.shared)
-        interactionDisabled = try container.decode(Set<String>.self, forKey: .interactionDisabled)
-    }
-
     /// Whether `other` describes the same hardware (orientation and width may differ: they change).
     func sameHardware(as other: DeviceProfile) -> Bool {
         profile.idiom == other.idiom && profile.screen == other.screen && profile.os == other.os
+    }
+}
+
+extension DeviceSession: FieldSet {
+    /// A device as it starts: what reading a snapshot starts from.
+    public static var placeholder: DeviceSession { DeviceSession(profile: .placeholder) }
+
+    /// The fields of a device's snapshot (for another instance), in the order they are written:
+    /// the shared profile and presentation as the values they hold, shared again when read.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        var profile = self.profile
+        try fields.field("profile", &profile)
+        if profile != self.profile { sharedProfile = Self.profiles.shared(profile) }
+        try fields.field("orientation", &orientation)
+        try fields.field("widthClass", &widthClass)
+        try fields.field("mode", &mode)
+        var presentation = self.presentation
+        try fields.field("presentation", &presentation)
+        if presentation != self.presentation { self.presentation = presentation }
+        try fields.field("interactionDisabled", &interactionDisabled)
     }
 }

@@ -15,11 +15,6 @@ public final class Shared<Value: Equatable & Sendable>: Sendable, Equatable {
     public static func == (lhs: Shared, rhs: Shared) -> Bool { lhs === rhs || lhs.value == rhs.value }
 }
 
-extension Shared: Encodable where Value: Encodable {
-    /// Encodes the value itself: a shared value has the JSON form of its value.
-    public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-}
-
 /// The process's table of shared values of one kind, interned by value. It holds at most
 /// `capacity` of them, so that a client inventing ever new profiles cannot grow it without
 /// bound: past that, a value gets a `Shared` of its own (the cost of a copy, as before).

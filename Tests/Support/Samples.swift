@@ -1,33 +1,33 @@
 import Domain
 import Wire
 
-/// One body of every message type, for round trips.
-enum Samples {
-    static let popover = Presentation(
+/// One body of every message type, for round trips and the rules that hold for every message.
+public enum Samples {
+    public static let popover = Presentation(
         style: .popover, content: .add, message: nil, buttons: ["Photo", "Audio"],
         buttonFrames: [Rect(x: 578, y: 97, width: 160, height: 37), Rect(x: 578, y: 147, width: 160, height: 37)],
         cancelButtonIndex: nil, anchor: Anchor(kind: .barButton, element: "add", rect: Rect(x: 716, y: 20, width: 44, height: 44)),
         permittedArrowDirections: .any, arrowDirection: .up, arrowTip: Point(x: 738, y: 64),
         frame: Rect(x: 558, y: 77, width: 200, height: 125), contentSize: Size(width: 200, height: 125),
         passthrough: ["navigation-bar", "add"])
-    static let alert = Presentation(
+    public static let alert = Presentation(
         style: .alert, content: .add, message: "Add…", buttons: ["Cancel", "Photo", "Audio"],
         buttonFrames: [], cancelButtonIndex: 0, anchor: nil, permittedArrowDirections: nil,
         arrowDirection: .unknown, arrowTip: nil, frame: Rect(x: 52.5, y: 233.5, width: 270, height: 200),
         contentSize: Size(width: 270, height: 200), passthrough: [])
-    static let keyboard = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
-    static let picker = InputView(
+    public static let keyboard = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
+    public static let picker = InputView(
         view: "weapon-picker", responder: "weapon", width: 768, height: 110,
         frame: Rect(x: 0, y: 914, width: 768, height: 110), buttons: ["fire", "close"],
         buttonFrames: [Rect(x: 200, y: 934, width: 70, height: 70), Rect(x: 696, y: 920, width: 64, height: 28)])
-    static let layout = DeviceLayout(
+    public static let layout = DeviceLayout(
         orientation: .portrait, widthClass: .regular, window: Size(width: 768, height: 1024),
         elements: [LayoutElement(name: "add", kind: .barButton, title: "+", frame: Rect(x: 716, y: 20, width: 44, height: 44))])
-    static let heartbeat = Heartbeat(
+    public static let heartbeat = Heartbeat(
         service: "roster", version: "0.1.0", pid: 42, uptimeSeconds: 1.5, intervalMilliseconds: 1000,
         counters: ["received": 3])
 
-    static let bodies: [Body] = [
+    public static let bodies: [Body] = [
         .tap(Tap(element: "add", profile: .ipad)),
         .tap(Tap(point: Point(x: 1.5, y: 2))),
         .rotate(Rotate(orientation: .landscape)),
@@ -90,7 +90,7 @@ enum Samples {
         .ack(Ack(handled: "input.tap", handledId: "c-1", emitted: [], forwarded: [], duplicate: true)),
     ]
 
-    static func envelope(_ body: Body, device: String? = "ipad") -> Envelope {
+    public static func envelope(_ body: Body, device: String? = "ipad") -> Envelope {
         Envelope(
             id: "id-1", correlationId: "id-0", service: "test", device: device, seq: 3, time: "2026-11-30T03:14:39.123Z",
             traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", parentSpan: "b7ad6b7169203331", body: body)

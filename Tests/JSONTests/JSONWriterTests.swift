@@ -1,6 +1,5 @@
-import Domain
+import JSON
 import Testing
-@testable import Wire
 
 /// The writer copies what it is given exactly, whatever its length (short texts are copied as
 /// overlapping words, long ones by `memmove`), one piece after another.
@@ -34,5 +33,40 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test func numbersAreWrittenInTheirShortestFormAndNonFiniteOnesAreRefused() throws {
+        let writer = JSONWriter()
+        for (value, text) in [(0.0, "0"), (-0.0, "-0"), (52.5, "52.5"), (1e-7, "1e-07"), (320, "320"), (-3, "-3"), (0.1 + 0.2, "0.30000000000000004"), (1e16, "1e+16")] {
+            writer.reset()
+            try writer.writeDouble(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == text, "\(value)")
+        }
+        for value in [Double.nan, .infinity, -.infinity] {
+            let error = try #require(throws: JSONError.self) { try writer.writeDouble(value) }
+            #expect(error.kind == .nonFinite)
+        }
+        writer.reset()
+        writer.writeInteger(Int64.min)
+        writer.write(UInt8(ascii: " "))
+        writer.writeInteger(UInt64.max)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "-9223372036854775808 18446744073709551615")
+    }
+
+    @Test func keysAreWrittenWithTheirCommaAfterTheFirst() {
+        let writer = JSONWriter()
+        writer.write(UInt8(ascii: "{"))
+        writer.writeKey("a", first: true)
+        writer.writeInteger(1)
+        writer.writeKey("correlationId", first: false)
+        writer.writeBool(true)
+        writer.write(UInt8(ascii: "}"))
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":1,"correlationId":true}"#)
+    }
+
+    @Test func aQuotedLiteralForAPageEscapesWhatAScriptWouldMisread() {
+        #expect(JSONWriter.quoted("a\"b\\c\n") == #""a\"b\\c\n""#)
+        #expect(JSONWriter.quoted("</script>\u{2028}", forPages: true) == #""\u003c/script>\u2028""#)
+        #expect(JSONWriter.quoted("</script>") == #""</script>""#)
     }
 }

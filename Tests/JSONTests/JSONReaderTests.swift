@@ -1,0 +1,117 @@
+import Foundation
+import JSON
+import Testing
+
+/// The reader takes exactly JSON (RFC 8259): what it accepts Foundation's parser accepts, with
+/// the same values; what Foundation refuses it refuses, with a reason and never a crash.
+@Suite struct JSONReaderTests {
+    /// `text` read as one value.
+    func parse(_ text: String) throws(JSONError) -> JSONValue { try JSONValue.parse(text) }
+
+    /// Foundation's reading of `text` (fragments allowed), the oracle.
+    func foundation(_ text: String) -> Any? {
+        try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+
+    @Test func malformedTextIsRefusedAsFoundationRefusesIt() {
+        for text in ["", " ", "{", "}", "[1 2]", "{\"a\" 1}", "{\"a\":}", "tru", "nul", "01", "1.", ".5", "-", "1e", "\"abc", "\"\\x\"",
+                     "\"\u{1}\"", "{\"a\":1}x", "[1]]", "{'a':1}", "+1", "NaN", "Infinity", "[1,]", "{\"a\":1,}", "[,1]", "{,}",
+                     "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "-01", "1e+", "[", "{\"a\"", "truex", "[true false]"] {
+            let error = #expect(throws: JSONError.self, "\(text)") { try parse(text) }
+            #expect(error?.kind == .syntax, "\(text): \(String(describing: error))")
+            // Foundation's parser on Linux takes a trailing comma; RFC 8259 does not.
+            if !text.hasSuffix(",]") && !text.hasSuffix(",}") { #expect(foundation(text) == nil, "Foundation reads \(text)") }
+        }
+    }
+
+    @Test func validTextIsReadAsFoundationReadsIt() throws {
+        for text in ["0", "-0", "1", "[]", "{}", " [ 1 , 2 ] ", "{\"a\":[{\"b\":null}],\"c\":true,\"d\":false}", "\"\"", "\"\\u00e9\\ud83d\\udc31\\n\\/\"",
+                     "[1e2, 1E-2, -3.25e+10, 0.1]", "\n\t\r {\"\\u0061\":1}"] {
+            let ours = try parse(text)
+            let theirs = try #require(foundation(text), "\(text)")
+            #expect(Self.same(ours, theirs), "\(text): \(ours) against \(theirs)")
+        }
+    }
+
+    /// Whether our tree and Foundation's hold the same values.
+    static func same(_ value: JSONValue, _ other: Any) -> Bool {
+        switch value {
+        case .null: return other is NSNull
+        case .bool(let flag): return (other as? Bool) == flag
+        case .number(let literal): return (other as? NSNumber).map { $0.doubleValue == Double(literal) } ?? false
+        case .string(let text): return other as? String == text
+        case .array(let elements):
+            guard let others = other as? [Any], others.count == elements.count else { return false }
+            return zip(elements, others).allSatisfy { same($0, $1) }
+        case .object(let members):
+            guard let others = other as? [String: Any] else { return false }
+            return members.allSatisfy { member in others[member.key].map { same(member.value, $0) } ?? false }
+        }
+    }
+
+    @Test func numbersAreTheNearestDoubles() throws {
+        for text in ["0", "-0", "1", "52.5", "0.05", "123456789012345", "1234567890123456789", "1e2", "1E-2", "-3.25e+10", "0.1",
+                     "9007199254740993", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308", "0.000000000000000000001"] {
+            #expect(try Self.read(text) { try $0.readDouble() } == Double(text), "\(text)")
+        }
+        #expect(throws: JSONError.self) { try Self.read("1e999") { try $0.readDouble() } }
+    }
+
+    static func read<T>(_ text: String, _ body: (inout JSONReader) throws -> T) throws -> T {
+        try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var reader = JSONReader(bytes)
+            let value = try body(&reader)
+            try reader.finish()
+            return value
+        }
+    }
+
+    @Test func integersAreExactAndWithinTheirTypesRange() throws {
+        #expect(try Self.read("1.0") { try $0.readInteger(Int.self) } == 1)
+        #expect(try Self.read("1e2") { try $0.readInteger(Int.self) } == 100)
+        #expect(try Self.read("-0") { try $0.readInteger(UInt64.self) } == 0)
+        #expect(try Self.read("18446744073709551615") { try $0.readInteger(UInt64.self) } == UInt64.max)
+        #expect(try Self.read("-9223372036854775808") { try $0.readInteger(Int64.self) } == Int64.min)
+        #expect(try Self.read("2147483647") { try $0.readInteger(Int32.self) } == Int32.max)
+        for (text, type) in [("18446744073709551616", "UInt64"), ("-1", "UInt64"), ("2147483648", "Int32"), ("1.5", "Int"), ("9223372036854775808", "Int")] {
+            let error = #expect(throws: JSONError.self, "\(text)") {
+                switch type {
+                case "UInt64": _ = try Self.read(text) { try $0.readInteger(UInt64.self) }
+                case "Int32": _ = try Self.read(text) { try $0.readInteger(Int32.self) }
+                default: _ = try Self.read(text) { try $0.readInteger(Int.self) }
+                }
+            }
+            #expect(error?.kind == .value, "\(text)")
+        }
+    }
+
+    @Test func aValueOfAnotherTypeIsATypeErrorNamingBoth() throws {
+        let error = try #require(throws: JSONError.self) { try Self.read("12") { try $0.readString() } }
+        #expect(error.kind == .type)
+        #expect(error.reason == "should be a string, not a number")
+        let object = try #require(throws: JSONError.self) { try Self.read("[]") { try $0.beginObject() } }
+        #expect(object.reason == "should be an object, not an array")
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let error = #expect(throws: JSONError.self) { try parse(deep) }
+        #expect(error?.reason.contains("nest deeper") == true)
+        let allowed = String(repeating: "[", count: JSONReader.maximumDepth) + String(repeating: "]", count: JSONReader.maximumDepth)
+        #expect(throws: Never.self) { try parse(allowed) }
+    }
+
+    @Test func invalidUTF8IsRefused() {
+        #expect(throws: JSONError.self) { try JSONValue.parse([0x22, 0xff, 0xfe, 0x22]) }
+    }
+
+    @Test func aTreeIsWrittenAsCompactJSONAndReadBackTheSame() throws {
+        let text = #"{"b":[1,2.5,"x\n",null,true],"a":{"c":-0}}"#
+        let tree = try parse(text)
+        #expect(tree.jsonText == text)
+        #expect(try parse(tree.jsonText) == tree)
+        #expect(tree.value(at: "b.2") == .string("x\n"))
+        #expect(tree.value(at: "a.c") == .number("-0"))
+        #expect(tree.value(at: "b.9") == nil)
+    }
+}
