@@ -1,5 +1,5 @@
 /// The JSON of etcd's v3 gateway that `EtcdClient` sends and reads (keys and values base64,
-/// 64-bit integers as decimal strings), coded by MonsterKit's JSON coders.
+/// 64-bit integers as decimal strings), coded by the project's JSON coders.
 enum EtcdMessages {
     /// A 64-bit integer as the gateway writes it: a decimal string (a number is read too).
     struct Int64Text: Codable {
