@@ -57,7 +57,7 @@ struct Measurements {
     var rawClients: [Int: ConcurrentClients.Run] = [:]
     /// The same with raw clients of the echo answering in the product's shape.
     var rawShapedClients: [Int: ConcurrentClients.Run] = [:]
-    /// Sustained runs with 1, 2 and 3 sharded instances of presentation-policy (issue 18).
+    /// Sustained runs with 1, 2 and 3 sharded instances of presentation-policy.
     var sharded = ShardedRuns()
     /// `Scripts/callgrind`'s JSON line and table, when it ran.
     var callgrind: (json: String, table: [String])?

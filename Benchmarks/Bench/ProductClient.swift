@@ -26,7 +26,7 @@ final class ProductClient {
     let bus: BusConnection
     /// The action every measurement sends: a tap on `+` of an iPad, which presents the
     /// Photo/Audio popover and dismisses it the next time. The device's profile travels only
-    /// with its first action (`firstAction`), as issue 15 asks and the gateway's `run` does.
+    /// with its first action (`firstAction`), as the gateway's `run` does: the services keep it.
     let action = Body.tap(Tap(element: "add"))
     /// A device's first action since the deciding service started: the same tap, with the
     /// iPad's profile, which creates the device.
@@ -163,7 +163,7 @@ final class ProductClient {
         clientTime.encode += encoded - made
         clientTime.send += Timestamp.monotonic() - encoded
         clientTime.roundTrips += 1
-        // Timed until the decision is back (what the issue measures); the ack, which follows it
+        // Timed until the decision is back (what a user waits for); the ack, which follows it
         // on the same socket, is awaited too before the next round trip, but not timed.
         var decidedAt: Double?
         var acknowledged = false

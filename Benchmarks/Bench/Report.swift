@@ -26,8 +26,8 @@ enum Figure: String, CaseIterable {
     /// shape, against as many answered with one message.
     case twoAnswerEchoP50Ratio8Clients = "two_answer_echo_p50_ratio_8_clients"
     /// What 8 clients at once cost libzmq alone: the p50 of 8 raw clients against one's (the
-    /// latency rows'). Times `p50_ratio_8_clients`, the product's 8 clients against one raw
-    /// client: the figure before stop 27.
+    /// latency rows'). Times `p50_ratio_8_clients`, it gives the product's 8 clients against
+    /// one raw client.
     case raw8ClientsP50VersusOne = "raw_p50_ratio_8_clients_vs_1"
     /// The Python peer's p50 against raw.
     case peerP50Ratio = "peer_rtt_p50_ratio"
@@ -80,7 +80,7 @@ enum Figure: String, CaseIterable {
     }
 }
 
-/// The figures the JSON line carries, and whether each meets issue 8's target.
+/// The figures the JSON line carries, and whether each meets its target (docs/benchmark.md).
 struct Verdict {
     /// Each figure measured (callgrind's are missing when it did not run).
     private let figures: [Figure: Double]
@@ -267,7 +267,7 @@ enum Report {
             table.row("  messages (lost)", "\(zmq.reduce(0) { $0 + $1.messages }) (\(zmq.reduce(0) { $0 + $1.lost }))", "\(own.reduce(0) { $0 + $1.messages }) (\(own.reduce(0) { $0 + $1.lost }))", "", "", "")
         }
 
-        table.section("sharded presentation-policy (issue 18): etcd membership, a snapshot stored per decision, \(ShardScaling.devices) devices")
+        table.section("sharded presentation-policy: etcd membership, a snapshot stored per decision, \(ShardScaling.devices) devices")
         if let skipped = m.sharded.skipped {
             table.row("  skipped: " + skipped, "", "", "", "", "")
         }

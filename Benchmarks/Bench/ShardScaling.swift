@@ -1,4 +1,4 @@
-// Issue 18's row: actions per second with 1, 2 and 3 sharded instances of presentation-policy
+// The sharded row: actions per second with 1, 2 and 3 sharded instances of presentation-policy
 // (etcd membership, a snapshot stored per decision), each count on a bus and an etcd prefix of
 // its own, so the row shows how the work divides (on 2 cores, the machine is the bound).
 

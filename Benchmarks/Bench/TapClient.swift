@@ -1,6 +1,6 @@
-// The weapon tap (issue 13): on an iPhone with the weapon picker shown, a tap on one of the
-// picker's weapons, timed from the product client until roster says the monster's weapon changed.
-// Since stop 21 it goes client → input-handling → roster (2 hops); before, through
+// The weapon tap: on an iPhone with the weapon picker shown, a tap on one of the picker's
+// weapons, timed from the product client until roster says the monster's weapon changed. It goes
+// client → input-handling → roster (2 hops); in 1efc655 and older trees, through
 // presentation-policy first (3 hops). The client speaks the wire of both: it sends on the bare
 // type (the bus keys a device's request itself) and, when `addressed`, sets `replyTo` and hears
 // its own answers only; without it (a stack from before `replyTo`) it subscribes by type.

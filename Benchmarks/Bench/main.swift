@@ -1,4 +1,4 @@
-// bench: Monster Bus against libzmq alone, through the same bus, in one run (issue 8).
+// bench: Monster Bus against libzmq alone, through the same bus, in one run (docs/benchmark.md).
 // `swift run -c release bench [--quick | --full]`; `bench --help` explains.
 
 import Glibc
@@ -24,7 +24,7 @@ if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(a
     }
 }
 if arguments == ["--sharded-only"] {
-    // Only issue 18's row: 1, 2 and 3 sharded instances of presentation-policy.
+    // Only the sharded row: 1, 2 and 3 sharded instances of presentation-policy.
     Children.stopOnSignals(program: "bench")
     let runs = Result { () throws -> ShardedRuns in
         let stack = try BenchStack(services: [], echo: false)

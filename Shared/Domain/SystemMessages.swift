@@ -51,7 +51,7 @@ public struct Heartbeat: Sendable, Equatable {
     public var uptimeSeconds: Double
     /// The interval between heartbeats, so observers know when one is late.
     public var intervalMilliseconds: Int
-    /// Message counters (`received`, `handled`, `errors`, `ignored`, `refusedOverload`, `sendWaits`, `sendsDropped`; the bus's own are in the README).
+    /// Message counters (`received`, `handled`, `errors`, `ignored`, `refusedOverload`, `sendWaits`, `sendsDropped`; the bus's own are in docs/gateway.md).
     public var counters: [String: UInt64]
     /// A heartbeat from its parts.
     public init(

@@ -2,7 +2,7 @@ import Glibc
 
 /// The process's environment variables, read from the C library's `environ`: what Foundation's
 /// `ProcessInfo.processInfo.environment` gives, without loading Foundation (and the ICU and
-/// libcurl it brings: ~10 MB resident in every process; issue 15).
+/// libcurl it brings into every process's resident memory).
 public enum ProcessEnvironment {
     /// Every variable now, by name (the first of a name set twice wins, as with `getenv`).
     public static var current: [String: String] {

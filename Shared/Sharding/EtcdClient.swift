@@ -23,8 +23,8 @@ public struct EtcdKeyValue: Sendable, Equatable {
 /// A small client of etcd's v3 JSON gateway over plain HTTP (`/v3/kv/...`, `/v3/lease/...`;
 /// keys and values base64), synchronous: each call blocks the calling thread (never call it
 /// from the cooperative pool) until etcd answers or `timeout` passes. It speaks HTTP/1.1 itself
-/// (`HTTPClient`) and codes JSON with MonsterKit's coders, so that no process loads Foundation
-/// for it (issue 15: idle memory).
+/// (`HTTPClient`) and codes JSON with the project's coders, so that no process loads Foundation
+/// (and its resident memory) for it.
 public final class EtcdClient: Sendable {
     private typealias M = EtcdMessages
     private let endpoint: String

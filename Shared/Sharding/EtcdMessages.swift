@@ -4,7 +4,7 @@ import Domain
 /// 64-bit integers as decimal strings), as wire forms (`FieldSet`) read and written by the
 /// project's JSON reader and writer.
 enum EtcdMessages {
-    /// A 64-bit integer as the gateway writes it: a decimal string (a number is read too).
+    /// A 64-bit integer as the gateway writes it: a decimal string.
     struct Int64Text: FieldValue {
         var value: Int64
 

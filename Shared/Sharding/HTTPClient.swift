@@ -5,8 +5,8 @@ import Wire
 /// A small HTTP/1.1 client over plain TCP (no TLS), for etcd's JSON gateway: a POST with a body,
 /// an answer with a `Content-Length` or chunked. It keeps its connections open between requests
 /// (one per concurrent caller). Each call blocks the calling thread (never the cooperative pool)
-/// until the answer is complete or the timeout has passed. Foundation's `URLSession` did this
-/// before, at the cost of loading libcurl and its TLS and Kerberos libraries in every process.
+/// until the answer is complete or the timeout has passed. Its own, not Foundation's
+/// `URLSession`, which would load libcurl and its TLS and Kerberos libraries in every process.
 final class HTTPClient: Sendable {
     /// One exchange's answer.
     struct Response {

@@ -3,7 +3,7 @@ import Foundation
 import Processes
 import Testing
 
-/// README, Liveness: on SIGTERM the bus stops taking messages and passes on what it had already
+/// docs/durability.md: on SIGTERM the bus stops taking messages and passes on what it had already
 /// forwarded for at most `SHUTDOWN_DEADLINE_MS`; a second signal makes it leave at once.
 @Suite(.serialized) final class BusShutdownTests {
     let bus = MonsterBus.Service.bus

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import Wire
 
-/// "A message delivered twice is acknowledged as a duplicate and changes nothing" (README,
+/// "A message delivered twice is acknowledged as a duplicate and changes nothing" (docs/durability.md,
 /// Acknowledged means stored), through the real roster process and its database.
 @Suite(.serialized) final class RosterIdempotenceTests {
     /// Sends `envelope` to the roster and returns its acknowledgement.

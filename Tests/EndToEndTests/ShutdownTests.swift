@@ -3,7 +3,7 @@ import Foundation
 import Processes
 import Testing
 
-/// README, Liveness: "On SIGTERM a service first handles every message that has already reached
+/// docs/durability.md: "On SIGTERM a service first handles every message that has already reached
 /// it, then leaves" — with a backlog waiting, the drain is not empty.
 @Suite(.serialized) final class ShutdownTests {
     /// The number in the service's log line containing `prefix` followed by digits.

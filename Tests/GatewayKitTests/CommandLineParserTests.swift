@@ -163,24 +163,24 @@ import Testing
     }
 }
 
-/// The README says what the declarations say.
-@Suite struct GatewayReadmeTests {
-    static let readme: String = {
+/// docs/gateway.md says what the declarations say.
+@Suite struct GatewayPageTests {
+    static let page: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
-        return (try? String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        return (try? String(contentsOf: url.appendingPathComponent("docs/gateway.md"), encoding: .utf8)) ?? ""
     }()
 
     @Test func theTapRowListsExactlyTheTappableElements() throws {
-        let row = try #require(Self.readme.split(separator: "\n").first { $0.hasPrefix("| `tap ELEMENT` |") })
+        let row = try #require(Self.page.split(separator: "\n").first { $0.hasPrefix("| `tap ELEMENT` |") })
         let cell = String(row.split(separator: "|")[1])
         let names = cell.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         #expect(names == GatewayElements.tappable)
     }
 
     @Test func theExitStatusSectionGivesEveryStatus() throws {
-        let start = try #require(Self.readme.range(of: "### Exit status"))
-        let rest = Self.readme[start.upperBound...]
+        let start = try #require(Self.page.range(of: "\n## Exit status"))
+        let rest = Self.page[start.upperBound...]
         let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
         for (status, _) in ExitStatus.meanings { #expect(section.contains("`\(status)`"), "\(status)") }
     }

@@ -6,16 +6,16 @@ import Testing
 
 /// The options and environment facility every executable's `--help` comes from.
 @Suite struct ProgramHelpTests {
-    static let readme: String = {
+    static let configurationPage: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
-        return (try? String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        return (try? String(contentsOf: url.appendingPathComponent("docs/configuration.md"), encoding: .utf8)) ?? ""
     }()
 
-    /// The rows of the README's configuration table: variable name and the rest of the row.
+    /// The rows of docs/configuration.md's table of variables: variable name and the rest of the row.
     static var configurationRows: [(name: String, row: String)] {
-        let lines = readme.split(separator: "\n").map(String.init)
-        guard let start = lines.firstIndex(of: "## Configuration") else { return [] }
+        let lines = configurationPage.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(of: "## Variables") else { return [] }
         return lines[(start + 1)...].prefix { !$0.hasPrefix("## ") }.filter { $0.hasPrefix("| `") }.compactMap { line in
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let first = cells.first, first.hasPrefix("`"), first.hasSuffix("`") else { return nil }
@@ -23,13 +23,13 @@ import Testing
         }
     }
 
-    @Test func theReadmesConfigurationTableListsExactlyTheDeclaredVariables() {
+    @Test func theConfigurationPageListsExactlyTheDeclaredVariables() {
         let rows = Self.configurationRows
         #expect(rows.map(\.name).sorted() == EnvironmentVariable.all.map(\.name).sorted())
         #expect(Set(rows.map(\.name)).count == rows.count)
         for variable in EnvironmentVariable.all {
             guard let defaultValue = variable.defaultValue, let row = rows.first(where: { $0.name == variable.name }) else { continue }
-            #expect(row.row.contains(defaultValue), "\(variable.name): README's row does not give the default \(defaultValue)")
+            #expect(row.row.contains(defaultValue), "\(variable.name): docs/configuration.md's row does not give the default \(defaultValue)")
         }
     }
 

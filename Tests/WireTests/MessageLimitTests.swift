@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import Wire
 
-/// README, Messages: a message over the limit (64 KiB by default) is refused — one byte over,
+/// docs/messages.md, the envelope: a message over the limit (64 KiB by default) is refused — one byte over,
 /// not only far over — and one exactly at the limit is read.
 @Suite struct MessageLimitTests {
     @Test func aMessageOneByteOverTheLimitIsRefusedAndOneAtTheLimitIsRead() throws {

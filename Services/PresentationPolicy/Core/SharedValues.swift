@@ -3,7 +3,7 @@ import Synchronization
 
 /// A value many devices hold alike (a profile, a presentation on screen, a layout), kept once in
 /// the process: each device's session holds a reference to it instead of its own copy, so that an
-/// idle device costs a few bytes however large the value (issue 15: compact per-device state),
+/// idle device costs a few bytes however large the value (the bench's bytes per idle device),
 /// and a reader reads it where it is held.
 public final class Shared<Value: Equatable & Sendable>: Sendable, Equatable {
     /// The value itself, never changed (a device that changes it gets another `Shared`).

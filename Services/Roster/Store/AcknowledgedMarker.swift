@@ -44,7 +44,7 @@ public struct AcknowledgedMarker: Sendable {
     /// rename); later ones overwrite it in place without an fsync of their own: the database's
     /// commit is already synced (synchronous = FULL), and what the marker guards against —
     /// a database deleted, emptied, rewound or replaced — leaves the page cache intact (see
-    /// the README's "what survives what": after a power loss the marker can only lag).
+    /// docs/durability.md, "What survives what": after a power loss the marker can only lag).
     public func write(_ position: StoredPosition) throws(StoreFileError) {
         var text = "database-id \(position.databaseId)\nrevision \(position.revision)\ncommits \(position.commits)\n"
         guard text.utf8.count < Self.recordBytes else { throw StoreFileError("the database id is too long for \(path)") }

@@ -1,5 +1,5 @@
 /// An environment variable a Monster Bus executable reads, declared once: every `--help` that
-/// reads it lists it from here, and the README's configuration table is checked against
+/// reads it lists it from here, and docs/configuration.md's table is checked against
 /// `EnvironmentVariable.all`.
 public struct EnvironmentVariable: Sendable, Equatable {
     /// Its name, e.g. `BUS_HWM`.
@@ -119,7 +119,7 @@ extension EnvironmentVariable {
     /// The gateway's: the connection's and its defaults for the command line.
     public static let gateway = connection + [gatewayDevice, gatewayTimeout, gatewayRetry, noColor]
 
-    /// Every variable any executable reads, each once (the README's configuration table lists these).
+    /// Every variable any executable reads, each once (docs/configuration.md's table lists these).
     public static let all: [EnvironmentVariable] = {
         var seen: [EnvironmentVariable] = []
         for variable in bus + shardedService + roster + monitor + gateway where !seen.contains(variable) { seen.append(variable) }
