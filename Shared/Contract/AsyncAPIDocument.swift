@@ -113,18 +113,18 @@ public enum AsyncAPIDocument {
         case .toClient where Topic.styled.contains(type):
             return (type.rawValue + "/{style}/{replyTo}", [
                 "style": [
-                    "description": .string("The style of the presentation in the body (\(PresentationStyle.allCases.map(\.rawValue).joined(separator: " or "))). The bus sets it from the body whatever its sender wrote (a style it cannot read counts as alert), so that a reader of one style subscribes to \(type.rawValue)/<style>: input-handling subscribes to \(type.rawValue)/alert and no popover wakes it."),
+                    "description": .string("The style of the presentation in the body (\(PresentationStyle.allCases.map(\.rawValue).joined(separator: " or ")), written by the service that made it, so that a reader of one style subscribes to \(type.rawValue)/<style>: input-handling subscribes to \(type.rawValue)/alert and no popover wakes it."),
                     "location": "$message.payload#/body/presentation/style",
                 ],
                 "replyTo": [
-                    "description": .string("The replyTo of the action that caused it, which the bus sets from the envelope whatever its sender wrote: the asking client subscribes to \(type.rawValue)/<style>/<its address> for each style and hears only its own. Without a replyTo (or one that is not an address) the topic is \(type.rawValue)/<style>; a subscriber to \(type.rawValue) hears every client's."),
+                    "description": .string("The replyTo of the action that caused it, which its sender (a component) writes as it inherited it: the asking client subscribes to \(type.rawValue)/<style>/<its address> for each style and hears only its own. Without a replyTo (or one that is not an address) the topic is \(type.rawValue)/<style>; a subscriber to \(type.rawValue) hears every client's."),
                     "location": "$message.payload#/replyTo",
                 ],
             ])
         case .toClient:
             return (type.rawValue + "/{replyTo}", [
                 "replyTo": [
-                    "description": .string("The replyTo of the action that caused it, which the bus sets from the envelope whatever its sender wrote: the asking client subscribes to \(type.rawValue)/<its address> and hears only its own. Without a replyTo (or one that is not an address) the topic is the bare \(type.rawValue); a subscriber to \(type.rawValue) hears every client's."),
+                    "description": .string("The replyTo of the action that caused it, which its sender (a component) writes as it inherited it: the asking client subscribes to \(type.rawValue)/<its address> and hears only its own. Without a replyTo (or one that is not an address) the topic is the bare \(type.rawValue); a subscriber to \(type.rawValue) hears every client's."),
                     "location": "$message.payload#/replyTo",
                 ],
             ])

@@ -13,7 +13,7 @@ public struct JSONReader {
     /// Where the next value (or whitespace before it) starts.
     public var position: Int
     /// How many objects and arrays the reader is inside (`maximumDepth` at most).
-    public private(set) var depth = 0
+    public var depth = 0
 
     /// Objects and arrays nest at most this deep: deeper text is refused before it can exhaust the stack.
     public static let maximumDepth = 64
@@ -31,7 +31,7 @@ public struct JSONReader {
     // MARK: Whitespace, bytes, the end
 
     /// Passes over JSON whitespace.
-    @inline(__always) public mutating func skipWhitespace() {
+    @inlinable @inline(__always) public mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -41,14 +41,16 @@ public struct JSONReader {
     }
 
     /// The next byte after whitespace, not consumed; a syntax error at the end of the text.
-    @inline(__always) mutating func next() throws(JSONError) -> UInt8 {
+    @inlinable @inline(__always) mutating func next() throws(JSONError) -> UInt8 {
+        // Most tokens follow the one before without a space.
+        if position < bytes.count, bytes[position] > 0x20 { return bytes[position] }
         skipWhitespace()
         guard position < bytes.count else { throw JSONError(.syntax, "the JSON text ends too early") }
         return bytes[position]
     }
 
     /// Consumes `byte`, which must come next after whitespace.
-    @inline(__always) mutating func expect(_ byte: UInt8) throws(JSONError) {
+    @inlinable @inline(__always) mutating func expect(_ byte: UInt8) throws(JSONError) {
         guard try next() == byte else { throw unexpected("'\(Character(Unicode.Scalar(byte)))'") }
         position += 1
     }
@@ -79,7 +81,7 @@ public struct JSONReader {
     }
 
     /// A type error: the value next is not a `wanted`.
-    mutating func wrongType(_ wanted: Kind) -> JSONError {
+    @usableFromInline mutating func wrongType(_ wanted: Kind) -> JSONError {
         guard let found = try? kind() else { return unexpected("a value") }
         return JSONError(.type, "should be \(wanted == .object || wanted == .array ? "an" : "a") \(wanted.rawValue), not \(found == .object || found == .array ? "an" : "a") \(found.rawValue)")
     }
@@ -107,16 +109,28 @@ public struct JSONReader {
 
     // MARK: Objects and arrays
 
-    /// A member's key as it is in the text: the bytes between its quotes.
+    /// A string as it is in the text (a member's key, or a value read without being made a
+    /// `String`): where the bytes between its quotes are, in 32-bit offsets (a message is at most
+    /// 16 MiB), so that a few of them fit where they are kept.
     public struct Key: Sendable {
+        @usableFromInline let start: Int32
+        /// The end, negative when the bytes hold an escape.
+        @usableFromInline let end: Int32
+
+        /// The string whose bytes are `range`, `escaped` when they hold a `\` escape.
+        @inlinable @inline(__always) public init(range: Range<Int>, escaped: Bool) {
+            start = Int32(truncatingIfNeeded: range.lowerBound)
+            end = Int32(truncatingIfNeeded: range.upperBound) * (escaped ? -1 : 1)
+        }
+
         /// The bytes inside the quotes.
-        public let range: Range<Int>
-        /// Whether they hold a `\` escape (the key's text is then not its bytes).
-        public let escaped: Bool
+        @inlinable public var range: Range<Int> { Int(start)..<Int(end < 0 ? -end : end) }
+        /// Whether they hold a `\` escape (the string's text is then not its bytes).
+        @inlinable public var escaped: Bool { end < 0 }
     }
 
     /// Enters the object that comes next; its members follow with `nextKey(_:)`, `first` true.
-    @inline(__always) public mutating func beginObject() throws(JSONError) {
+    @inlinable @inline(__always) public mutating func beginObject() throws(JSONError) {
         guard try next() == UInt8(ascii: "{") else { throw wrongType(.object) }
         try enter()
         position += 1
@@ -124,7 +138,7 @@ public struct JSONReader {
 
     /// The next member's key, with the reader at its value; nil at the object's end (consumed).
     /// `first` is true before the first member and set false here.
-    @inline(__always) public mutating func nextKey(_ first: inout Bool) throws(JSONError) -> Key? {
+    @inlinable @inline(__always) public mutating func nextKey(_ first: inout Bool) throws(JSONError) -> Key? {
         var byte = try next()
         // After `{` or a value (a trailing comma is caught below: a key must follow it).
         if byte == UInt8(ascii: "}") {
@@ -145,13 +159,29 @@ public struct JSONReader {
     }
 
     /// Whether `key` is `name` (an escaped key is compared as the text it stands for).
-    @inline(__always) public func key(_ key: Key, is name: StaticString) -> Bool {
+    @inlinable @inline(__always) public func key(_ key: Key, is name: StaticString) -> Bool {
+        let count = key.range.count
         guard !key.escaped else { return unescaped(key.range) == Array(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) }
-        guard key.range.count == name.utf8CodeUnitCount else { return false }
-        // Byte by byte in place: keys are short, and a call to `memcmp` costs more than they do.
-        let text = bytes.baseAddress! + key.range.lowerBound, expected = name.utf8Start
-        for index in 0..<key.range.count where text[index] != expected[index] { return false }
-        return true
+        guard count == name.utf8CodeUnitCount else { return false }
+        return Self.same(UnsafeRawPointer(bytes.baseAddress! + key.range.lowerBound), UnsafeRawPointer(name.utf8Start), count)
+    }
+
+    /// Whether the `count` bytes at `one` and `other` are the same: up to 16 as two overlapping
+    /// words each (keys are short, and a call to `memcmp` costs more than they do).
+    @inlinable @inline(__always) static func same(_ one: UnsafeRawPointer, _ other: UnsafeRawPointer, _ count: Int) -> Bool {
+        switch count {
+        case 8...16:
+            return one.loadUnaligned(as: UInt64.self) == other.loadUnaligned(as: UInt64.self)
+                && one.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == other.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        case 4..<8:
+            return one.loadUnaligned(as: UInt32.self) == other.loadUnaligned(as: UInt32.self)
+                && one.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == other.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        case 0..<4:
+            for index in 0..<count where one.load(fromByteOffset: index, as: UInt8.self) != other.load(fromByteOffset: index, as: UInt8.self) { return false }
+            return true
+        default:
+            return memcmp(one, other, count) == 0
+        }
     }
 
     /// The text of `key`.
@@ -160,14 +190,14 @@ public struct JSONReader {
     }
 
     /// Enters the array that comes next; its elements follow with `nextElement(_:)`, `first` true.
-    @inline(__always) public mutating func beginArray() throws(JSONError) {
+    @inlinable @inline(__always) public mutating func beginArray() throws(JSONError) {
         guard try next() == UInt8(ascii: "[") else { throw wrongType(.array) }
         try enter()
         position += 1
     }
 
     /// Whether another element follows (the reader is then at it); false at the array's end (consumed).
-    @inline(__always) public mutating func nextElement(_ first: inout Bool) throws(JSONError) -> Bool {
+    @inlinable @inline(__always) public mutating func nextElement(_ first: inout Bool) throws(JSONError) -> Bool {
         let byte = try next()
         // After `[` or a value (after a trailing comma the caller finds no value).
         if byte == UInt8(ascii: "]") {
@@ -183,7 +213,7 @@ public struct JSONReader {
         return true
     }
 
-    @inline(__always) private mutating func enter() throws(JSONError) {
+    @inlinable @inline(__always) mutating func enter() throws(JSONError) {
         guard depth < Self.maximumDepth else { throw JSONError(.syntax, "objects and arrays nest deeper than \(Self.maximumDepth)") }
         depth += 1
     }
@@ -191,7 +221,7 @@ public struct JSONReader {
     // MARK: Strings
 
     /// The string that comes next.
-    @inline(__always) public mutating func readString() throws(JSONError) -> String {
+    @inlinable @inline(__always) public mutating func readString() throws(JSONError) -> String {
         guard try next() == UInt8(ascii: "\"") else { throw wrongType(.string) }
         let content = try stringContent()
         return content.escaped ? String(decoding: unescaped(content.range), as: UTF8.self) : text(content.range)
@@ -199,13 +229,13 @@ public struct JSONReader {
 
     /// The string that comes next, as its bytes in the text (between the quotes) and whether they
     /// hold an escape: for a caller that compares them rather than keeping them.
-    @inline(__always) public mutating func readStringBytes() throws(JSONError) -> Key {
+    @inlinable @inline(__always) public mutating func readStringBytes() throws(JSONError) -> Key {
         guard try next() == UInt8(ascii: "\"") else { throw wrongType(.string) }
         return try stringContent()
     }
 
     /// Whether the string at `content` is the text `name`.
-    @inline(__always) public func string(_ content: Key, is name: String) -> Bool {
+    @inlinable @inline(__always) public func string(_ content: Key, is name: String) -> Bool {
         if content.escaped { return unescaped(content.range).elementsEqual(name.utf8) }
         var name = name
         return name.withUTF8 { name in
@@ -214,13 +244,13 @@ public struct JSONReader {
     }
 
     /// The text of the unescaped bytes `range`.
-    @inline(__always) public func text(_ range: Range<Int>) -> String {
+    @inlinable @inline(__always) public func text(_ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// Reads a string's content from its opening quote (at the position) past its closing one:
     /// control characters are refused, escapes checked.
-    @inline(__always) private mutating func stringContent() throws(JSONError) -> Key {
+    @inlinable @inline(__always) mutating func stringContent() throws(JSONError) -> Key {
         position += 1
         let start = position
         // 8 bytes at a time: the first special byte of a word is the end, an escape or a refusal.
@@ -243,7 +273,7 @@ public struct JSONReader {
     }
 
     /// The rest of a string byte by byte, from the position (inside it) to past its closing quote.
-    private mutating func stringTail(from start: Int) throws(JSONError) -> Key {
+    @usableFromInline mutating func stringTail(from start: Int) throws(JSONError) -> Key {
         var escaped = false
         while position < bytes.count {
             let byte = bytes[position]
@@ -343,7 +373,7 @@ public struct JSONReader {
     // MARK: Literals and numbers
 
     /// `true` or `false`, coming next.
-    @inline(__always) public mutating func readBool() throws(JSONError) -> Bool {
+    @inlinable @inline(__always) public mutating func readBool() throws(JSONError) -> Bool {
         switch try next() {
         case UInt8(ascii: "t") where matches("true"):
             position += 4
@@ -359,7 +389,7 @@ public struct JSONReader {
     }
 
     /// Consumes `null` if it comes next.
-    @inline(__always) public mutating func readNull() -> Bool {
+    @inlinable @inline(__always) public mutating func readNull() -> Bool {
         skipWhitespace()
         guard matches("null") else { return false }
         position += 4
@@ -367,7 +397,7 @@ public struct JSONReader {
     }
 
     /// Whether the bytes at the position spell `word`.
-    @inline(__always) private func matches(_ word: StaticString) -> Bool {
+    @inlinable @inline(__always) func matches(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard position + count <= bytes.count else { return false }
         for index in 0..<count where bytes[position + index] != word.utf8Start[index] { return false }
@@ -396,7 +426,7 @@ public struct JSONReader {
         return start..<position
     }
 
-    @discardableResult @inline(__always) private mutating func digits() -> Int {
+    @discardableResult @inlinable @inline(__always) mutating func digits() -> Int {
         let from = position
         while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") { position += 1 }
         return position - from
@@ -404,7 +434,7 @@ public struct JSONReader {
 
     /// The number that comes next, as a double: the nearest one to what is written. A number too
     /// large for a double is refused, never read as an infinity.
-    @inline(__always) public mutating func readDouble() throws(JSONError) -> Double {
+    @inlinable @inline(__always) public mutating func readDouble() throws(JSONError) -> Double {
         let range = try readNumberBytes()
         guard let value = Self.double(in: bytes, range) else {
             throw JSONError(.value, "\(text(range)) is too large for a double")
@@ -414,7 +444,7 @@ public struct JSONReader {
 
     /// The number that comes next as a `T`: integral and within `T`'s range (`1.0` and `1e2` are
     /// integral too), else a value error.
-    @inline(__always) public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type) throws(JSONError) -> T {
+    @inlinable @inline(__always) public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type) throws(JSONError) -> T {
         let range = try readNumberBytes()
         // Plain digits, the usual form, read exactly.
         var index = range.lowerBound
@@ -445,14 +475,14 @@ public struct JSONReader {
         return exact
     }
 
-    private func outOfRange<T>(_ range: Range<Int>, _ type: T.Type) -> JSONError {
+    @usableFromInline func outOfRange<T>(_ range: Range<Int>, _ type: T.Type) -> JSONError {
         JSONError(.value, "\(text(range)) is not an integer that fits \(T.self)")
     }
 
     /// The double nearest to the number written in `range` (valid grammar), nil when it is too large.
     /// Up to 15 significant digits and 22 decimals (the usual geometry) it is an exact quotient
     /// of two doubles, correctly rounded; anything else is the C library's `strtod`.
-    static func double(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+    @usableFromInline static func double(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
         var index = range.lowerBound
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -491,6 +521,15 @@ public struct JSONReader {
     }
 
     // MARK: Skipping
+
+    /// `skipValue()`, the strings and numbers most members hold passed over in line.
+    @inlinable @inline(__always) public mutating func skipMemberValue() throws(JSONError) {
+        switch try next() {
+        case UInt8(ascii: "\""): _ = try stringContent()
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): _ = try readNumberBytes()
+        default: try skipValue()
+        }
+    }
 
     /// Checks and passes over the value that comes next, whatever it is (members no one asked for).
     public mutating func skipValue() throws(JSONError) {

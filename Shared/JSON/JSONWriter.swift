@@ -8,13 +8,13 @@ import Glibc
 /// thread at a time, and state reached through a pointer is not checked for exclusive access at
 /// run time (a class's `var`s would be, at every byte written).
 public final class JSONWriter {
-    private struct State {
-        var storage: UnsafeMutablePointer<UInt8>
-        var capacity: Int
-        var count: Int
+    @usableFromInline struct State {
+        @usableFromInline var storage: UnsafeMutablePointer<UInt8>
+        @usableFromInline var capacity: Int
+        @usableFromInline var count: Int
     }
 
-    private let state: UnsafeMutablePointer<State>
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
     /// An empty writer with room for `capacity` bytes (it grows when it needs more).
     public init(capacity: Int = 1024) {
@@ -43,11 +43,11 @@ public final class JSONWriter {
     public func reset() { state.pointee.count = 0 }
 
     /// Room for `more` bytes after those written.
-    @inline(__always) private func reserve(_ more: Int) {
+    @inlinable @inline(__always) func reserve(_ more: Int) {
         if state.pointee.count + more > state.pointee.capacity { grow(state.pointee.count + more) }
     }
 
-    private func grow(_ needed: Int) {
+    @usableFromInline func grow(_ needed: Int) {
         let larger = max(needed, state.pointee.capacity * 2)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
         moved.update(from: state.pointee.storage, count: state.pointee.count)
@@ -59,14 +59,14 @@ public final class JSONWriter {
     // MARK: Raw text
 
     /// One byte as it is.
-    @inline(__always) public func write(_ byte: UInt8) {
+    @inlinable @inline(__always) public func write(_ byte: UInt8) {
         reserve(1)
         state.pointee.storage[state.pointee.count] = byte
         state.pointee.count += 1
     }
 
     /// `raw` bytes as they are.
-    @inline(__always) public func write(_ raw: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) public func write(_ raw: UnsafeBufferPointer<UInt8>) {
         guard let base = raw.baseAddress, raw.count > 0 else { return }
         reserve(raw.count)
         Self.copy(base, raw.count, to: state.pointee.storage + state.pointee.count)
@@ -74,14 +74,14 @@ public final class JSONWriter {
     }
 
     /// A literal as it is: punctuation, keys.
-    @inline(__always) public func write(_ literal: StaticString) {
+    @inlinable @inline(__always) public func write(_ literal: StaticString) {
         write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Copies `length` bytes (more than 0) from `source` to `target`: up to 32 (keys, ids, times:
     /// most of what is written) as words in place, the first and the last overlapping, rather than
     /// a byte-by-byte tail; more through `memmove` (whose call costs more than a short copy).
-    @inline(__always) private static func copy(_ source: UnsafePointer<UInt8>, _ length: Int, to target: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always) static func copy(_ source: UnsafePointer<UInt8>, _ length: Int, to target: UnsafeMutablePointer<UInt8>) {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
         switch length {
         case 8...16:
@@ -111,7 +111,7 @@ public final class JSONWriter {
 
     /// An object member's key and colon, after a comma unless it is the object's `first`
     /// member: `,"name":`. The name is a key the project declares (plain ASCII, nothing to escape).
-    @inline(__always) public func writeKey(_ name: StaticString, first: Bool) {
+    @inlinable @inline(__always) public func writeKey(_ name: StaticString, first: Bool) {
         let length = name.utf8CodeUnitCount
         reserve(length + 4)
         let target = state.pointee.storage + state.pointee.count
@@ -125,7 +125,7 @@ public final class JSONWriter {
     }
 
     /// `text` as a JSON string: quotes, and `"`, `\` and control characters escaped.
-    @inline(__always) public func writeString(_ text: String) {
+    @inlinable @inline(__always) public func writeString(_ text: String) {
         write(UInt8(ascii: "\""))
         writeStringContent(text)
         write(UInt8(ascii: "\""))
@@ -133,7 +133,7 @@ public final class JSONWriter {
 
     /// What goes between a JSON string's quotes for `text`. The bytes are borrowed through
     /// `utf8.withContiguousStorageIfAvailable`, which a native string allows without copying it.
-    @inline(__always) public func writeStringContent(_ text: String) {
+    @inlinable @inline(__always) public func writeStringContent(_ text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ writeContent($0) }) == nil {
             var text = text
             text.withUTF8 { writeContent($0) }
@@ -144,7 +144,7 @@ public final class JSONWriter {
     /// times, names), else escaped. From 8 bytes on, each word is checked and stored in one pass,
     /// the last overlapping those before; a word to escape sends the text to `writeEscaped`,
     /// which writes it again from the start (nothing counted yet).
-    @inline(__always) private func writeContent(_ utf8: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) func writeContent(_ utf8: UnsafeBufferPointer<UInt8>) {
         let length = utf8.count
         guard length >= 8, let base = utf8.baseAddress else {
             if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) { write(utf8) } else { writeEscaped(utf8) }
@@ -166,7 +166,7 @@ public final class JSONWriter {
     }
 
     /// `utf8` with `"`, `\` and control characters escaped.
-    private func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         var start = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
@@ -193,7 +193,7 @@ public final class JSONWriter {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `true` or `false`.
-    @inline(__always) public func writeBool(_ value: Bool) {
+    @inlinable @inline(__always) public func writeBool(_ value: Bool) {
         if value { write("true") } else { write("false") }
     }
 
@@ -201,7 +201,7 @@ public final class JSONWriter {
     public func writeNull() { write("null") }
 
     /// `value` in decimal digits, straight into the buffer (counted first, then written from the last).
-    @inline(__always) public func writeInteger<T: BinaryInteger>(_ value: T) {
+    @inlinable @inline(__always) public func writeInteger<T: BinaryInteger>(_ value: T) {
         if value < 0 { write(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits = 1
@@ -222,7 +222,7 @@ public final class JSONWriter {
 
     /// A finite double in its shortest exact form, without a needless `.0`. NaN and infinities are
     /// refused: JSON has no spelling for them, and `null` would be a value no peer reads as a number.
-    @inline(__always) public func writeDouble(_ value: Double) throws(JSONError) {
+    @inlinable @inline(__always) public func writeDouble(_ value: Double) throws(JSONError) {
         guard value.isFinite else { throw JSONError(.nonFinite, "\(value) is not a finite number: JSON cannot carry it") }
         if value == value.rounded(.towardZero) && abs(value) < 1e15 {
             if value == 0 && value.sign == .minus { write(UInt8(ascii: "-")) }

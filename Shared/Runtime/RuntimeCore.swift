@@ -138,6 +138,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     public let codec: EnvelopeCodec
     /// Where the decisions' JSON is written, one message after another (the core runs on one thread).
     private let writer = JSONWriter()
+    /// The large bodies decided lately, whose JSON is copied when an equal one is decided again.
+    private var memo: BodyMemo? = BodyMemo()
     private let settings: Settings
     private let clock: RuntimeClock
     private var maker: EnvelopeMaker
@@ -365,7 +367,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             let message = maker.envelope(effect.body, causedBy: envelope, inTrace: trace, device: effect.device, time: time)
             let frames: [[UInt8]]
             do {
-                frames = try codec.frames(message, using: writer)
+                frames = try codec.frames(message, using: writer, memo: &memo)
             } catch {
                 write(.error, "refused to publish what \(envelope.type.rawValue) \(envelope.id) caused: \(error)")
                 return nil

@@ -5,9 +5,10 @@ import JSON
 /// the codec's own (written and checked here, once); the body is its type's fields
 /// (`FieldSet`), read and written with the one JSON reader and writer (`JSONFields`).
 ///
-/// A sender writes only the message's type as its topic: the bus derives the key (the device's
-/// bucket, a tap's owner, the client's address: `Topic`) and writes it, so receivers trust the
-/// topic they get and the key is derived once per hop.
+/// Each hop's topic key is derived once: a device request's by the bus (its sender, a client,
+/// writes only the type; the bus writes the bucket and the owner), an answer's by its sender
+/// (the asking client's address, a presentation's style first: `topicFrame(of:)`), which only
+/// the components publish. Receivers trust the key they are given.
 public struct EnvelopeCodec: Sendable {
     /// The largest JSON frame accepted (also set as `ZMQ_MAXMSGSIZE` on the bus's frontend).
     public let maxMessageBytes: Int
@@ -29,35 +30,50 @@ public struct EnvelopeCodec: Sendable {
     /// Writes the JSON of `envelope` in `writer` (emptied first) and returns its topic frame,
     /// for a sender that publishes straight from the writer's bytes (`JSONWriter.withBytes`).
     public func write(_ envelope: Envelope, into writer: JSONWriter) throws(MessageError) -> [UInt8] {
+        var memo: BodyMemo?
+        return try write(envelope, into: writer, memo: &memo)
+    }
+
+    /// `write(_:into:)`, the body's JSON copied from `memo` when it holds an equal body, else
+    /// written and offered to it.
+    public func write(_ envelope: Envelope, into writer: JSONWriter, memo: inout BodyMemo?) throws(MessageError) -> [UInt8] {
         writer.reset()
-        // The members in `header`'s order: what routes a message first (the bus reads no further
-        // than the body), the bookkeeping after it.
+        // The members in `header`'s order: what the bus and clients read without decoding first
+        // (the bus reads a device request no further than its body), the bookkeeping after.
         writer.write("{\"v\":")
         writer.writeInteger(envelope.version)
         writer.write(",\"type\":\"")
         writer.writeStringContent(envelope.type.rawValue)
-        writer.write("\",\"service\":\"")
-        writer.writeStringContent(envelope.service)
-        writer.write("\",\"correlationId\":\"")
-        writer.writeStringContent(envelope.correlationId)
-        if let replyTo = envelope.replyTo {
-            writer.write("\",\"replyTo\":\"")
-            writer.writeStringContent(replyTo)
-        }
         if let device = envelope.device {
             writer.write("\",\"device\":\"")
             writer.writeStringContent(device)
         }
+        writer.write("\",\"service\":\"")
+        writer.writeStringContent(envelope.service)
+        writer.write("\",\"correlationId\":\"")
+        writer.writeStringContent(envelope.correlationId)
         writer.write("\",\"body\":")
-        var body = JSONFieldWriter(writer)
-        do {
-            try envelope.body.write(to: &body)
-        } catch {
-            throw MessageError(
-                .nonFinite, "\(envelope.type.rawValue): field '\(error.inside("body").field)': \(error.reason): it cannot be sent",
-                offendingId: envelope.id)
+        if let json = memo?.json(of: envelope.body) {
+            json.withUnsafeBufferPointer { writer.write($0) }
+        } else {
+            let start = writer.count
+            var body = JSONFieldWriter(writer)
+            do {
+                try envelope.body.write(to: &body)
+            } catch {
+                throw MessageError(
+                    .nonFinite, "\(envelope.type.rawValue): field '\(error.inside("body").field)': \(error.reason): it cannot be sent",
+                    offendingId: envelope.id)
+            }
+            if memo != nil { writer.withBytes { memo!.remember(envelope.body, json: UnsafeBufferPointer(rebasing: $0[start...])) } }
         }
-        writer.write(",\"id\":\"")
+        if let replyTo = envelope.replyTo {
+            writer.write(",\"replyTo\":\"")
+            writer.writeStringContent(replyTo)
+            writer.write("\",\"id\":\"")
+        } else {
+            writer.write(",\"id\":\"")
+        }
         writer.writeStringContent(envelope.id)
         writer.write("\",\"seq\":")
         writer.writeInteger(envelope.seq)
@@ -72,12 +88,29 @@ public struct EnvelopeCodec: Sendable {
             writer.writeStringContent(parentSpan)
         }
         writer.write("\"}")
-        return envelope.type.topicFrame
+        return Self.topicFrame(of: envelope)
     }
 
-    /// The two frames of `envelope` on the wire: its type (the bus writes the key) and its JSON.
+    /// The topic frame a sender writes: an answer's type and key (`Envelope.topicKey`: its
+    /// presentation's style first, then its `replyTo`), any other message's type alone (the bus
+    /// keys a device's request, and a broadcast has no key).
+    static func topicFrame(of envelope: Envelope) -> [UInt8] {
+        let type = envelope.type
+        guard type.addressing == .toClient else { return type.topicFrame }
+        let style = Topic.style(of: envelope.body)?.rawValue
+        guard style != nil || envelope.replyTo != nil else { return type.topicFrame }
+        return Topic.frame(type, style ?? envelope.replyTo, style == nil ? nil : envelope.replyTo)
+    }
+
+    /// The two frames of `envelope` on the wire: its topic (`topicFrame(of:)`) and its JSON.
     public func frames(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) throws(MessageError) -> [[UInt8]] {
         let topic = try write(envelope, into: writer)
+        return [topic, writer.bytes]
+    }
+
+    /// `frames(_:using:)`, the body's JSON copied from `memo` when it holds an equal body.
+    public func frames(_ envelope: Envelope, using writer: JSONWriter, memo: inout BodyMemo?) throws(MessageError) -> [[UInt8]] {
+        let topic = try write(envelope, into: writer, memo: &memo)
         return [topic, writer.bytes]
     }
 
@@ -99,11 +132,11 @@ public struct EnvelopeCodec: Sendable {
     public static let header: [HeaderField] = [
         HeaderField(name: "v", required: true, kind: .integer),
         HeaderField(name: "type", required: true, kind: .string),
+        HeaderField(name: "device", required: false, kind: .string),
         HeaderField(name: "service", required: true, kind: .string),
         HeaderField(name: "correlationId", required: true, kind: .string),
-        HeaderField(name: "replyTo", required: false, kind: .string),
-        HeaderField(name: "device", required: false, kind: .string),
         HeaderField(name: "body", required: true, kind: .object),
+        HeaderField(name: "replyTo", required: false, kind: .string),
         HeaderField(name: "id", required: true, kind: .string),
         HeaderField(name: "seq", required: true, kind: .integer),
         HeaderField(name: "time", required: true, kind: .string),
@@ -140,7 +173,7 @@ public struct EnvelopeCodec: Sendable {
         guard Topic.typePart(frames[0]).elementsEqual(type.rawValue.utf8) else {
             throw MessageError(
                 .topicMismatch,
-                "topic '\(Self.excerpt(frames[0]))' is not the message's type '\(type.rawValue)' (a topic is the type, then the key the bus writes)",
+                "topic '\(Self.excerpt(frames[0]))' is not the message's type '\(type.rawValue)' (a topic is the type, then its key)",
                 offendingId: received.envelope.id)
         }
         return received
@@ -211,14 +244,14 @@ public struct EnvelopeCodec: Sendable {
             throw MessageError(.unknownType, "unknown message type '\(reader.json.text(of: typeName).prefix(60))'")
         }
         object.taken(&reader.json)
+        let device = try optionalString("device")
         let service = try string("service")
         let correlationId = try string("correlationId")
-        let replyTo = try optionalString("replyTo")
-        let device = try optionalString("device")
         try required("body")
         let body: Body
         do { body = try Body.read(type, from: &reader) } catch { throw error.inside("body") }
         object.taken(&reader.json)
+        let replyTo = try optionalString("replyTo")
         let id = try string("id")
         try required("seq")
         let seq: UInt64

@@ -28,6 +28,8 @@ public struct EnvelopeView {
         public static let correlationId = Parts(rawValue: 32)
         /// `id`: what a refusal's answer names.
         public static let id = Parts(rawValue: 64)
+        /// The body (what `element` and `style` are read from).
+        static let body = Parts(rawValue: 128)
         /// Everything.
         public static let all: Parts = [.replyTo, .device, .service, .element, .style, .correlationId, .id]
     }
@@ -49,58 +51,91 @@ public struct EnvelopeView {
     /// `correlationId`'s string.
     public var correlationId: JSONReader.Key?
 
-    /// The `parts` of the JSON object `json`, read as far as they need (the rest is the
-    /// receivers' to check); nil when the bytes are not a JSON object as far as they are read.
-    /// A part whose value is not a string (or not an object, for the body) is left out.
+    /// The `parts` of the JSON object `json`, in one pass over its members that stops once
+    /// every part asked for is found (the rest is the receivers' to check); nil when the bytes
+    /// are not a JSON object as far as they are read. A part whose value is not a string (or not
+    /// an object, for the body) is left out; a repeated key's first value is the one taken.
     public init?(_ json: UnsafeRawBufferPointer, parts: Parts) {
         guard let base = json.baseAddress else { return nil }
         var reader = JSONReader(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: json.count))
+        var missing = parts.intersection([.device, .service, .correlationId, .replyTo, .id])
+        if !parts.isDisjoint(with: [.element, .style]) { missing.insert(.body) }
         do {
-            var object = try JSONObjectReader(&reader)
-            // In the order the codec writes them (`EnvelopeCodec.header`); what follows the
-            // last part needed is not read.
-            if parts.contains(.service) { service = try Self.string("service", &object, &reader) }
-            if parts.contains(.correlationId) { correlationId = try Self.string("correlationId", &object, &reader) }
-            if parts.contains(.replyTo) { replyTo = try Self.string("replyTo", &object, &reader) }
-            if parts.contains(.device) { device = try Self.string("device", &object, &reader) }
-            if !parts.isDisjoint(with: [.element, .style]), try object.find("body", &reader) {
-                if try reader.kind() == .object {
-                    var body = try JSONObjectReader(&reader)
-                    if parts.contains(.element) {
-                        element = try Self.string("element", &body, &reader)
-                        if try body.find("point", &reader) {
-                            point = !reader.readNull()
-                            if point { try reader.skipValue() }
-                            body.taken(&reader)
-                        }
-                        guard parts.contains(.id) else { return }
+            try reader.beginObject()
+            var first = true
+            while !missing.isEmpty, let key = try reader.nextKey(&first) {
+                if let part = Self.part(named: key, reader), missing.contains(part) {
+                    missing.remove(part)
+                    switch part {
+                    case .device: device = try Self.string(&reader)
+                    case .service: service = try Self.string(&reader)
+                    case .correlationId: correlationId = try Self.string(&reader)
+                    case .replyTo: replyTo = try Self.string(&reader)
+                    case .id: id = try Self.string(&reader)
+                    default: try readBody(&reader, parts: parts)
                     }
-                    if parts.contains(.style), try body.find("presentation", &reader) {
-                        if try reader.kind() == .object {
-                            var presentation = try JSONObjectReader(&reader)
-                            style = try Self.string("style", &presentation, &reader)
-                            try presentation.close(&reader)
-                        } else {
-                            try reader.skipValue()
-                        }
-                        body.taken(&reader)
-                    }
-                    try body.close(&reader)
                 } else {
-                    try reader.skipValue()
+                    try reader.skipMemberValue()
                 }
-                object.taken(&reader)
             }
-            if parts.contains(.id) { id = try Self.string("id", &object, &reader) }
         } catch {
             return nil
         }
     }
 
-    /// The string value of member `name`, if there is one and it is a string.
-    private static func string(_ name: StaticString, _ object: inout JSONObjectReader, _ reader: inout JSONReader) throws(JSONError) -> JSONReader.Key? {
-        guard try object.find(name, &reader) else { return nil }
-        defer { object.taken(&reader) }
+    /// The part of the header whose key is `key`, if it is one the view reads.
+    private static func part(named key: JSONReader.Key, _ reader: JSONReader) -> Parts? {
+        switch key.range.count {
+        case 2: reader.key(key, is: "id") ? .id : nil
+        case 4: reader.key(key, is: "body") ? .body : nil
+        case 6: reader.key(key, is: "device") ? .device : nil
+        case 7: reader.key(key, is: "service") ? .service : (reader.key(key, is: "replyTo") ? .replyTo : nil)
+        case 13: reader.key(key, is: "correlationId") ? .correlationId : nil
+        default: key.escaped ? escapedPart(key, reader) : nil
+        }
+    }
+
+    /// `part(named:_:)` of a key written with escapes (compared as the text it spells).
+    private static func escapedPart(_ key: JSONReader.Key, _ reader: JSONReader) -> Parts? {
+        for (name, part) in [("id", Parts.id), ("body", .body), ("device", .device), ("service", .service), ("replyTo", .replyTo), ("correlationId", .correlationId)]
+        where reader.text(of: key) == name { return part }
+        return nil
+    }
+
+    /// The body's `element` and `point`, or its `presentation`'s `style`, from the body that
+    /// comes next (anything but an object is passed over).
+    private mutating func readBody(_ reader: inout JSONReader, parts: Parts) throws(JSONError) {
+        guard try reader.kind() == .object else { return try reader.skipValue() }
+        var body = try JSONObjectReader(&reader)
+        if parts.contains(.element) {
+            if try body.find("element", &reader) {
+                element = try Self.string(&reader)
+                body.taken(&reader)
+            }
+            if try body.find("point", &reader) {
+                point = !reader.readNull()
+                if point { try reader.skipValue() }
+                body.taken(&reader)
+            }
+        }
+        if parts.contains(.style), try body.find("presentation", &reader) {
+            if try reader.kind() == .object {
+                var presentation = try JSONObjectReader(&reader)
+                if try presentation.find("style", &reader) {
+                    style = try Self.string(&reader)
+                    presentation.taken(&reader)
+                }
+                try presentation.close(&reader)
+            } else {
+                try reader.skipValue()
+            }
+            body.taken(&reader)
+        }
+        try body.close(&reader)
+    }
+
+    /// The string that comes next, or nil (and the value passed over) when it is not a string.
+    private static func string(_ reader: inout JSONReader) throws(JSONError) -> JSONReader.Key? {
         guard try reader.kind() == .string else {
             try reader.skipValue()
             return nil

@@ -135,4 +135,36 @@ public enum Topic {
         guard let slash = topic.firstIndex(of: separator) else { return topic[...] }
         return topic[..<slash]
     }
+
+    /// The topic frame `type`, `type/first` or `type/first/second`, made in one allocation and
+    /// copied in pieces: what a sender and the bus write for every message.
+    public static func frame(_ type: MessageType, _ first: UnsafeRawBufferPointer?, _ second: UnsafeRawBufferPointer? = nil) -> [UInt8] {
+        type.topicFrame.withUnsafeBytes { name in
+            let count = name.count + (first.map { 1 + $0.count } ?? 0) + (second.map { 1 + $0.count } ?? 0)
+            return [UInt8](unsafeUninitializedCapacity: count) { frame, written in
+                let base = UnsafeMutableRawPointer(frame.baseAddress!)
+                base.copyMemory(from: name.baseAddress!, byteCount: name.count)
+                var at = name.count
+                func append(_ part: UnsafeRawBufferPointer?) {
+                    guard let part else { return }
+                    base.storeBytes(of: separator, toByteOffset: at, as: UInt8.self)
+                    if let bytes = part.baseAddress, part.count > 0 { (base + at + 1).copyMemory(from: bytes, byteCount: part.count) }
+                    at += 1 + part.count
+                }
+                append(first)
+                append(second)
+                written = at
+            }
+        }
+    }
+
+    /// `frame(_:_:_:)` of parts given as text (borrowed where they lie, as native strings allow).
+    public static func frame(_ type: MessageType, _ first: String?, _ second: String? = nil) -> [UInt8] {
+        func withBytes<R>(_ text: String?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+            guard let text else { return body(nil) }
+            if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+            return Array(text.utf8).withUnsafeBytes { body($0) }
+        }
+        return withBytes(first) { one in withBytes(second) { two in frame(type, one, two) } }
+    }
 }

@@ -5,10 +5,10 @@ import Testing
 import TestSupport
 import Wire
 
-/// The topic the bus writes for each message: the key read from its JSON — a device request's
-/// owner and bucket, an answer's address, a presentation's style — whatever the sender wrote,
-/// and always the key a decoder of the same message derives (`Envelope.topic`), so that each
-/// subscriber gets exactly what its subscription says.
+/// The topic the bus writes for a device's request: the key read from its JSON — its owner and
+/// bucket — whatever the sender wrote, and always the key a decoder of the same message derives
+/// (`Envelope.topic`), so that each subscriber gets exactly what its subscription says. An
+/// answer goes on the key its sender (a component) wrote.
 @Suite struct BusRoutingTests {
     let policy = BusPolicy()
     let codec = EnvelopeCodec()
@@ -32,14 +32,22 @@ import Wire
         for envelope in Self.envelopes {
             let json = try codec.encode(envelope)
             for topic in [envelope.type.rawValue, envelope.type.rawValue + "/zz", envelope.type.rawValue + "/presentation-policy/00/x"] {
-                #expect(policy.topic(frames: [Array(topic.utf8), json]) == envelope.topic, "\(topic): \(envelope.type.rawValue)")
+                let expected = envelope.type.addressing == .byDevice ? envelope.topic : topic
+                #expect(policy.topic(frames: [Array(topic.utf8), json]) == expected, "\(topic): \(envelope.type.rawValue)")
             }
+        }
+    }
+
+    @Test func whatASenderWritesIsWhatTheBusForwards() throws {
+        for envelope in Self.envelopes {
+            let frames = try codec.frames(envelope)
+            #expect(policy.topic(frames: frames) == envelope.topic, "\(envelope.type.rawValue)")
         }
     }
 
     @Test func theKeyIsReadInAnyMemberOrderAndSpacing() throws {
         var random = SplitMix(seed: 7)
-        for envelope in Self.envelopes {
+        for envelope in Self.envelopes where envelope.type.addressing == .byDevice {
             let text = Self.shuffled(try JSONValue.parse(codec.encode(envelope)), &random)
             #expect(policy.topic(frames: [Array(envelope.type.rawValue.utf8), Array(text.utf8)]) == envelope.topic, "\(text)")
         }
@@ -78,23 +86,11 @@ import Wire
         #expect(policy.topic(frames: [Array("device.tap".utf8)]) == "device.tap/presentation-policy")
     }
 
-    @Test func anAnswerGoesToItsAddressAndAPresentationByItsStyleFirst() {
-        func topic(_ type: String, _ members: String) -> String? {
-            policy.topic(frames: [Array(type.utf8), Array(#"{"v":1,"type":"\#(type)",\#(members)}"#.utf8)])
+    @Test func anAnswerKeepsTheKeyItsSenderWrote() {
+        for topic in ["ack", "ack/abc", "presentation.presented/popover/abc", "presentation.dismissed/alert", "sys.heartbeat", "sys.heartbeat/x"] {
+            let type = String(topic.prefix { $0 != "/" })
+            #expect(policy.topic(frames: [Array(topic.utf8), Array(#"{"v":1,"type":"\#(type)","replyTo":"other"}"#.utf8)]) == topic, "\(topic)")
         }
-        #expect(topic("ack", #""replyTo":"abc""#) == "ack/abc")
-        #expect(topic("ack", "\"x\":1") == "ack")
-        // Not an address (empty, a '/', too long): no key.
-        for bad in ["", "a/b", String(repeating: "a", count: 65)] {
-            #expect(topic("ack", #""replyTo":"\#(bad)""#) == "ack", "\(bad)")
-        }
-        #expect(topic("presentation.presented", #""replyTo":"abc","body":{"presentation":{"style":"popover"}}"#) == "presentation.presented/popover/abc")
-        #expect(topic("presentation.dismissed", #""body":{"presentation":{"style":"alert"}}"#) == "presentation.dismissed/alert")
-        // A style the bus cannot read counts as an alert: the readers of alerts only judge it.
-        for body in [#"{"presentation":{"style":"sheet"}}"#, #"{"presentation":[]}"#, "[]", #"{}"#] {
-            #expect(topic("presentation.presented", #""replyTo":"abc","body":\#(body)"#) == "presentation.presented/alert/abc", "\(body)")
-        }
-        #expect(topic("sys.heartbeat", #""replyTo":"abc","device":"ipad""#) == "sys.heartbeat")
     }
 
     /// The owners' subscriptions to taps and interaction changes, unsharded and per bucket,

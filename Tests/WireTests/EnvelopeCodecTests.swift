@@ -25,12 +25,30 @@ import Wire
         let envelope = Samples.envelope(body)
         let frames = try codec.frames(envelope)
         #expect(frames.count == 2)
-        // A sender writes the type alone: the key is the bus's to write.
-        #expect(frames[0] == Array(envelope.type.rawValue.utf8))
+        // A sender keys an answer (its client's address, a presentation's style first); the
+        // bus keys a device's request, and a broadcast has no key.
+        #expect(frames[0] == Array((envelope.type.addressing == .toClient ? envelope.topic : envelope.type.rawValue).utf8))
         #expect(try codec.decode(frames: frames) == envelope)
         var addressed = envelope
         addressed.replyTo = "0123456789abcdef"
         #expect(try codec.decode(frames: codec.frames(addressed)) == addressed)
+    }
+
+    @Test func anAnswerIsKeyedByItsSenderAndAnyOtherMessageIsItsType() throws {
+        var ack = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
+        #expect(try codec.frames(ack)[0] == Array("ack".utf8))
+        ack.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(ack)[0] == Array("ack/0123456789abcdef".utf8))
+        var shown = Samples.envelope(.presented(Presented(presentation: Samples.alert, reason: "tap")))
+        #expect(try codec.frames(shown)[0] == Array("presentation.presented/alert".utf8))
+        shown.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(shown)[0] == Array("presentation.presented/alert/0123456789abcdef".utf8))
+        var tap = Samples.envelope(.tap(Tap(element: "fire")), device: "ipad")
+        tap.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(tap)[0] == Array("device.tap".utf8))
+        var beat = Samples.envelope(.heartbeat(Samples.heartbeat))
+        beat.replyTo = "0123456789abcdef"
+        #expect(try codec.frames(beat)[0] == Array("sys.heartbeat".utf8))
     }
 
     @Test func theReceiverTrustsTheKeyAndChecksTheType() throws {

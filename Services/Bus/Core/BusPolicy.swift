@@ -6,9 +6,11 @@ import Wire
 /// The bus's decisions on each message and subscription: pure, no sockets. Three tables, each a
 /// value it is handed or derives once: who may publish each type (`Permissions`), how each
 /// type's topic is keyed (the vocabulary's addressing), and who owns an action by what it
-/// touches (`OwnerTable`). For each message it reads what the key needs (`EnvelopeView`) and
-/// writes the topic the message is forwarded on: no sender can mis-route one, and receivers
-/// trust the key they are given.
+/// touches (`OwnerTable`). For a device's request, whose sender is a client, it reads what the
+/// key needs (`EnvelopeView`) and writes the topic it is forwarded on: no client can mis-route
+/// one, nor has to compute a bucket. An answer goes on the key its sender wrote: only the
+/// components publish answers, and each derives the key of what it sends. Either way a key is
+/// derived once per hop, and receivers trust the key they are given.
 public struct BusPolicy: Sendable {
     /// Who sent a message, as the bus knows it.
     public enum Sender: Sendable, Equatable {
@@ -69,14 +71,13 @@ public struct BusPolicy: Sendable {
         let publishers: UInt8
         /// What its key is made of.
         let parts: EnvelopeView.Parts
+        /// Who owns it by what it touches (`OwnerTable`), and its owners of named elements by
+        /// the names' bytes, for a type whose owner depends on its body.
+        let owners: (rule: OwnerTable.Rule, byElement: ByteTable<String>)?
     }
 
     /// Every type of the vocabulary by its name.
     private let types: ByteTable<TypeEntry>
-    /// The owners of actions by what they touch, and each rule's owners of named elements by
-    /// the names' bytes.
-    private let owners: OwnerTable
-    private let ownersByElement: [MessageType: ByteTable<String>]
     /// Every prefix of every topic of the vocabulary (what a subscription may be).
     private let prefixes: Set<[UInt8]>
     /// The `service` names of the components, which clients may not use.
@@ -93,13 +94,13 @@ public struct BusPolicy: Sendable {
     /// The policy of `Permissions` over the vocabulary `topics` (every `MessageType` by
     /// default), with `owners` deciding who owns a tap (`Routing.owners` by default).
     public init(topics: [String] = MessageType.allCases.map(\.rawValue), owners: OwnerTable = Routing.owners) {
-        self.owners = owners
         types = ByteTable(topics.compactMap { name in
             MessageType(rawValue: name).map { type in
-                (key: name, value: TypeEntry(type: type, publishers: Self.mask(Permissions.publishers(of: name)), parts: Self.parts(of: type, owners)))
+                (key: name, value: TypeEntry(
+                    type: type, publishers: Self.mask(Permissions.publishers(of: name)), parts: Self.parts(of: type, owners),
+                    owners: owners.rules[type].map { rule in (rule, ByteTable(rule.byElement.map { (key: $0.key, value: $0.value) })) }))
             }
         })
-        ownersByElement = owners.rules.mapValues { rule in ByteTable(rule.byElement.map { (key: $0.key, value: $0.value) }) }
         longestType = topics.map(\.utf8.count).max() ?? 0
         var prefixes: Set<[UInt8]> = []
         for topic in topics {
@@ -110,12 +111,15 @@ public struct BusPolicy: Sendable {
         componentNames = Role.allCases.filter(\.isComponent).map { Array($0.rawValue.utf8) }
     }
 
-    /// What `type`'s topic key is read from (`Topic`).
+    /// What the bus reads of a message of `type` for its topic's key: a device request's device
+    /// (and for a tap, what it touches), whose senders are clients; nothing of an answer, whose
+    /// key (its client's address, a presentation's style first) its sender writes — only the
+    /// components publish answers (`Permissions`), and each derives the key once.
     private static func parts(of type: MessageType, _ owners: OwnerTable) -> EnvelopeView.Parts {
         switch type.addressing {
         case .broadcast: []
         case .byDevice: owners.rules[type] == nil ? .device : [.device, .element]
-        case .toClient: Topic.styled.contains(type) ? [.replyTo, .style] : .replyTo
+        case .toClient: []
         }
     }
 
@@ -127,9 +131,9 @@ public struct BusPolicy: Sendable {
 
     /// What the bus does with a message from `sender` with topic frame `topic`, `frames` frames
     /// and, as its second, `json`. Its topic's type part (before any `/`) says who may publish
-    /// it and how it is keyed; the key is read from `json` and written whatever the sender
-    /// wrote. A JSON the bus cannot read keys nothing it would need: the message still reaches
-    /// the service its type goes to (a tap its default owner), which answers it. A type outside
+    /// it and how it is keyed; a device request's key is read from `json` and written whatever
+    /// the sender wrote. A JSON the bus cannot read keys nothing it would need: the request still
+    /// reaches the service its type goes to (a tap its default owner), which answers it. A type outside
     /// the vocabulary is published by no role.
     public func route(from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, json: UnsafeRawBufferPointer?) -> Route {
         guard frames <= Self.maximumFrames else { return .refuse(.tooManyFrames, refused(json)) }
@@ -153,56 +157,36 @@ public struct BusPolicy: Sendable {
                 || (role.isComponent ? !Self.bytes(of: service, in: json).elementsEqual(role.rawValue.utf8) : componentNames.contains { Self.bytes(of: service, in: json).elementsEqual($0) })
             if forged { return .refuse(.forgedService, refused(json)) }
         }
-        let written = Self.topicFrame(entry, view: view, json: json, owners: self)
+        guard entry.type.addressing == .byDevice else { return .forward(topic: nil) }
+        let written = topicFrame(entry, view: view, json: json)
         return .forward(topic: written.elementsEqual(topic) ? nil : written)
     }
 
-    /// The topic frame of a message of `entry`'s type whose JSON reads as `view`: `type`,
-    /// `type/OWNER/BUCKET` for a device's request, `type/REPLYTO` or `type/STYLE/REPLYTO` for
-    /// an answer, each part left out when the message does not give it (a style it does not give
-    /// counts as `alert`: the readers of alerts only judge it, as every reader would).
-    private static func topicFrame(_ entry: TypeEntry, view: EnvelopeView?, json: UnsafeRawBufferPointer?, owners policy: BusPolicy) -> [UInt8] {
-        var frame = entry.type.topicFrame
-        guard !entry.parts.isEmpty else { return frame }
-        func append(_ part: some Collection<UInt8>) {
-            frame.append(Topic.separator)
-            frame.append(contentsOf: part)
+    /// The topic frame of a device request of `entry`'s type whose JSON reads as `view`:
+    /// `type/OWNER/BUCKET`, each part left out when the message does not give it.
+    private func topicFrame(_ entry: TypeEntry, view: EnvelopeView?, json: UnsafeRawBufferPointer?) -> [UInt8] {
+        let owner = entry.owners.map { Self.owner(by: $0.rule, $0.byElement, view: view, json: json) }
+        var bucket: Int?
+        if let view, let json, let device = view.device, !device.range.isEmpty {
+            bucket = device.escaped
+                ? Topic.bucketIndex(ofDeviceBytes: Self.bytes(of: device, in: json))
+                : Topic.bucketIndex(ofDeviceBytes: UnsafeRawBufferPointer(rebasing: json[device.range]))
         }
-        switch entry.type.addressing {
-        case .broadcast:
-            break
-        case .byDevice:
-            if entry.parts.contains(.element) {
-                let owner = policy.owner(of: entry.type, view: view, json: json)
-                append(owner.utf8)
-            }
-            if let view, let json, let device = view.device, !device.range.isEmpty {
-                let bucket = Topic.bucketIndex(ofDeviceBytes: bytes(of: device, in: json))
-                append([Topic.hexDigit(bucket >> 4), Topic.hexDigit(bucket & 15)])
-            }
-        case .toClient:
-            if entry.parts.contains(.style) {
-                var style = PresentationStyle.alert
-                if let view, let json, let key = view.style,
-                   let named = PresentationStyle.allCases.first(where: { bytes(of: key, in: json).elementsEqual($0.rawValue.utf8) }) {
-                    style = named
-                }
-                append(style.rawValue.utf8)
-            }
-            if let view, let json, let replyTo = view.replyTo {
-                let address = bytes(of: replyTo, in: json)
-                if address.count >= 1, address.count <= 64, !address.contains(Topic.separator) { append(address) }
-            }
+        let digits = bucket.map { (Topic.hexDigit($0 >> 4), Topic.hexDigit($0 & 15)) } ?? (0, 0)
+        return withUnsafeBytes(of: digits) { two in
+            let bucketBytes = bucket == nil ? nil : two
+            guard var owner else { return Topic.frame(entry.type, bucketBytes) }
+            return owner.withUTF8 { Topic.frame(entry.type, UnsafeRawBufferPointer($0), bucketBytes) }
         }
-        return frame
     }
 
-    /// The owner of an action of `type` whose JSON reads as `view` (`OwnerTable.owner`).
-    private func owner(of type: MessageType, view: EnvelopeView?, json: UnsafeRawBufferPointer?) -> String {
-        guard let rule = owners.rules[type] else { return "" }
+    /// The owner, by `rule`, of a request whose JSON reads as `view` (`OwnerTable.owner`).
+    private static func owner(by rule: OwnerTable.Rule, _ byElement: ByteTable<String>, view: EnvelopeView?, json: UnsafeRawBufferPointer?) -> String {
         guard let view, let json, let element = view.element else { return view?.point == true ? rule.atPoint : rule.otherwise }
-        let name = Self.bytes(of: element, in: json)
-        return name.withUnsafeBytes { ownersByElement[type]?.value(of: $0) } ?? rule.otherwise
+        let owner = element.escaped
+            ? bytes(of: element, in: json).withUnsafeBytes { byElement.value(of: $0) }
+            : byElement.value(of: UnsafeRawBufferPointer(rebasing: json[element.range]))
+        return owner ?? rule.otherwise
     }
 
     /// The bytes of topic frame `topic` before its first `/` (all of them without one).

@@ -29,10 +29,17 @@ public struct ByteTable<Value: Sendable>: Sendable {
     /// The value of `key`, if the table has it.
     @inline(__always) public func value(of key: UnsafeRawBufferPointer) -> Value? {
         guard key.count < entries.count else { return nil }
-        for entry in entries[key.count] where entry.key.withUnsafeBytes({ key.count == 0 || memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) {
-            return entry.value
+        return entries.withUnsafeBufferPointer { byLength in
+            byLength[key.count].withUnsafeBufferPointer { candidates in
+                for index in candidates.indices {
+                    let found = candidates[index].key.withUnsafeBufferPointer { bytes in
+                        key.count == 0 || memcmp(bytes.baseAddress!, key.baseAddress!, key.count) == 0
+                    }
+                    if found { return candidates[index].value }
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     /// The value of `key`'s bytes.
