@@ -6,7 +6,7 @@ import Testing
 import Wire
 
 /// The AsyncAPI document follows the code: regenerated in memory, it must equal the checked-in
-/// docs/asyncapi.yaml, and its schemas are what the Codable types read.
+/// docs/asyncapi.yaml, and its schemas are what the codec reads.
 @Suite struct AsyncAPIDocumentTests {
     static let checkedIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/asyncapi.yaml")

@@ -2,7 +2,7 @@ import Domain
 import Wire
 
 /// The permission table, derived from the vocabulary's declarations (`MessageType.spec`, in
-/// `Shared/MonsterKit/Vocabulary.swift`): who may publish each type, and which prefixes each
+/// `Shared/Wire/Vocabulary.swift`): who may publish each type, and which prefixes each
 /// role may subscribe to. A topic this build does not declare is published by nobody: a new
 /// type is a new declaration, which names its publishers.
 public enum Permissions {

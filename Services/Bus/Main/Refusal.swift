@@ -42,7 +42,7 @@ struct Refusal {
     var explanation: String {
         switch code {
         case BusPolicy.Refusal.forbiddenTopic.code:
-            "the bus refused '\(topic)' from \(client): role \(role) may not publish it (see the permission table in the README)"
+            "the bus refused '\(topic)' from \(client): role \(role) may not publish it (see the permission table in docs/security.md)"
         case BusPolicy.Refusal.forgedService.code:
             "the bus refused '\(topic)' from \(client): its service '\(service ?? "?")' is not its sender's (role \(role))"
         case BusPolicy.Refusal.revoked.code:

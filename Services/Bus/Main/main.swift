@@ -11,7 +11,7 @@ if case .exit(let status) = ProgramStart.begin(name: "bus", versionDetail: " (li
         usage: "bus",
         summary: """
             Runs the message bus: an XSUB/XPUB proxy that enforces each client's role (the `role` in its
-            certificate's metadata; see the README's Security section). With BUS_KEYS_DIR it serves with
+            certificate's metadata; see docs/security.md). With BUS_KEYS_DIR it serves with
             bus.key_secret and admits only authorized/*.key.
             """,
         options: [.help, .version], environment: EnvironmentVariable.bus

@@ -91,8 +91,8 @@ public enum Gateway {
 
     /// How one scenario or shell line is run: parsed like a command line, with the run's device
     /// and timeout as defaults, printed the run's way. A device's profile travels only with its
-    /// first action in the run, and again when it changes or after the device is forgotten
-    /// (issue 15): the services keep the profile a device was created with.
+    /// first action in the run, and again when it changes or after the device is forgotten:
+    /// the services keep the profile a device was created with.
     private static func lineRunner(
         invocation: Invocation, environment: [String: String], session: GatewaySession
     ) -> ([String]) throws -> ActionOutcome {

@@ -1,8 +1,7 @@
 import Domain
 
 /// The gateway's tappable elements by name, listed once for the help, the parser's messages,
-/// the completion script and the README (checked by a test). When the cores' typed element
-/// names land in MonsterKit, this list should become theirs.
+/// the completion script and docs/gateway.md (checked by a test).
 public enum GatewayElements {
     /// What `tap ELEMENT` takes (besides a visible monster's name).
     public static let tappable = [

@@ -159,7 +159,7 @@ public enum ExitStatus {
     /// A file cannot be read or written (`FileError`).
     public static let file: Int32 = 5
 
-    /// Every status with its meaning, for the help (the README's Exit status lists the same).
+    /// Every status with its meaning, for the help (docs/gateway.md's Exit status lists the same).
     public static let meanings: [(status: Int32, meaning: String)] = [
         (ok, "ok"),
         (refused, "refused by a service, or a failed expectation"),
