@@ -185,12 +185,12 @@ public enum GatewayCommands {
             return .rotate(try parseEnum(Orientation.self, arguments[0], "rotate", "portrait or landscape", command: "rotate"))
         },
         GatewayCommandDeclaration(
-            "resize", usage: "resize compact|regular|slide-over|split-view|full-screen",
-            summary: "Move an iPad's window: Slide Over (compact, the default), the narrow side of Split View (compact), or full screen (regular).",
+            "resize", usage: "resize compact|regular|slide-over|split-view|split-view-wide|split-view-half|full-screen",
+            summary: "Move an iPad's window: Slide Over (compact, the default), the narrow side of Split View (1/3, compact), its wide side (2/3: regular in landscape, compact in portrait), half of it (landscape only, compact), or full screen (regular). Sizes: docs/multitasking.md.",
             arguments: [.words(SizeClass.allCases.map(\.rawValue) + WindowMode.allCases.map(\.rawValue))],
-            examples: ["gateway resize compact", "gateway resize split-view"]
+            examples: ["gateway resize compact", "gateway resize split-view", "gateway --orientation landscape resize split-view-wide"]
         ) { _, arguments throws(UsageError) in
-            let choices = "compact, regular, slide-over, split-view or full-screen"
+            let choices = "compact, regular, slide-over, split-view, split-view-wide, split-view-half or full-screen"
             try exactly(1, choices, "resize", arguments)
             if let mode = WindowMode(rawValue: arguments[0]) { return .resizeMode(mode) }
             return .resize(try parseEnum(SizeClass.self, arguments[0], "resize", choices, command: "resize"))

@@ -8,7 +8,7 @@ public enum GatewayCommand: Sendable, Equatable {
     case rotate(Orientation)
     /// `resize compact|regular`: an iPad window's width class.
     case resize(SizeClass)
-    /// `resize slide-over|split-view|full-screen`: an iPad window's multitasking mode.
+    /// `resize slide-over|split-view|split-view-wide|split-view-half|full-screen`: an iPad window's multitasking mode.
     case resizeMode(WindowMode)
     /// `select NAME`: picks a monster in the roster list.
     case select(String)
