@@ -111,14 +111,13 @@ struct ScenarioTestCommand: Sendable {
         defer { stack?.stop() }
         let client: GatewayClient
         do {
-            if request.live {
-                client = try GatewayClient(config: config)
-            } else if let embedded {
+            // In memory `run()` made sure there is a way to start the services.
+            if let embedded, !request.live {
                 let started = try embedded(config)
                 stack = started
                 client = GatewayClient(transport: started.transport, config: config)
             } else {
-                return result
+                client = try GatewayClient(config: config)
             }
         } catch {
             result.problem = ActionError(line: 0, message: "cannot connect: \(error)", status: ExitStatus.of(error))
