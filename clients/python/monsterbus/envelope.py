@@ -6,6 +6,11 @@ import secrets
 
 VERSION = 1
 
+# The envelope's members in the order a sender writes them (docs/messages.md, "The envelope";
+# the Envelope schema of docs/asyncapi.yaml lists them so). A reader takes them in any order.
+HEADER = ("v", "type", "device", "service", "correlationId", "body", "replyTo", "id", "seq", "time",
+          "traceparent", "parentSpan")
+
 
 class Fields:
     """A JSON object read by attribute (`body.presentation.style`) or by key (`body["style"]`).
@@ -102,17 +107,20 @@ class EnvelopeMaker:
     def make(self, message_type, body, device=None, reply_to=None, new_trace=True):
         seq = next(self.sequence)
         identifier = f"{self.prefix}-{seq}"
-        envelope = {
-            "v": VERSION, "type": message_type, "id": identifier,
-            "correlationId": identifier,  # an action causes itself
-            "service": self.service, "seq": seq, "time": timestamp(), "body": body,
-        }
+        # In HEADER's order: what the bus reads without decoding the body comes first.
+        envelope = {"v": VERSION, "type": message_type}
         if device is not None:
             envelope["device"] = device
-        if new_trace:
-            envelope["traceparent"] = f"00-{secrets.token_hex(16)}-{secrets.token_hex(8)}-01"
+        envelope["service"] = self.service
+        envelope["correlationId"] = identifier  # an action causes itself
+        envelope["body"] = body
         if reply_to is not None:
             envelope["replyTo"] = reply_to
+        envelope["id"] = identifier
+        envelope["seq"] = seq
+        envelope["time"] = timestamp()
+        if new_trace:
+            envelope["traceparent"] = f"00-{secrets.token_hex(16)}-{secrets.token_hex(8)}-01"
         return envelope
 
 

@@ -6,18 +6,30 @@ import pytest
 
 from monsterbus import bucket, first_hop, subscriptions
 from monsterbus.contract import ADDRESSING, FIRST_HOP, STYLES
+from monsterbus.envelope import HEADER
 
 DOCUMENT = os.environ.get("MONSTERBUS_CONTRACT") or os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "asyncapi.yaml")
 
 
-def channel_addresses():
-    """Each channel's address in the document (its `channels:` section, as `gateway contract` writes it)."""
+def document():
+    """The contract's text (read as `gateway contract` writes it: the package needs no YAML reader)."""
     if not os.path.exists(DOCUMENT):
         pytest.skip(f"no contract at {DOCUMENT} (set MONSTERBUS_CONTRACT)")
     with open(DOCUMENT, encoding="utf-8") as handle:
-        text = handle.read()
-    section = text.split("\nchannels:\n", 1)[1].split("\noperations:\n", 1)[0]
+        return handle.read()
+
+
+def channel_addresses():
+    """Each channel's address in the document (its `channels:` section)."""
+    section = document().split("\nchannels:\n", 1)[1].split("\noperations:\n", 1)[0]
     return re.findall(r'^    address: "([^"]+)"$', section, flags=re.MULTILINE)
+
+
+def envelope_members():
+    """The members of the document's Envelope schema, in its order."""
+    schema = document().split("\n    Envelope:\n", 1)[1]
+    properties = schema.split("\n      properties:\n", 1)[1].split("\n      required:\n", 1)[0]
+    return re.findall(r"^        ([A-Za-z]+):$", properties, flags=re.MULTILINE)
 
 
 def test_every_type_of_the_contract_is_addressed_as_the_contract_says():
@@ -26,6 +38,10 @@ def test_every_type_of_the_contract_is_addressed_as_the_contract_says():
         message_type, _, key = address.partition("/")
         expected[message_type] = {"": "broadcast", "{replyTo}": "client", "{style}/{replyTo}": "styled"}.get(key, "device")
     assert ADDRESSING == expected
+
+
+def test_an_envelope_is_written_in_the_order_of_the_contract():
+    assert list(HEADER) == envelope_members()
 
 
 def test_a_client_subscribes_to_its_own_answers_only():

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from monsterbus import EnvelopeMaker, Fields, Message
+from monsterbus.envelope import HEADER
 
 
 def test_an_action_has_every_required_field_a_fresh_id_and_trace_and_causes_itself():
@@ -19,6 +20,9 @@ def test_an_action_has_every_required_field_a_fresh_id_and_trace_and_causes_itse
     assert re.fullmatch(r"00-[0-9a-f]{32}-[0-9a-f]{16}-01", first["traceparent"])
     assert first["traceparent"] != second["traceparent"]
     assert "replyTo" not in second
+    # Written in the contract's order, whichever optional members are there.
+    for envelope in (first, second, maker.make("sys.ping", {}, new_trace=False)):
+        assert list(envelope) == [member for member in HEADER if member in envelope]
 
 
 def test_fields_read_by_attribute_key_and_dotted_path_and_say_what_is_there():
