@@ -25,9 +25,21 @@ public enum WindowMode: String, FieldCase, CaseIterable, Sendable {
     case slideOver = "slide-over"
     /// The narrow side of Split View: a compact 320 pt window at the screen's left edge, another app to its right.
     case splitView = "split-view"
+    /// The wide side of Split View (about 2/3 of the screen) at the screen's left edge: regular
+    /// in landscape, compact in portrait (docs/multitasking.md).
+    case splitViewWide = "split-view-wide"
+    /// Half of the screen in Split View, at its left edge: compact; in portrait, where Split View
+    /// has no half, the window is the wide side until turned back (docs/multitasking.md).
+    case splitViewHalf = "split-view-half"
 
-    /// The window's width class in this mode.
-    public var widthClass: SizeClass { self == .fullScreen ? .regular : .compact }
+    /// The width class a `device.resize` to this mode carries: the wide and half sides' in
+    /// landscape. Theirs depends on the screen and orientation: presentation-policy gives the
+    /// window the one Apple's multitasking tables give (`SplitView`).
+    public var widthClass: SizeClass { self == .fullScreen || self == .splitViewWide ? .regular : .compact }
+
+    /// Whether the window's width class comes from the screen and orientation (the wide and half
+    /// sides of Split View), not from the mode alone.
+    public var sizedBySplitView: Bool { self == .splitViewWide || self == .splitViewHalf }
 }
 
 /// An OS version such as `17.0` or `3.1.3`, compared numerically.

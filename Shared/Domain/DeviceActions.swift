@@ -55,8 +55,9 @@ extension Rotate: FieldSet {
 public struct Resize: Sendable, Equatable {
     /// The width class the window takes: `compact` (Slide Over) or `regular` (full screen).
     public var width: SizeClass
-    /// Where the window goes: `slide-over` or `split-view` (compact), `full-screen` (regular);
-    /// absent: Slide Over for compact, full screen for regular.
+    /// Where the window goes: `slide-over` or `split-view` (compact), `full-screen` (regular),
+    /// `split-view-wide` or `split-view-half` (the class the screen and orientation give, whatever
+    /// `width` says); absent: Slide Over for compact, full screen for regular.
     public var mode: WindowMode?
     /// The device's description, needed the first time a device id is used.
     public var profile: DeviceProfile?

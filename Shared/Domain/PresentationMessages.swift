@@ -336,7 +336,7 @@ public struct DeviceLayout: Sendable, Equatable {
     public var window: Size
     /// Every element on screen with its frame, containers before what they contain.
     public var elements: [LayoutElement]
-    /// Where the window is on the screen (`full-screen`, `slide-over`, `split-view`); absent: full screen.
+    /// Where the window is on the screen (`full-screen`, `slide-over`, `split-view`, `split-view-wide`, `split-view-half`); absent: full screen.
     public var mode: WindowMode?
     /// The window's top left corner in screen coordinates; absent: the screen's top left.
     public var windowOrigin: Point?

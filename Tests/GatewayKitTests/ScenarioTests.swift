@@ -50,12 +50,12 @@ import Wire
 
     @Test func aFailedExpectationSaysWhatWasThereInstead() throws {
         #expect(try expectation("expect presentation.presented presentation.style=alert").failure(in: [popover])
-            == "no presentation.presented message matched: presentation.style is popover")
+            == "no presentation.presented message matched: the only one (from presentation-policy): presentation.style is popover, not alert")
         #expect(try expectation("expect media.add.requested").failure(in: [popover])
             == "no media.add.requested message; the action caused presentation.presented")
         #expect(try expectation("expect-no presentation.presented").failure(in: [popover]) == "a presentation.presented message matched")
         #expect(try expectation("expect presentation.presented presentation.nothing=1").failure(in: [popover])
-            == "no presentation.presented message matched: presentation.nothing is absent")
+            == "no presentation.presented message matched: the only one (from presentation-policy): presentation.nothing is absent, not 1")
     }
 
     func runner(_ messages: [[Envelope]], said: Box, complained: Box) -> ScenarioRunner {
@@ -89,7 +89,7 @@ import Wire
         var runner = runner([[popover], [popover]], said: said, complained: complained)
         let status = runner.run(try ScenarioParser.parse("tap add\nexpect presentation.presented presentation.style=alert\ntap add\n"))
         #expect(status == 1)
-        #expect(complained.lines == ["test.scenario:2: expectation failed: expect presentation.presented presentation.style=alert: no presentation.presented message matched: presentation.style is popover"])
+        #expect(complained.lines == ["test.scenario:2: expectation failed: expect presentation.presented presentation.style=alert: no presentation.presented message matched: the only one (from presentation-policy): presentation.style is popover, not alert"])
         #expect(!said.lines.contains("$ gateway tap add") || said.lines.filter { $0 == "$ gateway tap add" }.count == 1)
     }
 

@@ -9,10 +9,11 @@ import Wire
 /// The gateway CLI: parses the command line, runs one command and returns the exit status.
 public enum Gateway {
     /// Runs the gateway with `arguments` (without the program name) in `environment`. With
-    /// `--embedded`, `embedded` starts the services in this process and gives the gateway's
-    /// connection to them (the executable links them; without it, `--embedded` is refused).
+    /// `--embedded` (and for `gateway test`, once per file), `embedded` starts the services in this
+    /// process and gives the gateway's connection to them (the executable links them; without it,
+    /// running in memory is refused).
     public static func run(
-        _ arguments: [String], environment: [String: String], embedded: ((BusConfig) throws -> any BusTransport)? = nil
+        _ arguments: [String], environment: [String: String], embedded: EmbeddedStack.Start? = nil
     ) -> Int32 {
         let invocation: Invocation
         do {
@@ -45,6 +46,9 @@ public enum Gateway {
             Log.standardError("gateway: \(error)\n")
             return ExitStatus.transport
         }
+        if case .test(let request) = invocation.command {
+            return ScenarioTestCommand(request: request, invocation: invocation, environment: environment, config: config, embedded: embedded).run()
+        }
         let colors = isatty(1) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: invocation.json, formatter: HumanFormatter(colors: colors))
         do {
@@ -52,9 +56,13 @@ public enum Gateway {
             // A watcher sees every client's messages; any other command only its own answers.
             let watching = if case .watch = invocation.command { true } else { false }
             let client: GatewayClient
+            var started: EmbeddedStack?
+            defer { started?.stop() }
             if invocation.embedded {
                 guard let embedded else { throw UsageError("--embedded is not available in this build") }
-                client = GatewayClient(transport: try embedded(config), config: config)
+                let stack = try embedded(config)
+                started = stack
+                client = GatewayClient(transport: stack.transport, config: config)
             } else {
                 do {
                     client = try GatewayClient(config: config, watching: watching)
@@ -89,39 +97,6 @@ public enum Gateway {
         Log.standardError("gateway: \(error.description)\n\(usage)\n")
     }
 
-    /// How one scenario or shell line is run: parsed like a command line, with the run's device
-    /// and timeout as defaults, printed the run's way. A device's profile travels only with its
-    /// first action in the run, and again when it changes or after the device is forgotten:
-    /// the services keep the profile a device was created with.
-    private static func lineRunner(
-        invocation: Invocation, environment: [String: String], session: GatewaySession
-    ) -> ([String]) throws -> ActionOutcome {
-        var defaults = environment
-        defaults["GATEWAY_DEVICE"] = invocation.device
-        defaults["GATEWAY_TIMEOUT"] = String(invocation.timeout)
-        // The profile each device was last sent with in this run.
-        var described: [String: DeviceProfile] = [:]
-        return { words in
-            var line = try CommandLineParser.parse(words, environment: defaults)
-            if line.profile == nil && line.device == invocation.device { line.profile = invocation.profile }
-            switch line.command {
-            case .run, .shell, .watch, .completion, .keys, .contract, .help, .version:
-                throw UsageError("\(words.first ?? "") cannot be used inside a scenario")
-            case .forget(let device):
-                described[device] = nil
-                return try session.execute(line)
-            case .tap, .rotate, .resize, .resizeMode, .select, .interaction, .describe, .screen:
-                let profile = line.profile
-                if let profile, described[line.device] == profile { line.profile = nil }
-                let outcome = try session.execute(line)
-                if let profile { described[line.device] = profile }
-                return outcome
-            default:
-                return try session.execute(line)
-            }
-        }
-    }
-
     private static func runScenario(_ path: String, invocation: Invocation, environment: [String: String], session: GatewaySession) throws -> Int32 {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw FileError("cannot read the scenario file '\(path)'")
@@ -134,7 +109,7 @@ public enum Gateway {
         }
         let json = invocation.json
         var runner = ScenarioRunner(
-            source: path, perform: lineRunner(invocation: invocation, environment: environment, session: session),
+            source: path, perform: ScenarioLines(invocation: invocation, environment: environment, session: session).perform,
             say: { if !json { print($0) } }, complain: { Log.standardError("gateway: \($0)\n") })
         return runner.run(steps)
     }
@@ -143,7 +118,7 @@ public enum Gateway {
         let interactive = isatty(0) != 0
         let json = invocation.json
         var runner = ScenarioRunner(
-            source: "shell", perform: lineRunner(invocation: invocation, environment: environment, session: session),
+            source: "shell", perform: ScenarioLines(invocation: invocation, environment: environment, session: session).perform,
             say: { if !json && !$0.hasPrefix("$ ") { print($0) } }, complain: { Log.standardError("\($0)\n") })
         var number = 0
         var status = ExitStatus.ok
@@ -171,17 +146,21 @@ public enum Gateway {
 struct Output {
     let json: Bool
     let formatter: HumanFormatter
+    /// Prints nothing (`gateway test`: a line per file, not per message).
+    var silent = false
     private let codec = EnvelopeCodec()
 
-    init(json: Bool, formatter: HumanFormatter) {
-        self.json = json; self.formatter = formatter
+    init(json: Bool, formatter: HumanFormatter, silent: Bool = false) {
+        self.json = json; self.formatter = formatter; self.silent = silent
     }
 
     /// Prints `envelope` in the chosen form, at once (a pipe reader sees each line as it happens);
     /// returns whether a line was printed (people get none for bookkeeping such as acks).
     @discardableResult
     func print(_ envelope: Envelope, describingRequests: Bool = false) -> Bool {
-        if json {
+        if silent {
+            return false
+        } else if json {
             // What it prints was decoded or sent, so it encodes; a number that is not finite would not.
             do {
                 Swift.print(String(decoding: try codec.encode(envelope), as: UTF8.self))

@@ -44,6 +44,9 @@ struct CommandLineDraft {
     var validate = false
     var force = false
     var ifMissing = false
+    var live = false
+    var jobs = 1
+    var junit: String?
 
     /// The description options, applied over the chosen profile.
     struct ProfileOverrides {
@@ -183,12 +186,12 @@ public enum GatewayCommands {
             return .rotate(try parseEnum(Orientation.self, arguments[0], "rotate", "portrait or landscape", command: "rotate"))
         },
         GatewayCommandDeclaration(
-            "resize", usage: "resize compact|regular|slide-over|split-view|full-screen",
-            summary: "Move an iPad's window: Slide Over (compact, the default), the narrow side of Split View (compact), or full screen (regular).",
+            "resize", usage: "resize compact|regular|slide-over|split-view|split-view-wide|split-view-half|full-screen",
+            summary: "Move an iPad's window: Slide Over (compact, the default), the narrow side of Split View (1/3, compact), its wide side (2/3: regular in landscape, compact in portrait), half of it (landscape only, compact), or full screen (regular). Sizes: docs/multitasking.md.",
             arguments: [.words(SizeClass.allCases.map(\.rawValue) + WindowMode.allCases.map(\.rawValue))],
-            examples: ["gateway resize compact", "gateway resize split-view"]
+            examples: ["gateway resize compact", "gateway resize split-view", "gateway --orientation landscape resize split-view-wide"]
         ) { _, arguments throws(UsageError) in
-            let choices = "compact, regular, slide-over, split-view or full-screen"
+            let choices = "compact, regular, slide-over, split-view, split-view-wide, split-view-half or full-screen"
             try exactly(1, choices, "resize", arguments)
             if let mode = WindowMode(rawValue: arguments[0]) { return .resizeMode(mode) }
             return .resize(try parseEnum(SizeClass.self, arguments[0], "resize", choices, command: "resize"))
@@ -271,6 +274,27 @@ public enum GatewayCommands {
             "run", usage: "run FILE", argument: "a scenario file", completion: .files,
             summary: "Run a scenario: each line is what you would type after `gateway`; `expect TYPE [FIELD=VALUE…]` and `expect-no TYPE […]` check the messages the previous action caused (FIELD is a body key, dotted for nesting); # starts a comment. Stops at the first failed expectation with exit 1, naming FILE:LINE.",
             examples: ["gateway run Scenarios/plus-button-ipad.scenario", "gateway --json run my.scenario"], GatewayCommand.run),
+        GatewayCommandDeclaration(
+            "test", usage: "test [PATH…] [--live] [--jobs N] [--junit FILE]",
+            summary: "Run every .scenario file under the PATHs (default Scenarios/), in memory (each file with services of its own) or --live against the bus (each file with device ids of its own). A file goes on after a failed expectation; an expectation whose action could not be performed is skipped. Prints a line per file, the failures on standard error, then `N passed, M failed`; exit 0 when all pass, 1 when one fails, 2 for a line that is not a scenario's, 5 for a file that cannot be read (docs/testing.md).",
+            options: [
+                GatewayOption("--live", help: "against the bus and services running (BUS_FRONTEND, BUS_BACKEND), not in memory") { draft, _ in
+                    draft.live = true
+                },
+                GatewayOption("--jobs", value: "N", help: "run N files at once (default 1)") { draft, text throws(UsageError) in
+                    guard let jobs = Int(text), jobs > 0, jobs <= 64 else { throw UsageError("--jobs takes a number from 1 to 64, not '\(text)'", command: "test") }
+                    draft.jobs = jobs
+                },
+                GatewayOption("--junit", value: "FILE", help: "also write the results to FILE as JUnit XML", completion: .files) { draft, text in
+                    draft.junit = text
+                },
+            ],
+            arguments: [.files], repeatsLastArgument: true,
+            examples: ["gateway test", "gateway test --jobs 4 --junit report.xml Scenarios/ my-flows/", "gateway test --live Scenarios/rotation.scenario"]
+        ) { draft, arguments in
+            .test(ScenarioTestRequest(
+                paths: arguments.isEmpty ? ScenarioTestRequest.defaultPaths : arguments, live: draft.live, jobs: draft.jobs, junit: draft.junit))
+        },
         withoutArguments(
             "shell", summary: "An interactive session: reads actions and expectations line by line (as in a scenario) until end of input or `exit`.",
             examples: ["gateway --device iphone shell", "echo 'tap add' | gateway shell"], .shell),

@@ -9,7 +9,7 @@ public enum GatewayCommand: Sendable, Equatable {
     case rotate(Orientation)
     /// `resize compact|regular`: an iPad window's width class.
     case resize(SizeClass)
-    /// `resize slide-over|split-view|full-screen`: an iPad window's multitasking mode.
+    /// `resize slide-over|split-view|split-view-wide|split-view-half|full-screen`: an iPad window's multitasking mode.
     case resizeMode(WindowMode)
     /// `select NAME`: picks a monster in the roster list.
     case select(String)
@@ -31,6 +31,8 @@ public enum GatewayCommand: Sendable, Equatable {
     case watch(types: [String], count: Int?)
     /// `run FILE`: a scenario file of actions and expectations.
     case run(String)
+    /// `test [PATH…]`: every scenario file under the paths, each expectation reported.
+    case test(ScenarioTestRequest)
     /// `shell`: actions and expectations read line by line from standard input.
     case shell
     /// `screen [--out FILE]`: the device's screen as SVG (or PNG).
@@ -62,7 +64,7 @@ public enum GatewayCommand: Sendable, Equatable {
         case .roster: return .snapshotRequest(SnapshotRequest())
         case .rosterBackup(let path): return .backupRequest(BackupRequest(path: path))
         case .forget: return .forget(Forget())
-        case .status, .ping, .watch, .run, .shell, .screen, .completion, .keys, .contract, .help, .version: return nil
+        case .status, .ping, .watch, .run, .test, .shell, .screen, .completion, .keys, .contract, .help, .version: return nil
         }
     }
 }
@@ -166,7 +168,7 @@ public enum ExitStatus {
         (usage, "usage error (with the usage)"),
         (timeout, "the bus or a service did not answer in time"),
         (transport, "the bus cannot be reached as configured: a bad BUS_FRONTEND or BUS_BACKEND endpoint, CURVE keys missing or wrong, or another bad bus setting"),
-        (file, "a file cannot be read or written: the scenario of run, the FILE of screen --out"),
+        (file, "a file cannot be read or written: the scenario of run or test, the FILE of screen --out or test --junit"),
     ]
 
     /// The status of `error`; a kind not named above (ZeroMQ's, the configuration's) is the

@@ -28,19 +28,20 @@ public struct ScenarioExpectation: Sendable, Equatable, CustomStringConvertible 
     public func failure(in messages: [Envelope]) -> String? {
         let codec = EnvelopeCodec()
         let candidates = messages.filter { $0.type.rawValue == type }
-        var nearMisses: [String] = []
+        // The message of the type with the fewest fields that differ (the first of those).
+        var closest: (service: String, mismatches: [String])?
         var matched = false
         for message in candidates {
             guard let envelope = try? JSONValue.parse(codec.encode(message)), let body = envelope.value(at: "body") else { continue }
             let mismatches = fields.compactMap { field -> String? in
                 let actual = body.value(at: field.path)
-                return actual?.text == field.value ? nil : "\(field.path) is \(actual?.text ?? "absent")"
+                return actual?.text == field.value ? nil : "\(field.path) is \(actual?.text ?? "absent"), not \(field.value)"
             }
             if mismatches.isEmpty {
                 matched = true
                 break
             }
-            nearMisses.append(mismatches.joined(separator: ", "))
+            if closest == nil || mismatches.count < closest!.mismatches.count { closest = (message.service, mismatches) }
         }
         if negated {
             return matched ? "a \(type) message matched" : nil
@@ -50,7 +51,8 @@ public struct ScenarioExpectation: Sendable, Equatable, CustomStringConvertible 
             let seen = messages.map(\.type.rawValue).filter { $0 != "ack" }
             return "no \(type) message; the action caused \(seen.isEmpty ? "nothing" : seen.joined(separator: ", "))"
         }
-        return "no \(type) message matched: " + nearMisses.joined(separator: "; ")
+        let of = candidates.count == 1 ? "the only one" : "the closest of \(candidates.count)"
+        return "no \(type) message matched: \(of) (from \(closest?.service ?? "an unreadable message")): " + (closest?.mismatches ?? []).joined(separator: "; ")
     }
 }
 

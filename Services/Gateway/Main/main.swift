@@ -5,14 +5,12 @@ import Glibc
 import ProcessSupport
 
 
-// gateway: the CLI that acts as a simulated device; with --embedded, with the services inside.
+// gateway: the CLI that acts as a simulated device; with --embedded (and `gateway test`, once
+// per file), with the services inside.
 ParentWatch.start()
-let environment = ProcessInfo.processInfo.environment
-nonisolated(unsafe) var services: EmbeddedServices?
-let status = Gateway.run(Array(CommandLine.arguments.dropFirst()), environment: environment) { config in
-    let started = try EmbeddedServices(config: config, logLevel: environment["LOG_LEVEL"].flatMap { LogLevel(rawValue: $0.lowercased()) } ?? .warn)
-    services = started
-    return started.connect()
+let status = Gateway.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) { config in
+    let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { LogLevel(rawValue: $0.lowercased()) } ?? .warn
+    let services = try EmbeddedServices(config: config, logLevel: level)
+    return EmbeddedStack(transport: services.connect(), stop: services.stop)
 }
-services?.stop()
 exit(status)

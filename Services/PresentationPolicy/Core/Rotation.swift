@@ -15,30 +15,48 @@ enum Rotation {
             effects.append(.publish(.hidden(Hidden(presentation: presentation, reason: DismissalReason.rotation.rawValue))))
         }
         session.orientation = orientation
+        // The wide and half sides of Split View change width class with the orientation; a
+        // popover cannot stay in a window turned compact.
+        var turnedCompact = false
+        if let widthClass = SplitView.widthClass(of: session.mode, profile: session.profile, orientation: orientation), widthClass != session.widthClass {
+            session.widthClass = widthClass
+            turnedCompact = widthClass == .compact
+        }
         let layout = session.layout
         effects.append(.publish(.deviceLayout(layout.message(reason: .rotation))))
-        if let replaced = placeAgain(in: &session, layout: layout, reason: .rotation) { effects.append(replaced) }
+        if turnedCompact, session.presentation?.style == .popover {
+            effects.append(Taps.dismiss(&session, reason: .sizeClass))
+        } else if let replaced = placeAgain(in: &session, layout: layout, reason: .rotation) {
+            effects.append(replaced)
+        }
         return effects
     }
 
-    /// Moves an iPad's window: full screen (regular width), Slide Over or Split View (compact).
-    /// A popover cannot stay in a compact window and is dismissed; an alert stays up, re-centred.
+    /// Moves an iPad's window: full screen (regular width), Slide Over or Split View's narrow side
+    /// (compact), Split View's wide side or half (the class `SplitView` gives). A popover cannot
+    /// stay in a compact window and is dismissed; an alert stays up, re-centred.
     static func resize(_ resize: Resize, in session: inout DeviceSession) -> [Effect] {
         if session.profile.idiom == .phone {
             return [.error(.unsupported, "an iPhone's window always fills its screen: its width class comes with the model and orientation (describe a Plus or Max in landscape with --width regular)")]
         }
         let mode = resize.mode ?? (resize.width == .compact ? .slideOver : .fullScreen)
-        guard mode.widthClass == resize.width else {
+        guard SplitView.exists(mode, in: session.orientation) else {
+            return [.error(.badResize, "Split View has no half in portrait on an iPad of this size: split-view-wide (2/3) or split-view (1/3) instead, or turn it to landscape first")]
+        }
+        // The wide and half sides take the class Apple's table gives for the screen and
+        // orientation, whatever the message says; the other modes have one class each.
+        let width = SplitView.widthClass(of: mode, profile: session.profile, orientation: session.orientation) ?? resize.width
+        guard mode.sizedBySplitView || mode.widthClass == resize.width else {
             return [.error(.badResize, "\(mode.rawValue) is \(mode.widthClass.rawValue) width, not \(resize.width.rawValue)")]
         }
-        guard mode != session.mode || resize.width != session.widthClass else {
-            return [.unchanged(.sameWidth, "the window is already \(mode.rawValue) (\(resize.width.rawValue) width): nothing moved")]
+        guard mode != session.mode || width != session.widthClass else {
+            return [.unchanged(.sameWidth, "the window is already \(mode.rawValue) (\(width.rawValue) width): nothing moved")]
         }
         var effects: [Effect] = []
-        if resize.width == .compact, session.presentation?.style == .popover {
+        if width == .compact, session.presentation?.style == .popover {
             effects.append(Taps.dismiss(&session, reason: .sizeClass))
         }
-        session.widthClass = resize.width
+        session.widthClass = width
         session.mode = mode
         let layout = session.layout
         effects.append(.publish(.deviceLayout(layout.message(reason: .resize))))

@@ -41,7 +41,8 @@ public struct ScreenLayout: Sendable, Equatable {
         ElementName.allCases.filter { $0 != .outside }.map(\.rawValue) + Catalogue.names.map { ElementName.rowPrefix + $0 })
 
     /// The layout of a device with `profile`, turned to `orientation`, with a window of `widthClass`
-    /// placed by `mode` (by default: Slide Over for a compact iPad window, else full screen).
+    /// placed by `mode` (by default: Slide Over for a compact iPad window, else full screen; the
+    /// wide and half sides of Split View as wide as `SplitView` says).
     public init(profile: DeviceProfile, orientation: Orientation, widthClass: SizeClass, mode: WindowMode? = nil) {
         self.orientation = orientation
         self.widthClass = widthClass
@@ -50,9 +51,12 @@ public struct ScreenLayout: Sendable, Equatable {
             : Size(width: profile.screen.height, height: profile.screen.width)
         self.screen = screen
         let narrow = widthClass == .compact && profile.idiom == .pad
-        let mode = narrow ? (mode == .splitView ? WindowMode.splitView : .slideOver) : .fullScreen
+        // The wide and half sides of Split View have their own widths (`SplitView`); the caller
+        // gives the width class the table gives them.
+        let splitSide = profile.idiom == .pad ? mode.flatMap { SplitView.window($0, screenWidth: screen.width, orientation: orientation) } : nil
+        let mode = if splitSide != nil, let mode { mode } else if narrow { mode == .splitView ? WindowMode.splitView : .slideOver } else { WindowMode.fullScreen }
         self.mode = mode
-        let windowWidth = narrow ? min(Self.slideOverWidth, screen.width) : screen.width
+        let windowWidth = splitSide?.width ?? (narrow ? min(Self.slideOverWidth, screen.width) : screen.width)
         window = Size(width: windowWidth, height: screen.height)
         windowOrigin = Point(x: mode == .slideOver ? screen.width - windowWidth : 0, y: 0)
         // The keyboard spans the whole screen, not the window (seed 002): in window coordinates

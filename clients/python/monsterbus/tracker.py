@@ -1,0 +1,127 @@
+"""Knowing, without sleeping, when everything an action caused has arrived (as the gateway's
+ActionTracker): every service acknowledges each message it handles with an `ack` listing what it
+published (`emitted`) and what it passed on to another service (`forwarded`, which that service
+acknowledges in turn); a message another service also reads (`contract.READERS`) awaits that
+service's acknowledgement too. The action is complete when every acknowledgement expected and
+every message they list has arrived."""
+from .contract import READERS
+
+
+class ActionTracker:
+    def __init__(self, action_id, first_hop):
+        self.action_id = action_id
+        self.first_hop = list(first_hop)
+        self.received = []
+        self._ids = set()
+        self._pending = {(action_id, service) for service in first_hop}
+        self._early = {}
+        self._missing = set()
+
+    def observe(self, message):
+        """Takes in one message; returns whether the action caused it."""
+        if message.correlation_id != self.action_id or message.id == self.action_id or message.id in self._ids:
+            return False
+        self.received.append(message)
+        self._ids.add(message.id)
+        self._missing.discard(message.id)
+        if message.type == "ack":
+            key = (message.body.get("handledId"), message.service)
+            if key in self._pending:
+                self._pending.discard(key)
+                self._take(message.body)
+            else:
+                self._early[key] = message.body
+        for reader in READERS.get(message.type, []):
+            self._expect((message.id, reader))
+        return True
+
+    def _expect(self, key):
+        early = self._early.pop(key, None)
+        if early is not None:
+            self._take(early)
+        else:
+            self._pending.add(key)
+
+    def _take(self, ack):
+        # A repeat's acknowledgement lists what the first delivery caused, which is not sent again.
+        if ack.get("duplicate"):
+            return
+        for emitted in ack.get("emitted", []):
+            if emitted not in self._ids:
+                self._missing.add(emitted)
+        for forward in ack.get("forwarded", []):
+            self._expect((forward["id"], forward["service"]))
+
+    @property
+    def complete(self):
+        return not self._pending and not self._missing
+
+    @property
+    def first_hop_answered(self):
+        return not any(identifier == self.action_id for identifier, _ in self._pending)
+
+    @property
+    def awaiting(self):
+        """What is still awaited, for a person."""
+        parts = [f"an acknowledgement from {service}" for service in sorted({service for _, service in self._pending})]
+        if self._missing:
+            parts.append(f"{len(self._missing)} message(s) the services say they published")
+        return " and ".join(parts)
+
+
+class Outcome:
+    """Everything one action caused, acknowledgements included, with attribute access to it:
+    `outcome.presented.presentation.style`, `outcome.first("input.shown").input.width`."""
+
+    def __init__(self, action, messages):
+        self.action = action
+        self.messages = list(messages)
+
+    def all(self, message_type):
+        """The bodies of every message of `message_type`, in arrival order."""
+        return [message.body for message in self.messages if message.type == message_type]
+
+    def first(self, message_type):
+        """The body of the first message of `message_type`; LookupError naming what came instead."""
+        for message in self.messages:
+            if message.type == message_type:
+                return message.body
+        raise LookupError(f"no {message_type} message; the action caused {', '.join(self.types) or 'nothing'}")
+
+    def has(self, message_type):
+        return any(message.type == message_type for message in self.messages)
+
+    @property
+    def types(self):
+        """The types of what came back, acknowledgements left out."""
+        return [message.type for message in self.messages if message.type != "ack"]
+
+    @property
+    def errors(self):
+        """The `error` bodies: what the services refused, with `code` and `message`."""
+        return self.all("error")
+
+    @property
+    def result(self):
+        """The gateway's verdict: `refused`, `reported` (a question), `changed` or `unchanged`."""
+        if self.errors:
+            return "refused"
+        if self.action["type"] in ("device.describe", "roster.snapshot.request"):
+            return "reported"
+        quiet = {"ack", "action.unchanged", "input.tap", "input.passed"}
+        return "changed" if any(message.type not in quiet for message in self.messages) else "unchanged"
+
+    @property
+    def presented(self):
+        return self.first("presentation.presented")
+
+    @property
+    def dismissed(self):
+        return self.first("presentation.dismissed")
+
+    @property
+    def layout(self):
+        return self.first("layout.changed")
+
+    def __repr__(self):
+        return f"<Outcome of {self.action['type']}: {', '.join(self.types) or 'nothing'}>"

@@ -1,0 +1,61 @@
+"""An action is complete when every acknowledgement and every message they list has come."""
+from monsterbus import ActionTracker, Message, Outcome
+
+
+def message(identifier, message_type, service, body, correlation="a"):
+    return Message({"type": message_type, "id": identifier, "correlationId": correlation, "service": service, "body": body})
+
+
+def ack(identifier, service, handled, emitted=(), forwarded=(), duplicate=False):
+    return message(identifier, "ack", service, {"handled": "x", "handledId": handled, "emitted": list(emitted),
+                                               "forwarded": [{"id": i, "service": s} for i, s in forwarded], "duplicate": duplicate})
+
+
+def test_it_waits_for_what_the_acknowledgements_list_and_the_services_passed_to():
+    tracker = ActionTracker("a", ["presentation-policy"])
+    assert not tracker.complete
+    assert tracker.observe(ack("k1", "presentation-policy", "a", emitted=["t1", "l1"], forwarded=[("t1", "input-handling")]))
+    assert tracker.first_hop_answered and not tracker.complete
+    assert "an acknowledgement from input-handling" in tracker.awaiting
+    tracker.observe(message("t1", "input.tap", "presentation-policy", {}))
+    tracker.observe(message("l1", "layout.changed", "presentation-policy", {}))
+    # input-handling reads layout.changed: its acknowledgement of it is awaited too.
+    assert not tracker.complete
+    tracker.observe(ack("k2", "input-handling", "t1", emitted=["s1"]))
+    tracker.observe(ack("k3", "input-handling", "l1"))
+    assert not tracker.complete
+    tracker.observe(message("s1", "input.shown", "input-handling", {}))
+    assert tracker.complete
+    assert [m.id for m in tracker.received] == ["k1", "t1", "l1", "k2", "k3", "s1"]
+
+
+def test_an_early_acknowledgement_counts_and_others_are_ignored():
+    tracker = ActionTracker("a", ["presentation-policy"])
+    # input-handling's ack of the forwarded message arrives before the ack that forwards it.
+    tracker.observe(ack("k2", "input-handling", "t1"))
+    assert not tracker.observe(message("x", "presentation.presented", "presentation-policy", {}, correlation="other"))
+    assert not tracker.observe(message("a", "device.tap", "python-client", {}))
+    tracker.observe(ack("k1", "presentation-policy", "a", forwarded=[("t1", "input-handling")]))
+    assert tracker.complete
+    assert not tracker.observe(ack("k1", "presentation-policy", "a"))
+
+
+def test_a_duplicates_acknowledgement_lists_nothing_to_wait_for():
+    tracker = ActionTracker("a", ["roster"])
+    tracker.observe(ack("k1", "roster", "a", emitted=["never-sent-again"], duplicate=True))
+    assert tracker.complete
+
+
+def test_the_outcome_gives_typed_access_and_the_gateways_verdict():
+    action = {"type": "device.tap", "id": "a"}
+    refused = Outcome(action, [message("e", "error", "presentation-policy", {"code": "modal-alert", "message": "an alert is up"})])
+    assert refused.result == "refused" and refused.errors[0].code == "modal-alert"
+    unchanged = Outcome(action, [message("u", "action.unchanged", "presentation-policy", {"reason": "empty-space"}),
+                                 ack("k", "presentation-policy", "a")])
+    assert unchanged.result == "unchanged" and unchanged.types == ["action.unchanged"]
+    try:
+        unchanged.presented
+    except LookupError as error:
+        assert "no presentation.presented message; the action caused action.unchanged" in str(error)
+    else:
+        raise AssertionError("presented did not raise")
