@@ -7,9 +7,9 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
-/// A test target: its folder is `Tests/NAME`.
+/// A test target: its folder is `Tests/NAME`; every suite in it is tagged with a tier (`TestTiers`).
 func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-    .testTarget(name: name, dependencies: dependencies, path: "Tests/" + name, swiftSettings: strict)
+    .testTarget(name: name, dependencies: dependencies + ["TestTiers"], path: "Tests/" + name, swiftSettings: strict)
 }
 
 // Linux only (Debian): the code calls Glibc and Linux's pidfd_open directly, so
@@ -101,6 +101,7 @@ let package = Package(
 
         // Tests, and what several of them share: sample messages, seeded randomness.
         .target(name: "TestSupport", dependencies: ["Domain", "Wire"], path: "Tests/Support", swiftSettings: strict),
+        .target(name: "TestTiers", path: "Tests/Tiers", swiftSettings: strict),
         tests("ZeroMQTests", ["ZeroMQ"]),
         tests("JSONTests", ["JSON"]),
         tests("DomainTests", ["Domain"]),

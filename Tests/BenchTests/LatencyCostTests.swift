@@ -1,9 +1,10 @@
 @testable import Bench
 import Testing
+import TestTiers
 
 /// `bench --latency-cost`'s parts: the line through the p50s, the echo's extra work and where a
 /// ping asks for it.
-@Suite struct LatencyCostTests {
+@Suite(.tags(.unit)) struct LatencyCostTests {
     @Test func theLineThroughExactPointsIsTheirs() {
         let line = LeastSquares(x: [0, 25_000, 50_000, 100_000], y: [150, 157.5, 165, 180])
         #expect(abs(line.slope - 0.0003) < 1e-12)

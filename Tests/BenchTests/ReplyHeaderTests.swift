@@ -3,10 +3,11 @@
 import Domain
 import Runtime
 import Testing
+import TestTiers
 
 /// The product client's first read of a reply (`Reply`): the correlation id and the sender
 /// compared as bytes in place, against the full path (the header's text made, then compared).
-@Suite struct ReplyHeaderTests {
+@Suite(.tags(.unit)) struct ReplyHeaderTests {
     /// A received message of a topic frame and `json`.
     static func message(_ topic: String, _ json: String) -> ReceivedMessage {
         var message = ReceivedMessage()
@@ -57,7 +58,7 @@ import Testing
 }
 
 /// Each reply type's own bit (`Reply.typeBit`), for the client's sets of types in one word.
-@Suite struct ReplyTypeBitTests {
+@Suite(.tags(.unit)) struct ReplyTypeBitTests {
     @Test func everyTypeReadsAsItselfWithABitOfItsOwn() throws {
         var bits: UInt64 = 0
         for type in MessageType.allCases {

@@ -1,9 +1,10 @@
 @testable import Bench
 import Domain
 import Testing
+import TestTiers
 
 /// `TapChain`: when the bench's weapon tap is complete, and how many services it went through.
-@Suite struct TapChainTests {
+@Suite(.tags(.unit)) struct TapChainTests {
     let input = MonsterBus.Service.inputHandling, roster = MonsterBus.Service.roster, policy = MonsterBus.Service.presentationPolicy
 
     /// `service`'s acknowledgement of `handled` (an id), passing on `forwarded`.

@@ -1,9 +1,10 @@
 @testable import Bench
 import Testing
+import TestTiers
 
 /// The sustained run's bookkeeping: actions by their id's counter (`PREFIX-N`), as the raw echo's
 /// windowed run tracks pings by sequence number; each acknowledged once, a second ack a duplicate.
-@Suite struct TrackedActionsTests {
+@Suite(.tags(.unit)) struct TrackedActionsTests {
     @Test func anIdsCounterIsReadOnlyAfterItsOwnPrefix() {
         let prefix = Array("3f9a0c2b7d41e855-".utf8)
         func counter(_ id: String) -> UInt64? { Array(id.utf8).withUnsafeBytes { IDCounter.counter(of: $0, after: prefix) } }

@@ -1,9 +1,10 @@
 @testable import Bench
 import Testing
+import TestTiers
 
 /// The bench's verdict: one JSON line with every figure in its order, callgrind's read from its
 /// own JSON under the same keys; and the smoke profile `Scripts/test` runs.
-@Suite struct VerdictTests {
+@Suite(.tags(.unit)) struct VerdictTests {
     @Test func theJSONLineCarriesEveryFigureInOrderWithNullWhereCallgrindDidNotRun() {
         var m = Measurements(options: Options())
         m.rawLatency = [0.000_2, 0.000_2]

@@ -4,10 +4,11 @@ import Domain
 import ProcessSupport
 import Testing
 import Wire
+import TestTiers
 
 /// The bus's decisions, without sockets: which role may publish what, as whom, and which
 /// subscriptions it accepts.
-@Suite struct BusPolicyTests {
+@Suite(.tags(.unit)) struct BusPolicyTests {
     let policy = BusPolicy()
 
     /// Frames of a message of `type` claiming to come from `service`.

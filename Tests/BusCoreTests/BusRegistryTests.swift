@@ -1,9 +1,10 @@
 import BusCore
 import Domain
 import Testing
+import TestTiers
 
 /// What the bus reports of the services it hears.
-@Suite struct BusRegistryTests {
+@Suite(.tags(.unit)) struct BusRegistryTests {
     func beat(_ service: String, interval: Int = 1000) -> Heartbeat {
         Heartbeat(service: service, version: "1", pid: 7, uptimeSeconds: 3, intervalMilliseconds: interval, counters: ["handled": 2])
     }

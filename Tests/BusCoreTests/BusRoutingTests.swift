@@ -4,12 +4,13 @@ import JSON
 import Testing
 import TestSupport
 import Wire
+import TestTiers
 
 /// The topic the bus writes for a device's request: the key read from its JSON — its owner and
 /// bucket — whatever the sender wrote, and always the key a decoder of the same message derives
 /// (`Envelope.topic`), so that each subscriber gets exactly what its subscription says. An
 /// answer goes on the key its sender (a component) wrote.
-@Suite struct BusRoutingTests {
+@Suite(.tags(.unit)) struct BusRoutingTests {
     let policy = BusPolicy()
     let codec = EnvelopeCodec()
 

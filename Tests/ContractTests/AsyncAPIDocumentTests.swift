@@ -4,10 +4,11 @@ import JSON
 import Foundation
 import Testing
 import Wire
+import TestTiers
 
 /// The AsyncAPI document follows the code: regenerated in memory, it must equal the checked-in
 /// docs/asyncapi.yaml, and its schemas are what the codec reads.
-@Suite struct AsyncAPIDocumentTests {
+@Suite(.tags(.unit)) struct AsyncAPIDocumentTests {
     static let checkedIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/asyncapi.yaml")
 
@@ -55,7 +56,7 @@ import Wire
 }
 
 /// The recorder reads the schema from the types' own declarations (`FieldSet.fields`).
-@Suite struct SchemaRecorderTests {
+@Suite(.tags(.unit)) struct SchemaRecorderTests {
     struct Inner: FieldSet {
         var x: Double
         static var placeholder: Inner { Inner(x: 0) }
@@ -109,7 +110,7 @@ import Wire
 }
 
 /// The Swift validator behind `gateway watch --validate`.
-@Suite struct SchemaValidatorTests {
+@Suite(.tags(.unit)) struct SchemaValidatorTests {
     let validator: SchemaValidator
     init() throws { validator = try SchemaValidator.generated() }
 
@@ -136,7 +137,7 @@ import Wire
 }
 
 /// What the recorder cannot follow, it says so rather than guess.
-@Suite struct SchemaRecorderLimitsTests {
+@Suite(.tags(.unit)) struct SchemaRecorderLimitsTests {
     /// A value whose reading refuses the blank the recorder answers with.
     struct Checked: FieldValue {
         var version: String

@@ -1,8 +1,9 @@
 import Domain
 import Testing
+import TestTiers
 
 /// Idle devices are found by the clock the caller passes in.
-@Suite struct DeviceActivityTests {
+@Suite(.tags(.unit)) struct DeviceActivityTests {
     @Test func aDeviceUnusedForLongerThanTheLimitIsExpiredOnce() {
         var activity = DeviceActivity(limit: 100, lastUsed: ["old": 0])
         activity.touch("busy", at: 50)

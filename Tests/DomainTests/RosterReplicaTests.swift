@@ -1,8 +1,9 @@
 import Domain
 import Testing
+import TestTiers
 
 /// The Clone pattern's client: snapshot, held updates, gap detection.
-@Suite struct RosterReplicaTests {
+@Suite(.tags(.unit)) struct RosterReplicaTests {
     func update(_ revision: UInt64, _ name: String, _ weapon: Weapon, database: String = "db-1") -> MonsterUpdated {
         MonsterUpdated(revision: revision, monster: Catalogue.monster(named: name)!.with(weapon: weapon), change: "weapon", databaseId: database)
     }

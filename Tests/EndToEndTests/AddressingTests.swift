@@ -2,12 +2,13 @@ import Domain
 import Foundation
 import Testing
 import Wire
+import TestTiers
 
 /// DESIGN (topics): a client with a `replyTo` address subscribed to its own answers hears its
 /// own decisions and acknowledgements and no other client's; a watcher subscribed by type hears
 /// both; a device's request reaches the services on its bucket's topic, set by the bus, and a
 /// tap only its owner (`device.tap/OWNER/BUCKET`, the owner set by the bus from the body).
-@Suite(.serialized) final class AddressingTests {
+@Suite(.serialized, .tags(.processes)) final class AddressingTests {
     @Test func twoClientsEachReceiveOnlyTheirOwnAnswersAndAWatcherSeesBoth() throws {
         let policy = MonsterBus.Service.presentationPolicy
         let stack = try Stack(services: [policy])

@@ -2,13 +2,14 @@ import Domain
 import Foundation
 import Testing
 import Wire
+import TestTiers
 
 /// Issue 15: a presentation's topic carries its style (`presentation.presented/STYLE/REPLYTO`),
 /// and input-handling, which reads presentations only for whether a modal alert is up,
 /// subscribes to alerts' only: a popover's presentation and dismissal never reach it (its
 /// heartbeat's `received` and `handled` do not move), an alert's do, and the asking client
 /// hears both styles on its address.
-@Suite(.serialized) final class AlertTopicTests {
+@Suite(.serialized, .tags(.processes)) final class AlertTopicTests {
     @Test func aPopoverNeverReachesInputHandlingAnAlertDoesAndTheClientHearsBoth() throws {
         let policy = MonsterBus.Service.presentationPolicy, input = MonsterBus.Service.inputHandling
         let stack = try Stack(services: [policy, input])

@@ -3,6 +3,7 @@ import Foundation
 import ProcessSupport
 import Testing
 import ZeroMQ
+import TestTiers
 
 /// A process's resident memory in bytes (VmRSS), or nil if it is gone.
 func residentBytes(of pid: Int32) -> Int? {
@@ -15,7 +16,7 @@ func residentBytes(of pid: Int32) -> Int? {
 /// Input of any size or shape from an authorised client, through the real bus on CURVE: huge
 /// and countless subscriptions, 100 MB frames up and down. The bus and every service stay up
 /// and answer, and the bus's memory comes back once the client has left.
-@Suite(.serialized) final class BusLimitsTests {
+@Suite(.serialized, .tags(.processes)) final class BusLimitsTests {
     let keys: KeysFolder
     let stack: Stack
     let context: ZMQContext

@@ -2,10 +2,11 @@ import Domain
 import Foundation
 import Processes
 import Testing
+import TestTiers
 
 /// docs/durability.md: on SIGTERM the bus stops taking messages and passes on what it had already
 /// forwarded for at most `SHUTDOWN_DEADLINE_MS`; a second signal makes it leave at once.
-@Suite(.serialized) final class BusShutdownTests {
+@Suite(.serialized, .tags(.processes)) final class BusShutdownTests {
     let bus = MonsterBus.Service.bus
 
     /// A bus with the given deadline and a subscriber that has stopped reading (`gateway watch`

@@ -3,6 +3,7 @@ import Foundation
 import Processes
 import Testing
 import Wire
+import TestTiers
 
 /// Python with what the contract checks need (`Scripts/test` installs them).
 enum ContractPython {
@@ -24,7 +25,7 @@ enum ContractPython {
 }
 
 /// The checked-in AsyncAPI document, read by tools that know nothing of the Swift code.
-@Suite(.enabled(if: ContractPython.available, "needs python3 with pyzmq, pyyaml, jsonschema, asyncapi3, cloudevents (Scripts/test installs them)"))
+@Suite(.enabled(if: ContractPython.available, "needs python3 with pyzmq, pyyaml, jsonschema, asyncapi3, cloudevents (Scripts/test installs them)"), .tags(.processes))
 struct ContractDocumentTests {
     @Test func theDocumentIsValidAsyncAPI3WithValidJSONSchemas() throws {
         let result = try ContractPython.check(["document", ContractPython.document])
@@ -46,7 +47,7 @@ struct ContractDocumentTests {
 
 /// Every message on the bus against the contract, trace context end to end, JSON logs and the
 /// CloudEvents view, through the real processes.
-@Suite(.serialized, .enabled(if: ContractPython.available, "needs python3 with pyzmq, pyyaml, jsonschema, asyncapi3, cloudevents (Scripts/test installs them)"))
+@Suite(.serialized, .enabled(if: ContractPython.available, "needs python3 with pyzmq, pyyaml, jsonschema, asyncapi3, cloudevents (Scripts/test installs them)"), .tags(.processes))
 final class ContractFlowTests {
     let stack: Stack
 

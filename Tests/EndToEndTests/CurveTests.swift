@@ -5,6 +5,7 @@ import Processes
 import Testing
 import ZeroMQ
 import ZeroMQTransport
+import TestTiers
 
 /// A keys folder made by the real `gateway keys init`, removed when released.
 final class KeysFolder {
@@ -33,7 +34,7 @@ extension ChildProcess {
 /// The whole stack on CURVE (`BUS_KEYS_DIR`), over TCP on ephemeral ports: authorised clients
 /// work; plaintext clients and clients with keys the bus does not admit can neither inject an
 /// action nor read a message.
-@Suite(.serialized) final class CurveTests {
+@Suite(.serialized, .tags(.processes)) final class CurveTests {
     let keys: KeysFolder
     let stack: Stack
 
@@ -162,7 +163,7 @@ extension ChildProcess {
 }
 
 /// The bus without keys, and with broken ones.
-@Suite struct CurveConfigurationTests {
+@Suite(.tags(.processes)) struct CurveConfigurationTests {
     @Test func withoutKeysTheBusWarnsLoudlyThatItIsPlaintext() throws {
         let stack = try Stack(services: [])
         try stack.waitUntilAnswering(["bus"])   // up, so that it stops promptly at the end

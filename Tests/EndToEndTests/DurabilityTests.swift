@@ -2,12 +2,13 @@ import Domain
 import Foundation
 import Testing
 import Wire
+import TestTiers
 
 /// Acknowledged means kept, through the real processes: the roster refuses to start on evidence
 /// of loss, naming the files; ids with NUL are refused; a backup taken under load holds every
 /// change acknowledged before it and restores with its database id; a reset is noticed by
 /// every replica; devices are forgotten on request and when idle.
-@Suite(.serialized) final class DurabilityTests {
+@Suite(.serialized, .tags(.processes)) final class DurabilityTests {
     /// The roster database's path in `stack`.
     func databasePath(_ stack: Stack) -> String { stack.folder.appendingPathComponent("roster.db").path }
 

@@ -2,9 +2,10 @@ import Foundation
 import Processes
 import Sharding
 import Testing
+import TestTiers
 
 /// The etcd client against a real etcd: leases, keys with a lease, prefixes, fenced writes.
-@Suite(.serialized) struct EtcdClientTests {
+@Suite(.serialized, .tags(.processes)) struct EtcdClientTests {
     @Test func putGetListAndDelete() throws {
         let etcd = try EtcdServer()
         let client = try EtcdClient(endpoint: etcd.endpoint)

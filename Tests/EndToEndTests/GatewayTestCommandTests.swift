@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestTiers
 
 /// Python with `junitparser` (a JUnit consumer from PyPI; Scripts/test installs it).
 enum JUnitConsumer {
@@ -38,7 +39,7 @@ enum JUnitConsumer {
 
 /// `gateway test`: the shipped scenarios, a broken copy, JUnit read back by a consumer from
 /// PyPI, and files at once, in memory and against the real processes.
-@Suite(.serialized) final class GatewayTestCommandTests {
+@Suite(.serialized, .tags(.processes)) final class GatewayTestCommandTests {
     let folder: URL
 
     init() throws {

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 import FoundationXML
+import TestTiers
 
 /// The gateway as a tool, through the real processes: scenarios, watch, shell, screen.
-@Suite(.serialized) final class GatewayToolTests {
+@Suite(.serialized, .tags(.processes)) final class GatewayToolTests {
     let stack: Stack
 
     init() throws { stack = try Stack() }

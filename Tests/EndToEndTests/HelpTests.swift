@@ -1,9 +1,10 @@
 import Foundation
 import ProcessSupport
 import Testing
+import TestTiers
 
 /// Every executable's `--help` lists the environment variables it reads, from their declarations.
-@Suite struct HelpTests {
+@Suite(.tags(.processes)) struct HelpTests {
     static let programs: [(name: String, environment: [EnvironmentVariable])] = [
         ("bus", EnvironmentVariable.bus), ("presentation-policy", EnvironmentVariable.shardedService),
         ("input-handling", EnvironmentVariable.shardedService), ("roster", EnvironmentVariable.roster),

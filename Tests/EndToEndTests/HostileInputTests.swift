@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Wire
+import TestTiers
 
 /// Bad input through the real bus: every case gets an `error` naming what is wrong, from the
 /// service it reached, and the services stay up with their state unchanged.
-@Suite(.serialized) final class HostileInputTests {
+@Suite(.serialized, .tags(.processes)) final class HostileInputTests {
     let stack: Stack
 
     init() throws { stack = try Stack() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestTiers
 
 /// `Scripts/monitor-test.py` in this repository, run with python3 and the stack's environment.
 enum MonitorCheck {
@@ -30,7 +31,7 @@ enum MonitorCheck {
 
 /// The monitor against a real stack: its pages, /metrics parsed by prometheus_client, and the
 /// page in headless Chromium driven by Selenium (`Scripts/test` installs all three).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.processes))
 final class MonitorTests {
     let stack: Stack
     let url: String
@@ -74,7 +75,7 @@ final class MonitorTests {
 
 /// The monitor on CURVE with its own certificate (`monitor`, made by `gateway keys init`): it
 /// hears every service and the bus, and its questions to presentation-policy are answered.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.processes))
 final class MonitorCurveTests {
     let stack: Stack
     let url: String

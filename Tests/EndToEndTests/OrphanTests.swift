@@ -2,10 +2,11 @@ import CLinux
 import Foundation
 import Processes
 import Testing
+import TestTiers
 
 /// No orphans: every executable of the project exits when the process that started it dies,
 /// even by SIGKILL, so a test run or a benchmark that crashes leaves nothing running.
-@Suite(.serialized) struct OrphanTests {
+@Suite(.serialized, .tags(.processes)) struct OrphanTests {
     /// Waits up to `timeout` seconds for the process `pid` (not necessarily a child of this one)
     /// to exit, on a pidfd: true once it has exited (or no longer exists).
     func waitForExit(of pid: pid_t, timeout: TimeInterval) -> Bool {

@@ -5,6 +5,7 @@ import Testing
 import Wire
 import ZeroMQ
 import ZeroMQTransport
+import TestTiers
 
 /// A client of the bus with a certificate of its own (its role in the metadata), seeing raw
 /// frames. Owned by the test's thread.
@@ -69,7 +70,7 @@ final class Witness {
 /// The permission table enforced by the real bus on CURVE identities: for every role and every
 /// type of the vocabulary only the permitted messages pass, a forged `service` never does, and
 /// each refusal is answered with an `error` that names the message.
-@Suite(.serialized) final class PermissionTests {
+@Suite(.serialized, .tags(.processes)) final class PermissionTests {
     let keys: KeysFolder
     let stack: Stack
     let context: ZMQContext

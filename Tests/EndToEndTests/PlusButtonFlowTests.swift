@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestTiers
 
 /// SPEC §1.1 through the real processes and the real gateway executable, over TCP on
 /// ephemeral ports (the bus reports the ports it was given).
-@Suite(.serialized) final class PlusButtonFlowTests {
+@Suite(.serialized, .tags(.processes)) final class PlusButtonFlowTests {
     let stack: Stack
 
     init() throws { stack = try Stack(transport: .tcp) }
@@ -82,7 +83,7 @@ import Testing
 }
 
 /// The gateway when things are missing or wrong.
-@Suite struct GatewayFailureTests {
+@Suite(.tags(.processes)) struct GatewayFailureTests {
     @Test func aGatewayPointedAtNoBusExitsThreeWithAReasonWithinItsTimeout() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-bus-\(UUID().uuidString.prefix(8))")
         var environment = ProcessInfo.processInfo.environment
@@ -126,7 +127,7 @@ import Testing
 }
 
 /// Services leave cleanly and quickly on SIGTERM.
-@Suite struct LifecycleTests {
+@Suite(.tags(.processes)) struct LifecycleTests {
     @Test func everyProcessExitsZeroWithinASecondOfSIGTERM() throws {
         let stack = try Stack()
         for name in Stack.services {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestTiers
 
 /// The `+` popover permits Any arrow direction (SPEC 1.1), through the real processes: where an
 /// up arrow does not fit, another direction is chosen and the whole content still shows.
-@Suite(.serialized) final class PopoverArrowFlowTests {
+@Suite(.serialized, .tags(.processes)) final class PopoverArrowFlowTests {
     @Test func onAShortIPadWindowThePlusPopoverPointsRightBecauseAnUpArrowDoesNotFit() throws {
         let stack = try Stack(services: ["presentation-policy", "input-handling", "roster"])
         // A window 1024×200: under the navigation bar (64 pt + 13 pt of arrow) there are 113 pt

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestTiers
 
 /// SPEC §1.2–1.3 through the real processes: rotation, dismissal, modality, adaptivity, the
 /// colour picker and the Monster List popover.
-@Suite(.serialized) final class PresentationFlowTests {
+@Suite(.serialized, .tags(.processes)) final class PresentationFlowTests {
     let stack: Stack
 
     init() throws { stack = try Stack() }

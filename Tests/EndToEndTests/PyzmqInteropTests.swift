@@ -1,6 +1,7 @@
 import Foundation
 import ProcessSupport
 import Testing
+import TestTiers
 
 /// Python with pyzmq, if this machine has it (`Scripts/test` installs it).
 enum Python {
@@ -21,7 +22,7 @@ enum Python {
 
 /// A pyzmq client with certificates made by `zmq.auth.create_certificates` talks to the bus
 /// over CURVE once its public certificate is in `authorized/`, and is refused otherwise.
-@Suite(.serialized, .enabled(if: Python.hasZMQ, "needs python3 with pyzmq (Scripts/test installs it)"))
+@Suite(.serialized, .enabled(if: Python.hasZMQ, "needs python3 with pyzmq (Scripts/test installs it)"), .tags(.processes))
 final class PyzmqInteropTests {
     let keys: KeysFolder
     let python: String

@@ -2,12 +2,13 @@ import Domain
 import Foundation
 import Testing
 import Wire
+import TestTiers
 
 /// Replays and forged times through the real bus: every service answers a message id it has
 /// already handled with its first acknowledgement marked `duplicate` and changes nothing; a
 /// `time` that is not a timestamp, or is ahead of the clock, is refused; numbers that could
 /// not be sent are refused at the door.
-@Suite(.serialized) final class ReplayTests {
+@Suite(.serialized, .tags(.processes)) final class ReplayTests {
     let stack: Stack
     let client: TestClient
 

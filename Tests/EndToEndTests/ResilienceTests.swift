@@ -1,10 +1,11 @@
 import Domain
 import Foundation
 import Testing
+import TestTiers
 
 /// Crashes, overload and oversized input through the real processes: nothing acknowledged is
 /// lost, nothing is dropped silently, and what cannot be done is refused with a reason.
-@Suite final class ResilienceTests {
+@Suite(.tags(.processes)) final class ResilienceTests {
     /// The bus's heartbeat counters, as `gateway --json status` reports them.
     func busCounters(_ stack: Stack) throws -> [String: Int] {
         let status = try stack.gateway(["--json", "status"])

@@ -2,11 +2,12 @@ import Foundation
 import ProcessSupport
 import Testing
 import ZeroMQ
+import TestTiers
 
 /// Revocation through the real bus on CURVE: once a key is removed from `authorized/` and the
 /// bus gets SIGHUP, the key's open connections are cut within a second: it reads nothing more
 /// and nothing it sends passes.
-@Suite(.serialized) final class RevocationTests {
+@Suite(.serialized, .tags(.processes)) final class RevocationTests {
     let keys: KeysFolder
     let stack: Stack
     let context: ZMQContext

@@ -5,10 +5,11 @@ import Testing
 import Wire
 import ZeroMQ
 import ZeroMQTransport
+import TestTiers
 
 /// SPEC §1.3–1.4 through the real processes: the roster, persisted changes, late joiners, and
 /// the weapon input view.
-@Suite(.serialized) final class RosterAndInputFlowTests {
+@Suite(.serialized, .tags(.processes)) final class RosterAndInputFlowTests {
     let stack: Stack
 
     init() throws { stack = try Stack() }

@@ -2,10 +2,11 @@ import Domain
 import Foundation
 import Testing
 import Wire
+import TestTiers
 
 /// "A message delivered twice is acknowledged as a duplicate and changes nothing" (docs/durability.md,
 /// Acknowledged means stored), through the real roster process and its database.
-@Suite(.serialized) final class RosterIdempotenceTests {
+@Suite(.serialized, .tags(.processes)) final class RosterIdempotenceTests {
     /// Sends `envelope` to the roster and returns its acknowledgement.
     func deliver(_ envelope: Envelope, with client: TestClient) throws -> Ack? {
         try client.bus.send(envelope)

@@ -4,11 +4,12 @@ import Processes
 import Sharding
 import Testing
 import Wire
+import TestTiers
 
 /// Two presentation-policy instances sharing the devices through etcd (docs/scaling.md): each
 /// action decided exactly once, and when one instance is killed with -9 its devices answer from
 /// the other with their popover and orientation as they were.
-@Suite(.serialized) final class ShardingTests {
+@Suite(.serialized, .tags(.processes)) final class ShardingTests {
     let etcd: EtcdServer
     let stack: Stack
     var instances: [String: ChildProcess] = [:]

@@ -2,10 +2,11 @@ import Domain
 import Foundation
 import Processes
 import Testing
+import TestTiers
 
 /// docs/durability.md: "On SIGTERM a service first handles every message that has already reached
 /// it, then leaves" — with a backlog waiting, the drain is not empty.
-@Suite(.serialized) final class ShutdownTests {
+@Suite(.serialized, .tags(.processes)) final class ShutdownTests {
     /// The number in the service's log line containing `prefix` followed by digits.
     func logged(_ child: ChildProcess, after prefix: String) -> Int? {
         child.waitForLine(timeout: 10) { line -> Int? in

@@ -1,11 +1,12 @@
 import Domain
 import Foundation
 import Testing
+import TestTiers
 
 /// A slow consumer never slows anyone else: with a `gateway --json watch` stopped (SIGSTOP)
 /// long enough to overflow its queue, another client's actions all succeed about as fast as
 /// without it; once resumed, the watcher says what it missed.
-@Suite(.serialized) final class SlowConsumerTests {
+@Suite(.serialized, .tags(.processes)) final class SlowConsumerTests {
     let keys: KeysFolder
     let stack: Stack
 

@@ -2,9 +2,10 @@ import Domain
 import Testing
 import Wire
 @testable import GatewayKit
+import TestTiers
 
 /// Knowing when an action's consequences have all arrived, from the acknowledgements.
-@Suite struct ActionTrackerTests {
+@Suite(.tags(.inMemory)) struct ActionTrackerTests {
     func message(_ id: String, from service: String, _ body: Body, correlation: String = "A") -> Envelope {
         Envelope(id: id, correlationId: correlation, service: service, device: "ipad", seq: 1, time: "t", body: body)
     }

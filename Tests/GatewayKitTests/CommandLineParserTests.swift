@@ -2,9 +2,10 @@ import Domain
 import Foundation
 import Testing
 @testable import GatewayKit
+import TestTiers
 
 /// The gateway's command line.
-@Suite struct CommandLineParserTests {
+@Suite(.tags(.inMemory)) struct CommandLineParserTests {
     func parse(_ line: String, environment: [String: String] = [:]) throws(UsageError) -> Invocation {
         try CommandLineParser.parse(line.split(separator: " ").map(String.init), environment: environment)
     }
@@ -164,7 +165,7 @@ import Testing
 }
 
 /// docs/gateway.md says what the declarations say.
-@Suite struct GatewayPageTests {
+@Suite(.tags(.inMemory)) struct GatewayPageTests {
     static let page: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }

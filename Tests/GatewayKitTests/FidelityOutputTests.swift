@@ -5,9 +5,10 @@ import PresentationCore
 import Testing
 import Wire
 @testable import GatewayKit
+import TestTiers
 
 /// Issue 14: output that never leaves a user guessing.
-@Suite struct OrderedOutputTests {
+@Suite(.tags(.inMemory)) struct OrderedOutputTests {
     func message(_ id: String, from service: String, _ body: Body) -> Envelope {
         Envelope(id: id, correlationId: "A", service: service, device: "ipad", seq: 1, time: "t", body: body)
     }
@@ -74,7 +75,7 @@ import Wire
     }
 }
 
-@Suite struct FidelityFormatterTests {
+@Suite(.tags(.inMemory)) struct FidelityFormatterTests {
     let plain = HumanFormatter(colors: false)
 
     func line(_ body: Body) -> String? {
@@ -119,7 +120,7 @@ import Wire
     }
 }
 
-@Suite struct StatusTableTests {
+@Suite(.tags(.inMemory)) struct StatusTableTests {
     @Test func columnsStayAlignedForStaleAndMissingRows() {
         let beat = { (service: String) in
             Heartbeat(service: service, version: "0.1.0", pid: 4242, uptimeSeconds: 12, intervalMilliseconds: 200, counters: ["handled": 3])
@@ -143,7 +144,7 @@ import Wire
     }
 }
 
-@Suite struct FidelityScreenTests {
+@Suite(.tags(.inMemory)) struct FidelityScreenTests {
     @Test func theInputViewSpansTheScreenInSlideOverAndItsKeysAreTheModels() throws {
         var session = DeviceSession(profile: .ipad)
         session.widthClass = .compact

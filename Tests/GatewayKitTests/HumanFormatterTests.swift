@@ -2,9 +2,10 @@ import Domain
 import Testing
 import Wire
 @testable import GatewayKit
+import TestTiers
 
 /// One readable line per thing that happened.
-@Suite struct HumanFormatterTests {
+@Suite(.tags(.inMemory)) struct HumanFormatterTests {
     let plain = HumanFormatter(colors: false)
 
     func line(_ body: Body, device: String? = "ipad", service: String = "presentation-policy") -> String? {

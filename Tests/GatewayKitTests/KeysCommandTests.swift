@@ -2,9 +2,10 @@ import Foundation
 import ProcessSupport
 import Testing
 @testable import GatewayKit
+import TestTiers
 
 /// `gateway keys init DIR [--force]`.
-@Suite struct KeysCommandTests {
+@Suite(.tags(.inMemory)) struct KeysCommandTests {
     func parse(_ line: String) throws(UsageError) -> GatewayCommand {
         try CommandLineParser.parse(line.split(separator: " ").map(String.init)).command
     }

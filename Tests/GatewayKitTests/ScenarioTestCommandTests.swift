@@ -4,9 +4,10 @@ import FoundationXML
 import Testing
 import Wire
 @testable import GatewayKit
+import TestTiers
 
 /// `gateway test`: its command line, its runner that goes on, the files it finds, its JUnit XML.
-@Suite struct ScenarioTestCommandTests {
+@Suite(.tags(.inMemory)) struct ScenarioTestCommandTests {
     func parse(_ line: String) throws(UsageError) -> Invocation {
         try CommandLineParser.parse(line.split(separator: " ").map(String.init))
     }
@@ -121,7 +122,7 @@ import Wire
 }
 
 /// Devices are introduced to the services that need their profile, whatever their first action.
-@Suite struct DeviceIntroductionTests {
+@Suite(.tags(.inMemory)) struct DeviceIntroductionTests {
     @Test func aFirstActionThatDoesNotReachPresentationPolicyIsPrecededByADescribe() {
         var introductions = DeviceIntroductions()
         #expect(introductions.plan(.roster, device: "d", profile: .iphone) == .init(describeFirst: .iphone))

@@ -3,9 +3,10 @@ import Foundation
 import Testing
 import Wire
 @testable import GatewayKit
+import TestTiers
 
 /// Scenario files: parsing, expectations, and the runner (with a fake bus).
-@Suite struct ScenarioTests {
+@Suite(.tags(.inMemory)) struct ScenarioTests {
     @Test func wordsSplitWithQuotesEscapesAndComments() throws {
         #expect(try ScenarioParser.split("--device ipad tap add   # the plus button") == ["--device", "ipad", "tap", "add"])
         #expect(try ScenarioParser.split("expect error message=\"an alert is up\"") == ["expect", "error", "message=an alert is up"])
@@ -109,7 +110,7 @@ import Wire
 }
 
 /// `watch` filters.
-@Suite struct WatchFilterTests {
+@Suite(.tags(.inMemory)) struct WatchFilterTests {
     func envelope(_ body: Body, device: String? = "ipad") -> Envelope {
         Envelope(id: "i", correlationId: "c", service: "s", device: device, seq: 1, time: "t", body: body)
     }
@@ -128,7 +129,7 @@ import Wire
 }
 
 /// `completion bash`.
-@Suite struct CompletionTests {
+@Suite(.tags(.inMemory)) struct CompletionTests {
     @Test func theScriptCompletesEveryCommandAndElement() {
         let script = CompletionScript.bash
         for command in GatewayCommands.commands { #expect(script.contains(command.name)) }

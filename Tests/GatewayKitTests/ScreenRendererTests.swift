@@ -4,9 +4,10 @@ import FoundationXML
 import InputCore
 import Testing
 @testable import GatewayKit
+import TestTiers
 
 /// The screen renderer draws every kind of screen as well-formed SVG with the parts tests look for.
-@Suite struct ScreenRendererTests {
+@Suite(.tags(.inMemory)) struct ScreenRendererTests {
     // MARK: Nothing presented
 
     @Test func svg_isWellFormedWithTheSVGNamespaceAndTheScreenSize() throws {
@@ -302,7 +303,7 @@ import Testing
 }
 
 /// Turning SVG into PNG with whatever converter this machine has.
-@Suite struct PNGConverterTests {
+@Suite(.tags(.inMemory)) struct PNGConverterTests {
     @Test func findTool_findsNothingOnAnEmptyPath_andReportsItClearly() throws {
         #expect(PNGConverter.findTool(searchPath: "") == nil)
         #expect(PNGConverter.findTool(searchPath: "/nonexistent-directory") == nil)

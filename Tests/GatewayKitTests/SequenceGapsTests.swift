@@ -2,9 +2,10 @@
 import Domain
 import Testing
 import Wire
+import TestTiers
 
 /// What a watcher missed, from the components' sequence numbers.
-@Suite struct SequenceGapsTests {
+@Suite(.tags(.inMemory)) struct SequenceGapsTests {
     func envelope(_ service: String, _ seq: UInt64) -> Envelope {
         Envelope(id: "\(service)-\(seq)", correlationId: "c", service: service, device: nil, seq: seq, time: "t", body: .ping(Ping()))
     }

@@ -3,9 +3,10 @@ import Domain
 import Testing
 import Wire
 @testable import GatewayKit
+import TestTiers
 
 /// The trace tree of `--trace` and the CloudEvents of `watch --format cloudevents`, without sockets.
-@Suite struct TraceAndCloudEventTests {
+@Suite(.tags(.inMemory)) struct TraceAndCloudEventTests {
     let root = TraceContext(traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7")
 
     func message(_ id: String, _ service: String, _ body: Body, trace: TraceContext?, parent: String?) -> Envelope {

@@ -3,9 +3,10 @@ import Foundation
 import InputCore
 import Testing
 import Wire
+import TestTiers
 
 /// SPEC §1.4: the weapon image as first responder, and its lazily created input view.
-@Suite struct InputCoreTests {
+@Suite(.tags(.unit)) struct InputCoreTests {
     let portrait = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
     let landscape = KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768)
 
@@ -315,7 +316,7 @@ extension Effect {
 }
 
 /// The weapon picker's key frames: part of the model, what `tap --at` hits and `screen` draws.
-@Suite struct WeaponPickerKeyFrameTests {
+@Suite(.tags(.unit)) struct WeaponPickerKeyFrameTests {
     @Test func keysNeverOverlapAndStayInsideThePicker_atEveryWidth() {
         for width in [320.0, 375, 667, 768, 1024] {
             let box = Rect(x: 0, y: 500, width: width, height: 110)

@@ -1,10 +1,11 @@
 import Domain
 import InputCore
 import Testing
+import TestTiers
 
 /// SPEC §1.4, beyond the weapon picker's happy path: a weapon button only works while the
 /// weapon picker itself is the input view on screen.
-@Suite struct ResponderRuleTests {
+@Suite(.tags(.unit)) struct ResponderRuleTests {
     let keyboard = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
 
     @Test func aWeaponButtonWhileTheKeyboardIsTheInputViewIsRefusedAndChangesNothing() {

@@ -1,10 +1,11 @@
 import JSON
 import Testing
+import TestTiers
 
 /// An object's members are found wherever they are, in any order and spacing, and a repeated
 /// key's first value is the one read whatever the order of asking: every reader of the same
 /// text reads the same values.
-@Suite struct JSONObjectReaderTests {
+@Suite(.tags(.unit)) struct JSONObjectReaderTests {
     /// The string values of `names` in the object `text`, asked for in that order (nil: absent).
     func strings(_ text: String, _ names: [StaticString]) throws(JSONError) -> [String?] {
         try Array(text.utf8).withUnsafeBufferPointer { bytes throws(JSONError) in

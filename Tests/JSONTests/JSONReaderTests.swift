@@ -1,10 +1,11 @@
 import Foundation
 import JSON
 import Testing
+import TestTiers
 
 /// The reader takes exactly JSON (RFC 8259): what it accepts Foundation's parser accepts, with
 /// the same values; what Foundation refuses it refuses, with a reason and never a crash.
-@Suite struct JSONReaderTests {
+@Suite(.tags(.unit)) struct JSONReaderTests {
     /// `text` read as one value.
     func parse(_ text: String) throws(JSONError) -> JSONValue { try JSONValue.parse(text) }
 

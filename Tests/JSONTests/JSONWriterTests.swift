@@ -1,9 +1,10 @@
 import JSON
 import Testing
+import TestTiers
 
 /// The writer copies what it is given exactly, whatever its length (short texts are copied as
 /// overlapping words, long ones by `memmove`), one piece after another.
-@Suite struct JSONWriterTests {
+@Suite(.tags(.unit)) struct JSONWriterTests {
     @Test func copiesTextsOfEveryLengthExactly() {
         let writer = JSONWriter(capacity: 16)
         var expected: [UInt8] = []

@@ -1,8 +1,9 @@
 import Domain
 import MonitorKit
 import Testing
+import TestTiers
 
-@Suite struct MonitorModelTests {
+@Suite(.tags(.unit)) struct MonitorModelTests {
     @Test func aDeviceSeenInAnActionIsDescribedOnceTheMonitorIsReady() {
         var wire = Wire()
         #expect(wire.model.startRequests() == [.ping])
@@ -89,7 +90,7 @@ import Testing
     }
 }
 
-@Suite struct MonitorTextTests {
+@Suite(.tags(.unit)) struct MonitorTextTests {
     @Test func metricsNameEveryCounterAndTheRoundTripHistogram() {
         var wire = Wire()
         wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))

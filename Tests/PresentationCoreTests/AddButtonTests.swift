@@ -1,9 +1,10 @@
 import Domain
 import Testing
 @testable import PresentationCore
+import TestTiers
 
 /// SPEC §1.1: the `+` button — a popover on a regular-width iPad with popovers, an alert elsewhere.
-@Suite struct AddButtonTests {
+@Suite(.tags(.unit)) struct AddButtonTests {
     @Test func addOnARegularIPadPresentsAPopoverAnchoredAtThePlusButton() throws {
         var harness = Harness()
         let effects = harness.tap("ipad", "add")

@@ -1,10 +1,11 @@
 import Domain
 import Testing
 @testable import PresentationCore
+import TestTiers
 
 /// The `+` popover permits Any arrow direction (SPEC 1.1): where Up does not fit, the next of
 /// Down, Left, Right that does is chosen, with the whole content.
-@Suite struct ArrowChoiceTests {
+@Suite(.tags(.unit)) struct ArrowChoiceTests {
     /// An iPad whose window is 1024×200 in landscape: under the navigation bar there are 113 pt,
     /// less than the `+` popover's 125.
     static let shortWindow = DeviceProfile(

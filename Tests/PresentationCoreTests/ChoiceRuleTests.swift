@@ -1,9 +1,10 @@
 import Domain
 import Testing
 @testable import PresentationCore
+import TestTiers
 
 /// Rules of what is presented and why it goes away, beyond the `+` button's happy path.
-@Suite struct ChoiceRuleTests {
+@Suite(.tags(.unit)) struct ChoiceRuleTests {
     @Test func aNewDeviceWhoseFirstActionIsRefusedIsKnownFromThen() {
         var harness = Harness()
         let refused = harness.send("fresh", .tap(Tap(element: "photo", profile: .ipad)))

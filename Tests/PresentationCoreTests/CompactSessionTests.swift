@@ -3,10 +3,11 @@ import Foundation
 import Testing
 import Wire
 @testable import PresentationCore
+import TestTiers
 
 /// Issue 15: a device's session is small — it shares its profile and the presentation on screen
 /// with every device holding the same — and behaves as before: same values, same snapshot JSON.
-@Suite struct CompactSessionTests {
+@Suite(.tags(.unit)) struct CompactSessionTests {
     @Test func devicesAlikeShareTheirProfileAndPresentation() throws {
         var core = PresentationCore()
         _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))

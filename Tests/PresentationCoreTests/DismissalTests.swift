@@ -2,10 +2,11 @@ import Domain
 import Testing
 import Wire
 @testable import PresentationCore
+import TestTiers
 
 /// SPEC §1.2: one popover at a time, dismissed by a tap outside (but not on its passthrough
 /// views) and by its own bar button (toggle).
-@Suite struct DismissalTests {
+@Suite(.tags(.unit)) struct DismissalTests {
     @Test func aTapOutsideDismissesThePopover() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "add")
@@ -85,7 +86,7 @@ import Wire
 }
 
 /// SPEC §1.2: an alert is modal.
-@Suite struct ModalityTests {
+@Suite(.tags(.unit)) struct ModalityTests {
     @Test func whileAnAlertIsUpOtherTapsAreRefusedAndNothingElseIsPresented() throws {
         var harness = Harness()
         let alert = harness.tap("iphone", "add")[0].presented!.presentation

@@ -2,9 +2,10 @@ import Domain
 import Testing
 import Wire
 @testable import PresentationCore
+import TestTiers
 
 /// Issue 14: where the simulation follows UIKit more closely.
-@Suite struct InputViewWidthTests {
+@Suite(.tags(.unit)) struct InputViewWidthTests {
     @Test func inSlideOverTheKeyboardSpansTheScreen_inPortraitAndLandscape() {
         var session = DeviceSession(profile: .ipad)
         session.widthClass = .compact
@@ -43,7 +44,7 @@ import Wire
     }
 }
 
-@Suite struct PointTapTests {
+@Suite(.tags(.unit)) struct PointTapTests {
     @Test func aPointGoesToTheKeyboardsWindowFirst_andWhatItPassesBackIsHitTestedHere() {
         #expect(Routing.firstHop(of: .tap(Tap(point: Point(x: 400, y: 1000)))) == [MonsterBus.Service.inputHandling])
         var harness = Harness()
@@ -87,7 +88,7 @@ import Wire
     }
 }
 
-@Suite struct RosterRowTests {
+@Suite(.tags(.unit)) struct RosterRowTests {
     @Test func aVisibleRowCanBeTappedByNameOrByPoint() throws {
         var harness = Harness()
         _ = harness.rotate("ipad", .landscape)
@@ -136,7 +137,7 @@ import Wire
     }
 }
 
-@Suite struct RegularWidthIPhoneTests {
+@Suite(.tags(.unit)) struct RegularWidthIPhoneTests {
     static let plusLandscape = DeviceProfile(
         idiom: .phone, screen: Size(width: 414, height: 736), os: OSVersion("17.0")!,
         orientation: .landscape, widthClass: .regular)
@@ -166,7 +167,7 @@ import Wire
     }
 }
 
-@Suite struct InteractionTests {
+@Suite(.tags(.unit)) struct InteractionTests {
     @Test func thePickersButtonsInteractionIsInputHandlings_andEachChangeHereSaysWhatChanged() {
         #expect(Routing.firstHop(of: .interaction(Interaction(element: "blowgun", enabled: false))) == [MonsterBus.Service.inputHandling])
         #expect(Routing.firstHop(of: .interaction(Interaction(element: "weapon", enabled: false))) == [MonsterBus.Service.presentationPolicy])
@@ -198,7 +199,7 @@ import Wire
     }
 }
 
-@Suite struct FirstActionTests {
+@Suite(.tags(.unit)) struct FirstActionTests {
     @Test func aRefusedFirstActionWithAProfileStillRegistersTheDevice() throws {
         var harness = Harness()
         #expect(harness.tap("left", "red", profile: .ipad).first?.errorBody?.code == "no-such-element")

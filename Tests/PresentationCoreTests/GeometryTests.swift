@@ -1,9 +1,10 @@
 import Domain
 import Testing
 @testable import PresentationCore
+import TestTiers
 
 /// The popover placement rule: fits on screen inside the margin, arrow at the anchor.
-@Suite struct GeometryTests {
+@Suite(.tags(.unit)) struct GeometryTests {
     let window = Size(width: 768, height: 1024)
     let size = Size(width: 200, height: 125)
 
@@ -63,7 +64,7 @@ import Testing
 }
 
 /// Every element of every layout is inside the window.
-@Suite struct LayoutTests {
+@Suite(.tags(.unit)) struct LayoutTests {
     @Test(arguments: [DeviceProfile.ipad, .iphone, .ipadLegacy])
     func everyElementIsInsideTheWindowInBothOrientations(_ profile: DeviceProfile) {
         for orientation in [Orientation.portrait, .landscape] {

@@ -2,9 +2,10 @@ import Domain
 import Testing
 import Wire
 @testable import PresentationCore
+import TestTiers
 
 /// SPEC §1.3: the colour picker and the "Monster List" popover.
-@Suite struct PickerTests {
+@Suite(.tags(.unit)) struct PickerTests {
     @Test func chooseColorIsARedGreenBluePopoverOnAnIPadAndTheChooseColorAlertWithCancelFirstOnAnIPhone() throws {
         var harness = Harness()
         let popover = try #require(harness.tap("ipad", "color").first?.presented).presentation
@@ -86,7 +87,7 @@ import Wire
 }
 
 /// Taps that belong to input-handling, and views with user interaction disabled.
-@Suite struct DeliveryTests {
+@Suite(.tags(.unit)) struct DeliveryTests {
     @Test func theWeaponImageTapIsPassedToInputHandlingWithTheKeyboardWidth() {
         var harness = Harness()
         let effects = harness.tap("ipad", "weapon")
@@ -154,7 +155,7 @@ import Wire
 }
 
 /// Devices are independent, created from a profile the first time, and refused otherwise.
-@Suite struct DeviceTests {
+@Suite(.tags(.unit)) struct DeviceTests {
     @Test func devicesNeverAffectEachOther() {
         var harness = Harness()
         _ = harness.tap("a", "add", profile: .ipad)

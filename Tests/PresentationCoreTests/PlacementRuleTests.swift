@@ -1,10 +1,11 @@
 import Domain
 import Testing
 @testable import PresentationCore
+import TestTiers
 
 /// Placement rules that only show off the `+` button's happy path: the order of preference of
 /// the arrow directions, centring on the anchor, the alert's size and rows, Slide Over's width.
-@Suite struct PlacementRuleTests {
+@Suite(.tags(.unit)) struct PlacementRuleTests {
     let window = Size(width: 768, height: 1024)
     let size = Size(width: 200, height: 125)
     /// An anchor in the middle of the window: every direction fits.

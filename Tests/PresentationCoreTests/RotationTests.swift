@@ -1,9 +1,10 @@
 import Domain
 import Testing
 @testable import PresentationCore
+import TestTiers
 
 /// SPEC §1.2: rotation hides a popover, then presents it again at its anchor, or dismisses it.
-@Suite struct RotationTests {
+@Suite(.tags(.unit)) struct RotationTests {
     @Test func aBarButtonPopoverIsHiddenThenPresentedAgainAtTheAnchorsNewPlace() throws {
         var harness = Harness()
         let before = harness.tap("ipad", "add")[0].presented!.presentation
@@ -75,7 +76,7 @@ import Testing
 }
 
 /// Multitasking: an iPad in a compact window behaves as an iPhone.
-@Suite struct AdaptivityTests {
+@Suite(.tags(.unit)) struct AdaptivityTests {
     @Test func goingCompactDismissesAPopover() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "add")

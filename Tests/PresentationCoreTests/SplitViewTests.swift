@@ -1,9 +1,10 @@
 import Domain
 import Testing
 @testable import PresentationCore
+import TestTiers
 
 /// The wide and half sides of Split View, from Apple's multitasking table for the 768×1024-pt iPad.
-@Suite struct SplitViewTests {
+@Suite(.tags(.unit)) struct SplitViewTests {
     @Test func theTableGivesAppleWidthsAndClassesForTheShippedIPad() throws {
         func side(_ mode: WindowMode, _ orientation: Orientation) throws -> (Double, SizeClass) {
             let screen = orientation == .portrait ? 768.0 : 1024.0

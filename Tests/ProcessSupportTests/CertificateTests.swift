@@ -2,9 +2,10 @@ import Processes
 import ProcessSupport
 import Testing
 import ZeroMQ
+import TestTiers
 
 /// ZeroMQ certificate files: what czmq and pyzmq write, read back tolerantly.
-@Suite struct CertificateTests {
+@Suite(.tags(.unit)) struct CertificateTests {
     /// A secret certificate exactly as pyzmq 27's `zmq.auth.create_certificates` writes it.
     static let pyzmqSecret = """
         #   ****  Generated on 2026-11-30 03:43:47.459335 by pyzmq  ****

@@ -2,9 +2,10 @@ import Processes
 import ProcessSupport
 import Testing
 import ZeroMQ
+import TestTiers
 
 /// CURVE settings from the environment: which certificate each process uses, and clear errors.
-@Suite struct CurveSettingsTests {
+@Suite(.tags(.unit)) struct CurveSettingsTests {
     let folder: TemporaryFolder
     let bus: Certificate
     let roster: Certificate
@@ -78,7 +79,7 @@ import ZeroMQ
 }
 
 /// The bus's allow-list: the public certificates in a folder.
-@Suite struct AllowListTests {
+@Suite(.tags(.unit)) struct AllowListTests {
     @Test func everyPublicCertificateIsAdmittedUnderItsFileName() throws {
         let folder = try TemporaryFolder()
         let roster = try Certificate.generate(metadata: ["role": "roster"]), python = try Certificate.generate()

@@ -4,9 +4,10 @@ import ProcessSupport
 import Testing
 import Wire
 @testable import ProcessSupport
+import TestTiers
 
 /// `LOG_FORMAT=json`: OpenTelemetry log records, one JSON object per line.
-@Suite struct LogTests {
+@Suite(.tags(.unit)) struct LogTests {
     let envelope = Envelope(
         id: "m-2", correlationId: "a-1", service: "gateway", device: "ip\"ad", seq: 2, time: "2026-11-30T03:14:39.123Z",
         traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", body: .tap(Tap(element: "add")))

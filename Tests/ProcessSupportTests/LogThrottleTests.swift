@@ -1,8 +1,9 @@
 import ProcessSupport
 import Testing
+import TestTiers
 
 /// A flood of alike log lines becomes the first one and a summary per interval.
-@Suite struct LogThrottleTests {
+@Suite(.tags(.unit)) struct LogThrottleTests {
     @Test func theFirstIsWrittenThenOnePerIntervalCountingWhatWasHeldBack() {
         var throttle = LogThrottle(interval: 10)
         #expect(throttle.note(now: 100) == .write(heldBack: 0))

@@ -3,9 +3,10 @@ import Foundation
 import Runtime
 import Testing
 @testable import ProcessSupport
+import TestTiers
 
 /// The options and environment facility every executable's `--help` comes from.
-@Suite struct ProgramHelpTests {
+@Suite(.tags(.unit)) struct ProgramHelpTests {
     static let configurationPage: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }

@@ -1,11 +1,12 @@
 import Foundation
 import ProcessSupport
 import Testing
+import TestTiers
 
 /// The file rules under `keys init`, held by `TextFile` itself and not only by the command's
 /// checks beforehand (a link can appear between the check and the write): nothing is written
 /// through or over a symbolic link, and the keys folder is a real folder of mode 0700.
-@Suite final class TextFileTests {
+@Suite(.tags(.inMemory)) final class TextFileTests {
     let base: String
 
     init() throws {

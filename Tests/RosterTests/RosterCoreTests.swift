@@ -1,9 +1,10 @@
 import Domain
 import RosterCore
 import Testing
+import TestTiers
 
 /// SPEC §1.3: the six monsters, selection per device, weapon and colour changes.
-@Suite struct RosterCoreTests {
+@Suite(.tags(.inMemory)) struct RosterCoreTests {
     @Test func theRosterHasTheSixMonstersOfTheTutorial() {
         let snapshot = RosterCore().snapshot(for: "ipad")
         #expect(snapshot.revision == 0)

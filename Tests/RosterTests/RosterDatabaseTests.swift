@@ -3,9 +3,10 @@ import Foundation
 import RosterCore
 import RosterStore
 import Testing
+import TestTiers
 
 /// The SQLite store: what is stored is what is loaded after reopening.
-@Suite final class RosterDatabaseTests {
+@Suite(.tags(.inMemory)) final class RosterDatabaseTests {
     let folder: DataFolder
 
     init() throws { folder = try DataFolder("roster-tests") }

@@ -3,10 +3,11 @@ import Foundation
 import RosterCore
 import RosterStore
 import Testing
+import TestTiers
 
 /// Starting on a data folder: a first run starts fresh; evidence of loss is refused with the
 /// files named; a reset or a restore is asked for explicitly.
-@Suite final class RosterStartupTests {
+@Suite(.tags(.inMemory)) final class RosterStartupTests {
     let folder: DataFolder
 
     init() throws { folder = try DataFolder("roster-startup") }

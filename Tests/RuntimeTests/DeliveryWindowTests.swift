@@ -2,9 +2,10 @@ import Domain
 import Runtime
 import Testing
 import Wire
+import TestTiers
 
 /// The runtime's decision before a handler sees a message: duplicates, time to live, clock skew.
-@Suite struct DeliveryWindowTests {
+@Suite(.tags(.inMemory)) struct DeliveryWindowTests {
     /// 2026-11-30T03:14:39.123Z, as seconds since 1970.
     let sent = 1_796_008_479.123
     let time = "2026-11-30T03:14:39.123Z"

@@ -1,9 +1,10 @@
 import ProcessSupport
 import Runtime
 import Testing
+import TestTiers
 
 /// `DEVICE_IDLE_EXPIRY_SECONDS`: a positive number of seconds, 30 days when unset.
-@Suite struct DeviceIdleExpiryTests {
+@Suite(.tags(.inMemory)) struct DeviceIdleExpiryTests {
     @Test func unsetOrEmptyIsThirtyDaysAndAPositiveNumberIsTaken() throws {
         #expect(try DeviceIdleExpiry.parse(nil) == 30 * 24 * 3600)
         #expect(try DeviceIdleExpiry.parse("") == 30 * 24 * 3600)

@@ -2,10 +2,11 @@ import Domain
 import Runtime
 import Wire
 import Testing
+import TestTiers
 
 /// The in-memory bus delivers as ZeroMQ's pub/sub does: by topic prefix, to every subscriber,
 /// the publisher included, in order.
-@Suite struct InMemoryBusTests {
+@Suite(.tags(.inMemory)) struct InMemoryBusTests {
     func message(_ topic: String, _ text: String = "{}") -> [[UInt8]] { [Array(topic.utf8), Array(text.utf8)] }
 
     @Test func aMessageReachesEverySubscriberOfAPrefixOfItsTopicInOrder() throws {

@@ -3,9 +3,10 @@ import ProcessSupport
 import Runtime
 import Testing
 import Wire
+import TestTiers
 
 /// The runtime's decisions without a socket: what goes out for what comes in, at set times.
-@Suite struct RuntimeCoreTests {
+@Suite(.tags(.inMemory)) struct RuntimeCoreTests {
     /// Taps: an answer, and a message forwarded to input-handling; a device idle expires it.
     struct Handler: ServiceHandler {
         var handledCount = 0

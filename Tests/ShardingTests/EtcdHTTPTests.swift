@@ -2,12 +2,13 @@ import Domain
 @testable import Sharding
 import Foundation
 import Testing
+import TestTiers
 
 /// The pieces of the etcd client that speak HTTP/1.1 and base64 themselves (no Foundation in
 /// the services), against a scripted server on an ephemeral port: answers with a length or
 /// chunked, kept connections (and one the server closed meanwhile), timeouts, refusals, and
 /// answers whose lengths are not numbers in range or whose bodies pass the cap.
-@Suite(.serialized) struct EtcdHTTPTests {
+@Suite(.serialized, .tags(.unit)) struct EtcdHTTPTests {
     @Test func base64MatchesRFC4648AndFoundation() throws {
         let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
         for (plain, encoded) in vectors {

@@ -1,9 +1,11 @@
 import Sharding
 import Testing
 import Wire
+import TestTiers
 
 /// Rendezvous hashing: one owner per device, the work divides, and a leaving member's devices
 /// are the only ones that move.
+@Suite(.tags(.unit))
 struct RendezvousTests {
     let devices = (0..<3000).map { "device-\($0)" }
 

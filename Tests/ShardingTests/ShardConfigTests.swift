@@ -1,7 +1,9 @@
 import Sharding
 import Testing
+import TestTiers
 
 /// Sharding's configuration: off unless `ETCD_ENDPOINTS` is set; bad values refused clearly.
+@Suite(.tags(.unit))
 struct ShardConfigTests {
     @Test func withoutEtcdEndpointsThereIsNoSharding() throws {
         #expect(try ShardConfig.fromEnvironment([:]) == nil)

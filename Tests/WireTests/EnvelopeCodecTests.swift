@@ -4,9 +4,10 @@ import Testing
 import TestSupport
 import JSON
 import Wire
+import TestTiers
 
 /// The envelope codec: every message type survives a round trip; bad input is refused with a reason.
-@Suite struct EnvelopeCodecTests {
+@Suite(.tags(.unit)) struct EnvelopeCodecTests {
     let codec = EnvelopeCodec()
 
     @Test func everyMessageTypeHasASample() {
@@ -260,7 +261,7 @@ import Wire
 }
 
 /// Small model rules.
-@Suite struct ModelTests {
+@Suite(.tags(.unit)) struct ModelTests {
     @Test func osVersionsCompareNumerically() {
         #expect(OSVersion("3.1.3")! < OSVersion.firstWithPopovers)
         #expect(OSVersion("3.2")! >= OSVersion.firstWithPopovers)
@@ -305,7 +306,7 @@ import Wire
 }
 
 /// Fields added later read as their defaults when a message does not carry them.
-@Suite struct OptionalFieldTests {
+@Suite(.tags(.unit)) struct OptionalFieldTests {
     @Test func keyboardMetricsWithoutLeftStartAtTheWindowsEdge() throws {
         let codec = EnvelopeCodec()
         let json = #"{"v":1,"type":"input.tap","id":"a","correlationId":"a","service":"t","device":"d","seq":1,"time":"2026-11-30T00:00:00.000Z","body":{"element":"weapon","keyboard":{"width":768,"systemHeight":264,"windowHeight":1024}}}"#
@@ -317,7 +318,7 @@ import Wire
 }
 
 /// The same message is always the same text.
-@Suite struct DeterministicEncodingTests {
+@Suite(.tags(.unit)) struct DeterministicEncodingTests {
     @Test func heartbeatCountersAreWrittenInKeyOrder() throws {
         let counters: [String: UInt64] = ["zeta": 1, "alpha": 2, "mid": 3, "beta": 4, "omega": 5, "handled": 6]
         let beat = Heartbeat(service: "roster", version: "1", pid: 1, uptimeSeconds: 1, intervalMilliseconds: 1000, counters: counters)

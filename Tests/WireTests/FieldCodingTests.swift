@@ -4,11 +4,12 @@ import JSON
 import Testing
 import TestSupport
 import Wire
+import TestTiers
 
 /// The wire forms as JSON, against Foundation's reading of the same text: what the codec writes is
 /// JSON any reader reads; the members are read whatever their order and spacing; a member of the
 /// wrong JSON type is refused for every message type; and each declaration names every field.
-@Suite struct FieldCodingTests {
+@Suite(.tags(.unit)) struct FieldCodingTests {
     let codec = EnvelopeCodec()
 
     @Test(arguments: Samples.bodies)

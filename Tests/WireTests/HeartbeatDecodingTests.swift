@@ -2,11 +2,12 @@ import Domain
 import Foundation
 import Testing
 import Wire
+import TestTiers
 
 /// A heartbeat's counters (a map of integers) read as Foundation's decoder reads the same
 /// declaration: the same heartbeat, or a refusal where it refuses; a repeated counter's first
 /// value counts, as a repeated field's does.
-@Suite struct HeartbeatDecodingTests {
+@Suite(.tags(.unit)) struct HeartbeatDecodingTests {
     /// The heartbeat as the synthesized `Decodable` read it.
     struct Synthesized: Decodable, Equatable {
         var service: String, version: String, pid: Int32, uptimeSeconds: Double, intervalMilliseconds: Int

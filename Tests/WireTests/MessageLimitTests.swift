@@ -2,10 +2,11 @@ import Domain
 import Testing
 import TestSupport
 import Wire
+import TestTiers
 
 /// docs/messages.md, the envelope: a message over the limit (64 KiB by default) is refused — one byte over,
 /// not only far over — and one exactly at the limit is read.
-@Suite struct MessageLimitTests {
+@Suite(.tags(.unit)) struct MessageLimitTests {
     @Test func aMessageOneByteOverTheLimitIsRefusedAndOneAtTheLimitIsRead() throws {
         let codec = EnvelopeCodec()
         let envelope = Samples.envelope(.select(Select(monster: "Dog-Bot")))

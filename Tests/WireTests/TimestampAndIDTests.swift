@@ -2,10 +2,11 @@ import Domain
 import Glibc
 @testable import Wire
 import Testing
+import TestTiers
 
 /// Envelope times and ids as they are written on every message's path (`Timestamp.format`,
 /// `IDGenerator.next`), against the full path and an independent reference.
-@Suite struct TimestampAndIDTests {
+@Suite(.tags(.unit)) struct TimestampAndIDTests {
     /// `seconds` since 1970 as ISO 8601 UTC with `milliseconds` (clamped to 0–999), from `gmtime_r`
     /// and plain zero-padding: the text every writer must give.
     static func reference(_ seconds: Int, _ milliseconds: Int) -> String {

@@ -1,9 +1,10 @@
 import Domain
 import Testing
 import Wire
+import TestTiers
 
 /// W3C trace context in the envelope: parsed strictly, carried by what an action causes.
-@Suite struct TraceContextTests {
+@Suite(.tags(.unit)) struct TraceContextTests {
     let codec = EnvelopeCodec()
 
     @Test func aTraceparentParsesIntoItsParts() throws {

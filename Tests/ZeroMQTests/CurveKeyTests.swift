@@ -1,8 +1,9 @@
 import Testing
 import ZeroMQ
+import TestTiers
 
 /// Z85 and CURVE keys, through libzmq.
-@Suite struct CurveKeyTests {
+@Suite(.tags(.inMemory)) struct CurveKeyTests {
     @Test func z85MatchesTheRFCExample() {
         let bytes: [UInt8] = [0x86, 0x4F, 0xD2, 0x6F, 0xB5, 0x59, 0xF7, 0x5B]
         #expect(Z85.encode(bytes) == "HelloWorld")

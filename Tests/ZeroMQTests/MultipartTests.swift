@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import ZeroMQ
+import TestTiers
 
 /// Zero-copy forwarding with `Multipart` and polling with `Poller`, over real sockets.
-@Suite struct MultipartTests {
+@Suite(.tags(.inMemory)) struct MultipartTests {
     @Test func aMessageIsForwardedWholeAndALongOneIsCountedButNotKept() throws {
         let context = try ZMQContext()
         let input = try ZMQSocket(context, .pull), output = try ZMQSocket(context, .push)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroMQ
+import TestTiers
 
 /// A ZAP handler on its own thread that admits the CURVE keys in `allowed` and records
 /// every request it answers.
@@ -59,7 +60,7 @@ final class ZAPThread: @unchecked Sendable {
 }
 
 /// CURVE servers and clients with a ZAP allow-list, over TCP and inproc.
-@Suite struct ZAPTests {
+@Suite(.tags(.inMemory)) struct ZAPTests {
     @Test func aZAPRequestIsReadFromItsFramesAndAReplyHasSixFrames() throws {
         let key = try CurveKeyPair.generate().publicKey
         let frames: [[UInt8]] = [Array("1.0".utf8), [7], Array("bus".utf8), Array("127.0.0.1".utf8), [], Array("CURVE".utf8), key.bytes]

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import ZeroMQ
+import TestTiers
 
 /// The ZeroMQ wrapper over real sockets, on ephemeral TCP ports and inproc.
-@Suite struct ZeroMQTests {
+@Suite(.tags(.inMemory)) struct ZeroMQTests {
     /// A PUB bound on an ephemeral port and a SUB connected to it, subscribed to `prefix`,
     /// with the subscription proven live by a first message that arrives.
     func pair(_ context: ZMQContext, prefix: String = "") throws -> (ZMQSocket, ZMQSocket) {

@@ -5,9 +5,10 @@ import Runtime
 import Testing
 import ZeroMQ
 import ZeroMQTransport
+import TestTiers
 
 /// `BusConnection` over real sockets: a PUB standing in for the bus's backend, on `inproc`.
-@Suite struct BusConnectionTests {
+@Suite(.tags(.inMemory)) struct BusConnectionTests {
     /// A connection subscribed to everything from `backend`, with its subscription proven live
     /// by a first message that arrives, and the queue then empty.
     func connected(_ context: ZMQContext, _ name: String) throws -> (backend: ZMQSocket, frontend: ZMQSocket, bus: BusConnection) {
