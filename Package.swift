@@ -105,7 +105,7 @@ let package = Package(
         tests("ZeroMQTests", ["ZeroMQ"]),
         tests("JSONTests", ["JSON"]),
         tests("DomainTests", ["Domain"]),
-        tests("WireTests", ["Wire", "Domain", "TestSupport"]),
+        tests("WireTests", ["Wire", "Domain", "JSON", "TestSupport"]),
         tests("ProcessSupportTests", ["ProcessSupport", "Runtime", "Processes", "ZeroMQ"]),
         tests("RuntimeTests", ["Runtime"]),
         tests("ZeroMQTransportTests", ["ZeroMQTransport", "ZeroMQ"]),

@@ -1,9 +1,12 @@
 """The client against the running stack (the plugin's fixtures)."""
+import json
+import os
 import time
 
 import pytest
+import zmq
 
-from monsterbus import Client, NoAnswer
+from monsterbus import Client, NoAnswer, Stack, contract
 
 
 def test_every_answer_carries_the_actions_id_and_trace_and_comes_to_this_client(monster_client):
@@ -60,3 +63,59 @@ def test_without_the_keys_a_client_is_not_answered_on_curve(monster_bus):
     with Client(environment=plain) as stranger:
         with pytest.raises(NoAnswer, match="plaintext"):
             stranger.wait_until_answering(timeout=1.0)
+
+
+def reordered_and_padded(value):
+    """`value` as JSON with every object's members in reverse order and whitespace around every
+    token (spaces, tabs, newlines, carriage returns): the same message to any JSON reader."""
+    def reverse(node):
+        if isinstance(node, dict):
+            return {key: reverse(node[key]) for key in reversed(list(node))}
+        if isinstance(node, list):
+            return [reverse(item) for item in node]
+        return node
+    text = json.dumps(reverse(value), ensure_ascii=False, indent="\t", separators=(" ,\r\n", " :  "))
+    return ("\n \t" + text + " \r\n").encode("utf-8")
+
+
+def test_a_header_in_any_order_and_spacing_is_keyed_and_answered_as_any_other():
+    # The bus reads a device request's device, and a tap's element, to write its topic's key
+    # (`type/OWNER/BUCKET`). A stack in plaintext of this test's own lets a watcher subscribe to
+    # the requests the bus forwards and read the key it wrote, for a header written in order and
+    # for one with `device` after `body`, `type` last and every token padded.
+    binaries = os.environ.get("MONSTERBUS_BIN")
+    if not binaries:
+        pytest.skip("needs MONSTERBUS_BIN, the folder of the binaries (Scripts/python-client sets it)")
+    stack = Stack.start(binaries, curve=False)
+    context = zmq.Context()
+    watcher = context.socket(zmq.SUB)
+    try:
+        watcher.linger = 0
+        for prefix in (b"device.tap/", b"device.interaction/", b"sys.pong"):
+            watcher.setsockopt(zmq.SUBSCRIBE, prefix)
+        watcher.connect(stack.environment["BUS_BACKEND"])
+        with stack.client() as client:
+            plain = client.send
+            reordered = lambda envelope: client._pub.send_multipart([envelope["type"].encode("utf-8"), reordered_and_padded(envelope)])
+            # The watcher hears a pong once its subscriptions are in place at the bus.
+            deadline = time.monotonic() + 10
+            while not watcher.poll(50):
+                assert time.monotonic() < deadline, "the watcher heard no pong"
+                plain(client.maker.make("sys.ping", {}, reply_to=client.address, new_trace=False))
+            for name, send in (("py-keyed-in-order", plain), ("py-keyed-reordered", reordered)):
+                client.send = send
+                pad = client.device(name, "ipad")
+                assert pad.tap("weapon").first("input.shown").input.view == "weapon-picker"
+                assert pad.interaction("close", False).first("interaction.changed")
+                # The bus sent each request on before its answers: they are on their way, if not in.
+                keys, deadline = [], time.monotonic() + 10
+                while len(keys) < 2 and watcher.poll(max(1, int((deadline - time.monotonic()) * 1000))):
+                    topic = watcher.recv_multipart()[0].decode("utf-8")
+                    if topic.startswith("device."):
+                        keys.append(topic)
+                # `weapon` is the app's button, `close` the picker's (Routing.owners).
+                bucket = contract.bucket(name)
+                assert keys == [f"device.tap/presentation-policy/{bucket}", f"device.interaction/input-handling/{bucket}"]
+    finally:
+        context.destroy(linger=0)
+        stack.stop()
