@@ -78,6 +78,9 @@ extension EnvironmentVariable {
     /// `ROSTER_RESET`.
     public static let rosterReset = EnvironmentVariable(
         "ROSTER_RESET", default: nil, "1: start a new, empty database on purpose (as --reset)")
+    /// `ROSTER_BACKUP_DIR`.
+    public static let rosterBackupFolder = EnvironmentVariable(
+        "ROSTER_BACKUP_DIR", default: "backups beside ROSTER_DB", "the one folder gateway roster backup FILE may write in")
     /// `ETCD_ENDPOINTS`.
     public static let etcdEndpoints = EnvironmentVariable(
         "ETCD_ENDPOINTS", default: nil, "etcd's client URL: turns on sharding among instances (docs/scaling.md)")
@@ -113,7 +116,7 @@ extension EnvironmentVariable {
     /// A service's that holds device state and can be sharded (presentation-policy, input-handling).
     public static let shardedService = connection + [deviceIdleExpiry, etcdEndpoints, instanceID, shardLeaseTimeToLive]
     /// roster's: its database and when it forgets devices.
-    public static let roster = connection + [deviceIdleExpiry, rosterDatabase, rosterReset]
+    public static let roster = connection + [deviceIdleExpiry, rosterDatabase, rosterReset, rosterBackupFolder]
     /// The monitor's: the connection's and where it serves HTTP.
     public static let monitor = connection + [monitorAddress]
     /// The gateway's: the connection's and its defaults for the command line.
