@@ -13,7 +13,7 @@ enum MonitorCheck {
         let monitor = try stack.start("monitor")
         let served = monitor.waitForLine(timeout: 15) { line -> String? in
             guard let range = line.range(of: "serving http://") else { return nil }
-            return "http://" + line[range.upperBound...]
+            return "http://" + line[range.upperBound...].prefix { $0 != "," }
         }
         guard let served else { throw StackError("the monitor never said where it serves: \(monitor.stderr)") }
         return served
