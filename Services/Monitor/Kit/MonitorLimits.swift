@@ -3,7 +3,8 @@
 /// Beyond a limit a client is refused cheaply (a connection closed at once, or a `503` with
 /// `Retry-After` for a stream) and everyone else is served as before.
 public struct MonitorLimits: Sendable, Equatable {
-    /// Connections held at once on the page's listener (`MONITOR_MAX_CONNECTIONS`).
+    /// Connections held at once on the page's listener (`MONITOR_MAX_CONNECTIONS`), shared
+    /// evenly among its threads.
     public var maxConnections = 2048
     /// Connections held at once from one client address (`MONITOR_MAX_CONNECTIONS_PER_ADDRESS`).
     public var maxConnectionsPerAddress = 128
@@ -18,9 +19,9 @@ public struct MonitorLimits: Sendable, Equatable {
     /// Seconds an `/events` stream may make no progress (its client reads nothing) before it is
     /// closed; a client that reads is never cut (every stream carries the health each second).
     public static let streamStallTimeout = 60
-    /// Connections held at once on the health listener, and per address there.
+    /// Connections held at once on the health listener.
     public static let healthConnections = 32
-    /// Per address, on the health listener.
+    /// Connections held at once from one address on the health listener.
     public static let healthConnectionsPerAddress = 8
 
     /// The defaults.
