@@ -1,7 +1,8 @@
 /// How much of the monitor any client may hold, from the environment: connections in all and
 /// per client address, `/events` streams, and how long a request may take to arrive whole.
-/// Beyond a limit a client is refused cheaply (a connection closed at once, or a `503` with
-/// `Retry-After` for a stream) and everyone else is served as before.
+/// Beyond a limit a client is refused cheaply (a connection closed at once past its address's
+/// limit, left in the system's queue past the total, or a `503` with `Retry-After` for a
+/// stream) and everyone else is served as before.
 public struct MonitorLimits: Sendable, Equatable {
     /// Connections held at once on the page's listener (`MONITOR_MAX_CONNECTIONS`), shared
     /// evenly among its threads.

@@ -6,8 +6,9 @@ import Wire
 
 /// GNU libmicrohttpd serving a router's routes, event-driven: a few threads polling every
 /// connection (epoll), none of them ever waiting on the model (streams and device pages that
-/// wait are suspended with the waker). A client holds at most `perAddress` connections and
-/// the server `connections` in all (more are closed at once); a request must arrive with no
+/// wait are suspended with the waker). A client holds at most `perAddress` connections (more
+/// are closed at once) and the server `connections` in all (past them, new ones wait in the
+/// listening socket's backlog until one closes); a request must arrive with no
 /// silence longer than `requestTimeout`; `/events` streams beyond `maxStreams` are answered
 /// `503` with `Retry-After`. libmicrohttpd's own messages go through the log, rate-limited.
 /// The listening socket is bound here, so that port 0 gives a free port that `port` reports.

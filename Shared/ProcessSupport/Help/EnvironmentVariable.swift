@@ -99,7 +99,7 @@ extension EnvironmentVariable {
         "a listener of its own for /healthz and /metrics, which the page's clients cannot fill")
     /// `MONITOR_MAX_CONNECTIONS`.
     public static let monitorMaxConnections = EnvironmentVariable(
-        "MONITOR_MAX_CONNECTIONS", default: "2048", "connections held at once on the page's listener; more are closed at once")
+        "MONITOR_MAX_CONNECTIONS", default: "2048", "connections held at once on the page's listener; more wait in the system's queue")
     /// `MONITOR_MAX_CONNECTIONS_PER_ADDRESS`.
     public static let monitorMaxConnectionsPerAddress = EnvironmentVariable(
         "MONITOR_MAX_CONNECTIONS_PER_ADDRESS", default: "128", "connections held at once from one client address; more are closed at once")
