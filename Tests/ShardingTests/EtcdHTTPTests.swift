@@ -149,6 +149,20 @@ import Testing
         #expect(largeError?.description == "an answer larger than 1000 bytes", "\(String(describing: largeError))")
     }
 
+    @Test func anOversizedEtcdAnswerIsAClearErrorOfTheEtcdClientBeforeItIsRead() throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        for answer in [head + "Content-Length: 1000000000\r\n\r\n{", head + "Transfer-Encoding: chunked\r\n\r\n7fffffff\r\n{"] {
+            let server = try ScriptedServer([.answer(Array(answer.utf8))])
+            let client = try EtcdClient(endpoint: "http://127.0.0.1:\(server.port)", timeout: 5)
+            do {
+                _ = try client.get("key")
+                Issue.record("an answer of a gigabyte was accepted")
+            } catch {
+                #expect(error.description.contains("an answer larger than \(HTTPClient.defaultMaxBodyBytes) bytes"), "\(error)")
+            }
+        }
+    }
+
     /// The client's failure from `body`, or nil when it did not fail (or failed otherwise).
     private static func failure(_ body: () throws -> HTTPClient.Response) -> HTTPClient.Failure? {
         do {
