@@ -62,13 +62,6 @@ final class ConnectionWaker: @unchecked Sendable {
         return true
     }
 
-    /// How many connections are suspended.
-    var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return parked.count
-    }
-
     /// Resumes connections as their time comes, until `stop`.
     func run() {
         condition.lock()
