@@ -79,7 +79,8 @@ RUN set -eux; \
 # --- runtime (default): binaries from the build stage ----------------------------------------
 FROM runtime-base AS runtime
 COPY --from=build /out/ /usr/local/bin/
-# The monitor's web page (compose.yaml publishes it on the host's loopback).
-EXPOSE 8080
+# The monitor's web page (compose.yaml publishes it on the host's loopback), and its health
+# listener (/healthz and /metrics).
+EXPOSE 8080 8081
 USER monster
 CMD ["gateway", "--help"]

@@ -88,7 +88,7 @@ let package = Package(
         // monitor: the web page of live screens, timeline and health (MonitorKit: its pure parts),
         // served by libmicrohttpd.
         .target(name: "MonitorKit", dependencies: ["GatewayKit"], path: "Services/Monitor/Kit", swiftSettings: strict),
-        .executableTarget(name: "Monitor", dependencies: ["MonitorKit", "CMicroHTTPD"], path: "Services/Monitor/Main", swiftSettings: strict),
+        .executableTarget(name: "Monitor", dependencies: ["MonitorKit", "CMicroHTTPD", "CLinux"], path: "Services/Monitor/Main", swiftSettings: strict),
 
         // bench: raw libzmq through the bus against the product. It depends on the service
         // executables only so that `swift run bench` builds them: it starts them as processes.

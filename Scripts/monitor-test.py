@@ -7,6 +7,9 @@ against a running stack (the bus, the services and `monitor`), with the stack's 
   monitor-test.py metrics URL --gateway PATH           /metrics parses (prometheus_client) and its counters move
   monitor-test.py stalled URL --gateway PATH          clients of /events that never read do not hold up the
                                                        monitor: every action is counted, nothing dropped
+  monitor-test.py limits  URL --health URL             (with MONITOR_MAX_STREAMS=1) the second stream is answered 503
+                                                       with Retry-After and the first goes on; the health listener
+                                                       serves /healthz and /metrics, nothing else
   monitor-test.py browser URL --gateway PATH --screenshot FILE
                                                        headless Chromium (Selenium): the iPad's popover appears
                                                        within a second of `gateway --device ipad tap add`, and
@@ -154,6 +157,51 @@ def stalled(url, gateway_path):
     print(f"ok: 200 actions counted with 4 clients of /events not reading; nothing dropped")
 
 
+def limits(url, health):
+    import socket
+    host, port = url.split("//")[1].split(":")
+
+    def open_stream():
+        client = socket.create_connection((host, int(port)), timeout=10)
+        client.sendall(b"GET /events HTTP/1.1\r\nHost: monitor\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = client.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        return client, head.decode("latin-1")
+
+    first, head = open_stream()
+    if not head.startswith("HTTP/1.1 200") or "text/event-stream" not in head:
+        fail(f"the first stream was answered {head[:200]!r}")
+    second, head = open_stream()
+    second.close()
+    if not head.startswith("HTTP/1.1 503") or "Retry-After: 5" not in head:
+        fail(f"the stream past MONITOR_MAX_STREAMS=1 was answered {head[:300]!r}, not 503 with Retry-After: 5")
+    # The first stream goes on: its health table comes each second.
+    first.settimeout(5)
+    received = b""
+    deadline = time.monotonic() + 5
+    while received.count(b"event: health") < 2 and time.monotonic() < deadline:
+        received += first.recv(65536)
+    first.close()
+    if received.count(b"event: health") < 2:
+        fail(f"the first stream stopped after the second was refused: {received[:200]!r}")
+    status, body = get(health + "/healthz")
+    if status != 200 or body != "ok\n":
+        fail(f"the health listener's /healthz gave {status}: {body[:200]}")
+    status, body = get(health + "/metrics")
+    if status != 200 or "monsterbus_service_up" not in body:
+        fail(f"the health listener's /metrics gave {status}: {body[:200]}")
+    for path in ("/", "/events", "/device/ipad"):
+        status, _ = get(health + path)
+        if status != 404:
+            fail(f"the health listener answered {path} with {status}, not 404")
+    print("ok: the second stream answered 503 with Retry-After: 5, the first goes on; "
+          "the health listener serves /healthz and /metrics only")
+
+
 def browser(url, gateway_path, screenshot):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -235,10 +283,11 @@ def browser(url, gateway_path, screenshot):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["pages", "metrics", "stalled", "browser"])
+    parser.add_argument("check", choices=["pages", "metrics", "stalled", "limits", "browser"])
     parser.add_argument("url")
     parser.add_argument("--gateway")
     parser.add_argument("--screenshot", default="monitor.png")
+    parser.add_argument("--health", help="the health listener's URL (limits)")
     arguments = parser.parse_args()
     url = arguments.url.rstrip("/")
     if arguments.check == "pages":
@@ -247,6 +296,8 @@ def main():
         metrics(url, arguments.gateway)
     elif arguments.check == "stalled":
         stalled(url, arguments.gateway)
+    elif arguments.check == "limits":
+        limits(url, arguments.health.rstrip("/"))
     else:
         browser(url, arguments.gateway, arguments.screenshot)
 

@@ -5,3 +5,8 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+// MHD_set_connection_option is variadic, which Swift cannot call: its one use, the timeout.
+static inline enum MHD_Result monster_bus_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}

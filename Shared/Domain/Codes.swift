@@ -30,7 +30,7 @@ public enum RefusalCode: String, CaseIterable, Sendable {
     case unsupported
     /// The roster could not store a change.
     case storage
-    /// A backup path that is not absolute, or exists.
+    /// A backup path outside roster's backup folder, or one that exists.
     case backupPath = "backup-path"
     /// A backup that could not be written.
     case backupFailed = "backup-failed"

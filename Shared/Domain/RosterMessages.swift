@@ -113,7 +113,7 @@ extension MonsterUpdated: FieldSet {
 
 /// `roster.backup.request`: asks roster to copy its database, while it runs, to `path`.
 public struct BackupRequest: Sendable, Equatable {
-    /// Where roster writes the copy: an absolute path in roster's own file system, not an existing file.
+    /// Where roster writes the copy: a new file in its backup folder (`ROSTER_BACKUP_DIR`), by name or absolute path.
     public var path: String
     /// A request for a copy at `path`.
     public init(path: String) { self.path = path }

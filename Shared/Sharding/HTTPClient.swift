@@ -149,7 +149,9 @@ final class HTTPClient: Sendable {
 
 /// Reads one HTTP/1.1 answer from a socket: the status line, the headers, and the body by
 /// `Content-Length`, chunked, or up to the end of the connection — none larger than
-/// `maxBodyBytes`, and a length or chunk size that is not a number in range is an error.
+/// `maxBodyBytes`, and a length or chunk size that is not a number in range is an error. The
+/// header block (and the trailers) are capped too, and so is the whole answer as received
+/// (head, chunk framing and body), so that no answer, however framed, holds more memory.
 private struct ResponseReader {
     let socket: Int32
     let deadline: Double
@@ -158,8 +160,10 @@ private struct ResponseReader {
     private var position = 0
     /// Whether the connection can carry another request after this answer.
     private(set) var reusable = false
-    /// The largest header block accepted.
-    private static let maxHeaderBytes = 65_536
+    /// The largest header block accepted (every line of it), and the largest trailer block.
+    static let maxHeaderBytes = 65_536
+    /// The most bytes received for one answer: its body, its head and its chunks' framing.
+    private var maxAnswerBytes: Int { maxBodyBytes + Self.maxHeaderBytes }
 
     init(socket: Int32, deadline: Double, maxBodyBytes: Int) {
         self.socket = socket
@@ -208,12 +212,16 @@ private struct ResponseReader {
         return HTTPClient.Response(status: status, body: body)
     }
 
-    /// The lines of the status and headers (the blank line consumed).
-    private mutating func readHeaders() throws(HTTPClient.Failure) -> [String] {
+    /// The lines of the status and headers (the blank line consumed), or of the trailers.
+    private mutating func readHeaders(_ what: String = "header block") throws(HTTPClient.Failure) -> [String] {
         var lines: [String] = []
+        let start = position
         while true {
             let line = try readLine()
             if line.isEmpty { return lines }
+            guard position - start <= Self.maxHeaderBytes else {
+                throw HTTPClient.Failure(description: "a \(what) longer than \(Self.maxHeaderBytes) bytes in the answer")
+            }
             lines.append(line)
         }
     }
@@ -225,7 +233,7 @@ private struct ResponseReader {
             let digits = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces() } ?? ""
             let size = try size(digits, radix: 16, of: "chunk size", within: maxBodyBytes - body.count)
             if size == 0 {
-                while try !readLine().isEmpty {}  // trailers
+                _ = try readHeaders("trailer block")
                 return body
             }
             try need(position + size + 2)
@@ -278,6 +286,9 @@ private struct ResponseReader {
 
     /// Appends what the socket has; false at the end of the connection.
     private mutating func receive() throws(HTTPClient.Failure) -> Bool {
+        guard buffer.count <= maxAnswerBytes else {
+            throw HTTPClient.Failure(description: "an answer larger than \(maxAnswerBytes) bytes as sent (head, framing and body)")
+        }
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }

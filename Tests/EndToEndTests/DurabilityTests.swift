@@ -138,7 +138,7 @@ import TestTiers
         receive(until: 300)
         let acknowledgedBeforeBackup = Set(acknowledged.values)
         #expect(acknowledgedBeforeBackup.count >= 300)
-        let copy = stack.folder.appendingPathComponent("backup.db").path
+        let copy = stack.folder.appendingPathComponent("backups/backup.db").path
         let backup = try stack.gateway(["--json", "--timeout", "20", "roster", "backup", copy])
         #expect(backup.status == 0, "\(backup.stdout)\(backup.stderr)")
         let answer = try #require(backup.body("roster.backup"))
@@ -170,21 +170,46 @@ import TestTiers
         #expect(try snapshot(stack)["revision"] as? Int == backupRevision)
     }
 
-    @Test func aBackupToARelativeOrUnwritablePathIsRefused() throws {
+    @Test func aBackupOutsideTheBackupFolderIsRefusedAndWritesNothing() throws {
         let stack = try Stack()
-        let relative = try stack.gateway(["roster", "backup", "backup.db"])
-        #expect(relative.status == 1)
-        #expect(relative.stdout.contains("must be absolute"))
-        let unwritable = try stack.gateway(["roster", "backup", "/nonexistent-folder/backup.db"])
-        #expect(unwritable.status == 1)
-        #expect(unwritable.stdout.contains("cannot write a backup to /nonexistent-folder/backup.db"))
+        let folder = stack.folder.appendingPathComponent("backups").path
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("roster-backup-\(UUID().uuidString).db").path
+        func files() -> Set<String> {
+            Set(FileManager.default.enumerator(atPath: stack.folder.path)?.allObjects as? [String] ?? [])
+        }
+        let before = files()
+        for requested in [outside, "/etc/cron.d/monster-bus", stack.folder.appendingPathComponent("escape.db").path,
+                          folder + "/../escape.db", "relative/escape.db", "/nonexistent-folder/backup.db"] {
+            let refused = try stack.gateway(["roster", "backup", requested])
+            #expect(refused.status == 1, "\(requested): \(refused.stdout)\(refused.stderr)")
+            #expect(refused.stdout.contains("backups are written only in \(folder) (ROSTER_BACKUP_DIR)"), "\(requested): \(refused.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: outside))
+        #expect(!FileManager.default.fileExists(atPath: "/etc/cron.d/monster-bus"))
+        #expect(files() == before)
         // A backup never overwrites a file.
-        let existing = stack.folder.appendingPathComponent("precious.db").path
+        let existing = folder + "/precious.db"
         try "precious\n".write(toFile: existing, atomically: false, encoding: .utf8)
-        let over = try stack.gateway(["roster", "backup", existing])
+        let over = try stack.gateway(["roster", "backup", "precious.db"])
         #expect(over.status == 1)
         #expect(over.stdout.contains("exists"))
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "precious\n")
+        // A name is a file in the folder.
+        let named = try stack.gateway(["roster", "backup", "nightly.db"])
+        #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/nightly.db"))
+    }
+
+    @Test func theBackupFolderIsROSTER_BACKUP_DIRWhenSet() throws {
+        let chosen = FileManager.default.temporaryDirectory.appendingPathComponent("roster-backups-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: chosen) }
+        let stack = try Stack(environment: ["ROSTER_BACKUP_DIR": chosen])
+        let written = try stack.gateway(["roster", "backup", chosen + "/copy.db"])
+        #expect(written.status == 0, "\(written.stdout)\(written.stderr)")
+        #expect(FileManager.default.fileExists(atPath: chosen + "/copy.db"))
+        let beside = try stack.gateway(["roster", "backup", stack.folder.appendingPathComponent("backups/copy.db").path])
+        #expect(beside.status == 1)
+        #expect(beside.stdout.contains("backups are written only in \(chosen)"))
     }
 
     @Test func aResetIsNoticedByEveryRunningReplicaWhichResynchronises() throws {

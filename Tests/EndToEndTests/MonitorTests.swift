@@ -11,10 +11,16 @@ enum MonitorCheck {
 
     /// Starts `monitor` in `stack` on a free port; returns the address it serves.
     static func start(in stack: Stack) throws -> String {
+        try startBoth(in: stack).page
+    }
+
+    /// Starts `monitor` in `stack` on free ports; returns the page's and the health listener's addresses.
+    static func startBoth(in stack: Stack) throws -> (page: String, health: String) {
         let monitor = try stack.start("monitor")
-        let served = monitor.waitForLine(timeout: 15) { line -> String? in
-            guard let range = line.range(of: "serving http://") else { return nil }
-            return "http://" + line[range.upperBound...]
+        let served = monitor.waitForLine(timeout: 15) { line -> (String, String)? in
+            guard let page = line.range(of: "serving http://"), let health = line.range(of: "health on http://") else { return nil }
+            return ("http://" + line[page.upperBound...].prefix { $0 != "," },
+                    "http://" + line[health.upperBound...].prefix { $0 != "/" && $0 != " " })
         }
         guard let served else { throw StackError("the monitor never said where it serves: \(monitor.stderr)") }
         return served
@@ -70,6 +76,35 @@ final class MonitorTests {
     @Test func theMonitorLeavesOnSIGTERM() throws {
         #expect(stack.stop("monitor") == 0)
         #expect(stack.processes["monitor"]?.stderr.contains("stopped") == true)
+    }
+}
+
+/// The monitor's limits: a stream past `MONITOR_MAX_STREAMS` is refused with 503 and
+/// `Retry-After`, the health listener serves only `/healthz` and `/metrics`, and a limit that
+/// cannot be used stops the monitor with status 2 naming its variable. (Scripts/monitor-load
+/// puts the same edge under 1,300 connections.)
+@Suite(.serialized, .tags(.processes))
+final class MonitorLimitTests {
+    @Test func aStreamPastTheCapIsRefusedAndTheHealthListenerServesHealthOnly() throws {
+        let stack = try Stack(environment: ["MONITOR_ADDRESS": "http://127.0.0.1:0", "MONITOR_MAX_STREAMS": "1"])
+        let (page, health) = try MonitorCheck.startBoth(in: stack)
+        let result = try runToCompletion(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", MonitorCheck.script.path, "limits", page, "--health", health],
+            environment: stack.environment)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
+    }
+
+    @Test func unusableLimitsStopTheMonitorNamingTheVariable() throws {
+        let bad = [
+            ["MONITOR_MAX_CONNECTIONS": "0"], ["MONITOR_MAX_STREAMS": "lots"], ["MONITOR_REQUEST_TIMEOUT_SECONDS": "-1"],
+            ["MONITOR_MAX_CONNECTIONS": "10", "MONITOR_MAX_CONNECTIONS_PER_ADDRESS": "11"], ["MONITOR_HEALTH_ADDRESS": "8081"],
+        ]
+        for environment in bad {
+            let result = try runToCompletion(Products.url("monitor"), [], environment: environment.merging(["MONITOR_ADDRESS": "http://127.0.0.1:0"]) { $1 })
+            #expect(result.status == 2, "\(environment): \(result.stderr)")
+            let named = environment.keys.contains { result.stderr.contains($0) }
+            #expect(named, "\(environment): \(result.stderr)")
+        }
     }
 }
 

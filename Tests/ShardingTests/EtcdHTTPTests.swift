@@ -124,6 +124,56 @@ import TestTiers
         #expect(try client.post("/b", body: [], contentType: "text/plain", timeout: 5).body == Array(full.utf8))
     }
 
+    @Test func headerBlocksAndChunkFramingAreCappedToo() throws {
+        let head = "HTTP/1.1 200 OK\r\n"
+        let manyHeaders = head + String(repeating: "X-Filler: " + String(repeating: "h", count: 90) + "\r\n", count: 2000) + "Content-Length: 2\r\n\r\n{}"
+        let server = try ScriptedServer([.answer(Array(manyHeaders.utf8))])
+        let error = Self.failure { try HTTPClient(host: "127.0.0.1", port: server.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5) }
+        #expect(error?.description == "a header block longer than 65536 bytes in the answer", "\(String(describing: error))")
+
+        // One body byte per chunk, each with a 30 KB extension: the body stays tiny, the framing does not.
+        let framing = head + "Transfer-Encoding: chunked\r\n\r\n"
+            + String(repeating: "1;x=" + String(repeating: "e", count: 30_000) + "\r\nz\r\n", count: 10) + "0\r\n\r\n"
+        let framed = try ScriptedServer([.answer(Array(framing.utf8))])
+        let framingError = Self.failure { try HTTPClient(host: "127.0.0.1", port: framed.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5) }
+        #expect(framingError?.description.hasPrefix("an answer larger than 66536 bytes as sent") == true, "\(String(describing: framingError))")
+
+        let trailers = head + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n"
+            + String(repeating: "X-Trailer: " + String(repeating: "t", count: 90) + "\r\n", count: 1000) + "\r\n"
+        let trailing = try ScriptedServer([.answer(Array(trailers.utf8))])
+        let trailerError = Self.failure { try HTTPClient(host: "127.0.0.1", port: trailing.port).post("/a", body: [], contentType: "text/plain", timeout: 5) }
+        #expect(trailerError?.description == "a trailer block longer than 65536 bytes in the answer", "\(String(describing: trailerError))")
+
+        // A body over the cap names the cap.
+        let large = try ScriptedServer([.answer(Self.answer(String(repeating: "x", count: 1001)))])
+        let largeError = Self.failure { try HTTPClient(host: "127.0.0.1", port: large.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5) }
+        #expect(largeError?.description == "an answer larger than 1000 bytes", "\(String(describing: largeError))")
+    }
+
+    @Test func anOversizedEtcdAnswerIsAClearErrorOfTheEtcdClientBeforeItIsRead() throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        for answer in [head + "Content-Length: 1000000000\r\n\r\n{", head + "Transfer-Encoding: chunked\r\n\r\n7fffffff\r\n{"] {
+            let server = try ScriptedServer([.answer(Array(answer.utf8))])
+            let client = try EtcdClient(endpoint: "http://127.0.0.1:\(server.port)", timeout: 5)
+            do {
+                _ = try client.get("key")
+                Issue.record("an answer of a gigabyte was accepted")
+            } catch {
+                #expect(error.description.contains("an answer larger than \(HTTPClient.defaultMaxBodyBytes) bytes"), "\(error)")
+            }
+        }
+    }
+
+    /// The client's failure from `body`, or nil when it did not fail (or failed otherwise).
+    private static func failure(_ body: () throws -> HTTPClient.Response) -> HTTPClient.Failure? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return error as? HTTPClient.Failure
+        }
+    }
+
     @Test func endpointsAreHTTPURLs() throws {
         for good in ["http://127.0.0.1:2379", "http://etcd:2379/", "http://[::1]:2379", "http://localhost", "http://h:1/prefix"] {
             #expect(throws: Never.self, "\(good)") { try EtcdClient(endpoint: good) }

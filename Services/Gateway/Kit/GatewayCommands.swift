@@ -216,7 +216,7 @@ public enum GatewayCommands {
             examples: ["gateway --json describe"], .describe),
         GatewayCommandDeclaration(
             "roster", usage: "roster | roster backup FILE",
-            summary: "List the monsters with their descriptions, icons, weapons and name colours, the revision and the database id. `roster backup FILE`: roster writes a consistent copy of its database to FILE (an absolute path in roster's file system, not an existing file) while it runs; restore with `roster --restore FILE`.",
+            summary: "List the monsters with their descriptions, icons, weapons and name colours, the revision and the database id. `roster backup FILE`: roster writes a consistent copy of its database to FILE while it runs: a new file in roster's backup folder (ROSTER_BACKUP_DIR, default `backups` beside its database), named, or given as an absolute path in that folder; restore with `roster --restore FILE`.",
             arguments: [.words(["backup"]), .files],
             examples: ["gateway roster", "gateway --json roster", "gateway roster backup /var/backups/roster-2026-11-30.db"]
         ) { _, arguments throws(UsageError) in

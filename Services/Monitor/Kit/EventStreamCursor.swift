@@ -10,6 +10,10 @@ public struct EventStreamCursor: Sendable {
     private var sentHealth: UInt64?
     private var healthSentAt = -Double.infinity
 
+    /// When the health table is next due (monotonic seconds): a stream with nothing else to
+    /// send waits until then.
+    public var nextHealthAt: Double { healthSentAt + 1 }
+
     /// A client that has been sent nothing yet.
     public init(device: String?) { self.device = device }
 

@@ -65,6 +65,9 @@ public struct MonitorModel: Sendable {
     public private(set) var devicesVersion: UInt64 = 0
     /// One more at every heartbeat or status taken in.
     public private(set) var healthVersion: UInt64 = 0
+    /// One more at every change a page's stream would send at once (a device, the timeline);
+    /// the health table is sent on its own clock, once a second.
+    public var shownVersion: UInt64 { devicesVersion &+ timeline.version }
     /// True once the monitor has heard its own ping back.
     public private(set) var isReady = false
 

@@ -78,7 +78,7 @@ public enum MonitorPage {
             <style>
             body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#f2f2f7;color:#1c1c1e}
             header{background:#1c1c1e;color:#fff;padding:.6em 1em;display:flex;gap:1em;align-items:baseline}
-            header h1{font-size:1.2em;margin:0}#connection{font-size:.9em;color:#8e8e93}#connection.live{color:#34c759}
+            header h1{font-size:1.2em;margin:0}#connection{font-size:.9em;color:#8e8e93}#connection.live{color:#34c759}#connection.reconnecting{color:#ff9500}
             .layout{display:flex;flex-wrap:wrap;gap:1em;padding:1em}
             main{flex:2 1 600px}aside{flex:1 1 420px;min-width:0}
             .devices{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}
@@ -111,31 +111,39 @@ public enum MonitorPage {
                 }
                 return null;
               }
-              const source = new EventSource(\(HTML.jsonString(events)));
-              source.onopen = function () { connection.textContent = 'live'; connection.className = 'live'; };
-              source.onerror = function () { connection.textContent = 'reconnecting…'; connection.className = ''; };
-              source.addEventListener('screen', function (event) {
-                const data = JSON.parse(event.data);
-                let element = card(data.device);
-                if (!element) {
-                  element = document.createElement('section');
-                  element.className = 'device';
-                  element.dataset.device = data.device;
-                  const after = Array.from(devices.querySelectorAll('section.device')).find(function (other) { return other.dataset.device > data.device; });
-                  devices.insertBefore(element, after || null);
-                }
-                element.innerHTML = data.html;
-                const none = document.getElementById('no-devices');
-                if (none) none.hidden = true;
-              });
-              source.addEventListener('gone', function (event) {
-                const data = JSON.parse(event.data);
-                const element = card(data.device);
-                if (element && single === null) element.remove();
-                else if (element) element.querySelector('.caption').textContent = 'presentation-policy no longer knows this device';
-              });
-              source.addEventListener('health', function (event) { document.getElementById('health').innerHTML = JSON.parse(event.data).html; });
-              source.addEventListener('timeline', function (event) { document.getElementById('timeline').innerHTML = JSON.parse(event.data).html; });
+              // EventSource retries by itself after a dropped stream, but not after a refusal (503 when
+              // the monitor has too many viewers): then the page waits the Retry-After and tries again.
+              function connect() {
+                const source = new EventSource(\(HTML.jsonString(events)));
+                source.onopen = function () { connection.textContent = 'live'; connection.className = 'live'; };
+                source.onerror = function () {
+                  connection.textContent = 'reconnecting…'; connection.className = 'reconnecting';
+                  if (source.readyState === EventSource.CLOSED) setTimeout(connect, \(MonitorLimits.retryAfter * 1000) * (0.5 + Math.random()));
+                };
+                source.addEventListener('screen', function (event) {
+                  const data = JSON.parse(event.data);
+                  let element = card(data.device);
+                  if (!element) {
+                    element = document.createElement('section');
+                    element.className = 'device';
+                    element.dataset.device = data.device;
+                    const after = Array.from(devices.querySelectorAll('section.device')).find(function (other) { return other.dataset.device > data.device; });
+                    devices.insertBefore(element, after || null);
+                  }
+                  element.innerHTML = data.html;
+                  const none = document.getElementById('no-devices');
+                  if (none) none.hidden = true;
+                });
+                source.addEventListener('gone', function (event) {
+                  const data = JSON.parse(event.data);
+                  const element = card(data.device);
+                  if (element && single === null) element.remove();
+                  else if (element) element.querySelector('.caption').textContent = 'presentation-policy no longer knows this device';
+                });
+                source.addEventListener('health', function (event) { document.getElementById('health').innerHTML = JSON.parse(event.data).html; });
+                source.addEventListener('timeline', function (event) { document.getElementById('timeline').innerHTML = JSON.parse(event.data).html; });
+              }
+              connect();
             })();
             </script></body></html>
             """

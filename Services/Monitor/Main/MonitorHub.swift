@@ -2,62 +2,53 @@ import Foundation
 import MonitorKit
 
 /// The monitor's model shared between its bus worker (which changes it) and the HTTP threads
-/// (which read it): guarded by one lock, with a condition the readers wait on for a change.
+/// (which read it), guarded by one lock. After each change it tells `changed` (the waker of
+/// the suspended connections) the new change count and shown version; it never waits itself.
 final class MonitorHub: @unchecked Sendable {
     /// A consistent copy of what the pages show.
     struct Snapshot {
         let model: MonitorModel
         let counters: MonitorCounters
-        /// One more at every change; wait for a larger one.
+        /// One more at every change.
         let change: UInt64
+        /// True once the monitor is stopping: streams end.
+        let stopped: Bool
     }
 
-    private let condition = NSCondition()
+    private let lock = NSLock()
+    private let changed: @Sendable (_ change: UInt64, _ shown: UInt64) -> Void
     private var model = MonitorModel()
     private var counters = MonitorCounters()
     private var change: UInt64 = 0
     private var stopped = false
 
-    /// Changes the model (and the counters), then wakes the waiting readers.
+    /// A hub that reports each change to `changed` (outside its lock).
+    init(changed: @escaping @Sendable (_ change: UInt64, _ shown: UInt64) -> Void) {
+        self.changed = changed
+    }
+
+    /// Changes the model (and the counters), then reports the change.
     func update<Result>(_ body: (inout MonitorModel, inout MonitorCounters) -> Result) -> Result {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
         let result = body(&model, &counters)
         change += 1
-        condition.broadcast()
+        let (now, shown) = (change, model.shownVersion)
+        lock.unlock()
+        changed(now, shown)
         return result
     }
 
     /// The model as it is now.
     func snapshot() -> Snapshot {
-        condition.lock()
-        defer { condition.unlock() }
-        return Snapshot(model: model, counters: counters, change: change)
+        lock.lock()
+        defer { lock.unlock() }
+        return Snapshot(model: model, counters: counters, change: change, stopped: stopped)
     }
 
-    /// The model once it has changed since `after`, or after `timeout` seconds, or at the stop.
-    func snapshot(changedSince after: UInt64, timeout: Double) -> Snapshot {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while change <= after && !stopped {
-            if !condition.wait(until: deadline) { break }
-        }
-        return Snapshot(model: model, counters: counters, change: change)
-    }
-
-    /// True once the monitor is stopping: streams end.
-    var isStopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopped
-    }
-
-    /// Stops: wakes every waiting reader for good.
+    /// Stops: streams end at their next turn.
     func stop() {
-        condition.lock()
+        lock.lock()
         stopped = true
-        condition.broadcast()
-        condition.unlock()
+        lock.unlock()
     }
 }

@@ -24,6 +24,7 @@ let status = ServiceMain.run(
         if option.name == restore.names[0], let file = option.value { mode = .restore(file) }
     }
     let path = environment["ROSTER_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "roster.db"
-    return try RosterHandler.open(path: path, mode: mode, expiry: try DeviceIdleExpiry.fromEnvironment(), log: log)
+    let backups = environment["ROSTER_BACKUP_DIR"].flatMap { $0.isEmpty ? nil : BackupFolder(path: $0) }
+    return try RosterHandler.open(path: path, mode: mode, expiry: try DeviceIdleExpiry.fromEnvironment(), backups: backups, log: log)
 }
 exit(status)

@@ -12,6 +12,8 @@ public struct RosterHandler: ServiceHandler {
     var core: RosterCore
     let database: RosterDatabase
     let marker: AcknowledgedMarker
+    /// Where `roster.backup.request` may write.
+    let backups: BackupFolder
     /// The changes committed to the database so far (its count, as `store` returns it).
     var commits: UInt64
     /// Where the roster stands, as the marker records it after every change: the rest is the core's.
@@ -20,31 +22,35 @@ public struct RosterHandler: ServiceHandler {
     let log: Log
 
     /// A handler for `core` as loaded from `database` with `commits` committed, recording
-    /// acknowledged positions with `marker`, forgetting devices as `activity` says.
+    /// acknowledged positions with `marker`, forgetting devices as `activity` says, writing
+    /// backups only in `backups`.
     public init(
         core: RosterCore, database: RosterDatabase, marker: AcknowledgedMarker, commits: UInt64,
-        activity: DeviceActivity, log: Log
+        activity: DeviceActivity, backups: BackupFolder, log: Log
     ) {
         self.core = core; self.database = database; self.marker = marker; self.commits = commits
-        self.activity = activity; self.log = log
+        self.activity = activity; self.backups = backups; self.log = log
     }
 
     /// The core's actions, and `roster.backup.request`.
     public let handledTypes: [MessageType] = RosterAction.types + [.backupRequest]
 
     /// Opens the database at `path` as `mode` says, loads it and makes the handler (the roster's
-    /// start, shared by the `roster` process and `gateway --embedded`).
-    public static func open(path: String, mode: StartMode, expiry: Double, log: Log) throws -> RosterHandler {
+    /// start, shared by the `roster` process and `gateway --embedded`); backups go in `backups`
+    /// (default: `backups` beside the database).
+    public static func open(path: String, mode: StartMode, expiry: Double, backups: BackupFolder? = nil, log: Log) throws -> RosterHandler {
         let (database, position, notes) = try RosterStartup.open(path: path, mode: mode, now: Int(Timestamp.wallClock()))
         for note in notes { log.warn(note) }
         let (core, stored) = try database.load()
         log.info("database \(path) at \(position)")
+        let backups = backups ?? BackupFolder(besideDatabase: path)
+        do { try backups.make() } catch { log.warn("\(error); backups will be refused") }
         // Rows from before the time was recorded (0) count from now.
         let now = Timestamp.wallClock()
         let lastUsed = stored.mapValues { $0 > 0 ? $0 : now }
         return RosterHandler(
             core: core, database: database, marker: AcknowledgedMarker(databasePath: path), commits: position.commits,
-            activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), log: log)
+            activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), backups: backups, log: log)
     }
 
 
@@ -78,13 +84,12 @@ public struct RosterHandler: ServiceHandler {
         return Reply(decision.effects)
     }
 
-    /// Writes a consistent copy of the database to `path` (absolute, not an existing file).
-    private func backup(to path: String) -> Effect {
-        guard path.hasPrefix("/") else {
-            return .error(.backupPath, "the backup path must be absolute (roster writes it, in its own file system): '\(path)'")
-        }
-        guard RosterStartup.fileSize(path) == nil else {
-            return .error(.backupPath, "\(path) exists: choose a new file (a backup never overwrites)")
+    /// Writes a consistent copy of the database to `requested` (a new file in the backup folder).
+    private func backup(to requested: String) -> Effect {
+        let path: String
+        switch backups.file(for: requested) {
+        case .success(let file): path = file
+        case .failure(let refusal): return .error(.backupPath, refusal.description)
         }
         do {
             try database.backup(to: path)

@@ -81,7 +81,8 @@ public final class SQLiteConnection {
     /// API (the pages as of one read transaction, WAL included); the file is removed on failure.
     public func backup(to path: String) throws(SQLiteError) {
         var destination: OpaquePointer?
-        let code = sqlite3_open_v2(path, &destination, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        // Never through a symbolic link: the file is where the path says.
+        let code = sqlite3_open_v2(path, &destination, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nil)
         defer { sqlite3_close(destination) }
         do throws(SQLiteError) {
             try SQLiteError.check(code, destination, "open \(path)")

@@ -78,6 +78,9 @@ extension EnvironmentVariable {
     /// `ROSTER_RESET`.
     public static let rosterReset = EnvironmentVariable(
         "ROSTER_RESET", default: nil, "1: start a new, empty database on purpose (as --reset)")
+    /// `ROSTER_BACKUP_DIR`.
+    public static let rosterBackupFolder = EnvironmentVariable(
+        "ROSTER_BACKUP_DIR", default: "backups beside ROSTER_DB", "the one folder gateway roster backup FILE may write in")
     /// `ETCD_ENDPOINTS`.
     public static let etcdEndpoints = EnvironmentVariable(
         "ETCD_ENDPOINTS", default: nil, "etcd's client URL: turns on sharding among instances (docs/scaling.md)")
@@ -90,6 +93,22 @@ extension EnvironmentVariable {
     /// `MONITOR_ADDRESS`.
     public static let monitorAddress = EnvironmentVariable(
         "MONITOR_ADDRESS", default: "http://127.0.0.1:8080", "where to serve HTTP (port 0: any free port)")
+    /// `MONITOR_HEALTH_ADDRESS`.
+    public static let monitorHealthAddress = EnvironmentVariable(
+        "MONITOR_HEALTH_ADDRESS", default: "MONITOR_ADDRESS's host, its port + 1",
+        "a listener of its own for /healthz and /metrics, which the page's clients cannot fill")
+    /// `MONITOR_MAX_CONNECTIONS`.
+    public static let monitorMaxConnections = EnvironmentVariable(
+        "MONITOR_MAX_CONNECTIONS", default: "2048", "connections held at once on the page's listener; more wait in the system's queue")
+    /// `MONITOR_MAX_CONNECTIONS_PER_ADDRESS`.
+    public static let monitorMaxConnectionsPerAddress = EnvironmentVariable(
+        "MONITOR_MAX_CONNECTIONS_PER_ADDRESS", default: "128", "connections held at once from one client address; more are closed at once")
+    /// `MONITOR_MAX_STREAMS`.
+    public static let monitorMaxStreams = EnvironmentVariable(
+        "MONITOR_MAX_STREAMS", default: "1024", "/events streams open at once; the next is answered 503 with Retry-After")
+    /// `MONITOR_REQUEST_TIMEOUT_SECONDS`.
+    public static let monitorRequestTimeout = EnvironmentVariable(
+        "MONITOR_REQUEST_TIMEOUT_SECONDS", default: "5", "silence allowed before a request has arrived whole (and between requests)")
     /// `GATEWAY_DEVICE`.
     public static let gatewayDevice = EnvironmentVariable(
         "GATEWAY_DEVICE", default: "ipad", "the device when --device is not given")
@@ -113,9 +132,12 @@ extension EnvironmentVariable {
     /// A service's that holds device state and can be sharded (presentation-policy, input-handling).
     public static let shardedService = connection + [deviceIdleExpiry, etcdEndpoints, instanceID, shardLeaseTimeToLive]
     /// roster's: its database and when it forgets devices.
-    public static let roster = connection + [deviceIdleExpiry, rosterDatabase, rosterReset]
-    /// The monitor's: the connection's and where it serves HTTP.
-    public static let monitor = connection + [monitorAddress]
+    public static let roster = connection + [deviceIdleExpiry, rosterDatabase, rosterReset, rosterBackupFolder]
+    /// The monitor's: the connection's, where it serves HTTP and its limits.
+    public static let monitor = connection + [
+        monitorAddress, monitorHealthAddress, monitorMaxConnections, monitorMaxConnectionsPerAddress, monitorMaxStreams,
+        monitorRequestTimeout,
+    ]
     /// The gateway's: the connection's and its defaults for the command line.
     public static let gateway = connection + [gatewayDevice, gatewayTimeout, gatewayRetry, noColor]
 
