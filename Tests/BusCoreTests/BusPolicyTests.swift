@@ -67,6 +67,14 @@ import TestTiers
         #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
     }
 
+    /// An escaped `service` is refused whatever it spells, a name no component has included: the
+    /// bus compares names as written, and no honest sender escapes one.
+    @Test func aServiceWrittenWithEscapesIsRefusedWhateverItSpells() {
+        let json = #"{"v":1,"type":"sys.ping","service":"pyzmq\u002dclient","id":"a","correlationId":"a"}"#
+        #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
+        #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "pyzmq-client")) == nil)
+    }
+
     /// A key written with escapes is the same key to a JSON decoder: `"\u0073ervice"` is `service`.
     @Test func anEscapedKeyIsReadAsTheKeyItSpells() {
         let json = #"{"v":1,"type":"sys.ping","\u0073ervice":"roster","id":"a","correlationId":"a"}"#

@@ -82,6 +82,9 @@ import TestTiers
         #expect(topic("device.rotate", #""device":"\u0069pad""#) == "device.rotate/" + bucket)
         // A repeated member's first value decides, as for the decoders.
         #expect(topic("device.tap", #""device":"ipad","device":"other","body":{"element":"fire","element":"add"}"#) == "device.tap/input-handling/" + bucket)
+        // JSON unreadable after what the bus needs is keyed all the same: the device's owner
+        // answers its decoding error.
+        #expect(topic("device.tap", #""device":"ipad","body":{"element":"add"},"seq":oops"#) == "device.tap/presentation-policy/" + bucket)
         // JSON the bus cannot read reaches the service its type goes to, which answers it.
         #expect(policy.topic(frames: [Array("device.tap".utf8), Array("{not json".utf8)]) == "device.tap/presentation-policy")
         #expect(policy.topic(frames: [Array("device.tap".utf8)]) == "device.tap/presentation-policy")
