@@ -50,7 +50,7 @@ final class ProductClient {
     @exclusivity(unchecked) private(set) var refused = 0
     /// One of each reply, for the codec measurement.
     private(set) var samples: [MessageType: Envelope] = [:]
-    /// The types in `samples`, one bit each (`Reply.typeBit`): tested without comparing or hashing names.
+    /// The types in `samples`, one bit each (`ReplyHeader.typeBit`): tested without comparing or hashing names.
     @exclusivity(unchecked) private var sampled: UInt64 = 0
     /// Where each message is received (`next`), its storage kept from message to message.
     /// Like `sampled` and `clientTime`, used several times per round trip by this client's one
@@ -117,7 +117,7 @@ final class ProductClient {
 
     /// Keeps the deciding service's last heartbeat (by its header's `service`; the others' are
     /// dropped unread); true when `reply` was a heartbeat.
-    private func noteHeartbeat(_ reply: Reply) -> Bool {
+    private func noteHeartbeat(_ reply: ReplyHeader) -> Bool {
         guard reply.type == .heartbeat else { return false }
         if reply.isFrom(service) { policyHeartbeat = (reply.frames, Timestamp.monotonic()) }
         return true
@@ -244,7 +244,7 @@ final class ProductClient {
             }
             // Take everything waiting before sending again.
             while true {
-                if let reply = Reply(message), !noteHeartbeat(reply), let index = tracked.index(of: reply) {
+                if let reply = ReplyHeader(message), !noteHeartbeat(reply), let index = tracked.index(of: reply) {
                     switch reply.type {
                     case .presented, .dismissed:
                         if tracked.decide(index) { result.decided += 1 }
@@ -275,7 +275,7 @@ final class ProductClient {
     }
 
     /// Decodes `reply` in full the first time its type comes, for the codec measurement.
-    private func keepSample(_ reply: Reply) throws {
+    private func keepSample(_ reply: ReplyHeader) throws {
         guard sampled & reply.typeBit == 0 else { return }
         sampled |= reply.typeBit
         samples[reply.type] = try bus.codec.decode(frames: reply.frames)
@@ -295,13 +295,13 @@ final class ProductClient {
     /// others and heartbeats; nil at the deadline. With `timed`, the reading time goes into `clientTime`.
     /// A message already waiting (an action's ack follows its decision on the same socket) is
     /// taken at once, without polling first (`BusConnection.receive(into:timeoutMilliseconds:)`).
-    private func next(until deadline: Double, timed: Bool = false) throws -> Reply? {
+    private func next(until deadline: Double, timed: Bool = false) throws -> ReplyHeader? {
         while true {
             let remaining = deadline - Timestamp.monotonic()
             guard remaining > 0 else { return nil }
             guard try bus.receive(into: &message, timeoutMilliseconds: Self.receiveWait(remaining)) else { continue }
             let started = timed ? Timestamp.monotonic() : 0
-            let reply = Reply(message)
+            let reply = ReplyHeader(message)
             if timed { clientTime.decode += Timestamp.monotonic() - started }
             if let reply, !noteHeartbeat(reply) { return reply }
         }
@@ -312,7 +312,7 @@ final class ProductClient {
 /// the client subscribes to), and where the correlation id and service are in the header, read
 /// only up to them (`EnvelopeView`): no body scanned, no string made. The body is
 /// decoded only when needed (`bus.codec.decode(frames:)` of `frames`).
-struct Reply {
+struct ReplyHeader {
     let type: MessageType
     /// The type's own bit (`1 << ` its place in `types`), for sets of types in one word.
     let typeBit: UInt64
@@ -452,7 +452,7 @@ struct TrackedActions {
     }
 
     /// The index of the action `reply` correlates to, if it is one of this run's.
-    func index(of reply: Reply) -> Int? {
+    func index(of reply: ReplyHeader) -> Int? {
         guard !prefix.isEmpty, let counter = reply.correlationCounter(after: prefix), counter >= base,
               counter - base < UInt64(state.count), state[Int(counter - base)] != Self.notSent
         else { return nil }
