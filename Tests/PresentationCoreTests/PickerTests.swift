@@ -2,6 +2,7 @@ import Domain
 import Testing
 import Wire
 @testable import PresentationCore
+import PresentationService
 
 /// SPEC §1.3: the colour picker and the "Monster List" popover.
 @Suite struct PickerTests {
@@ -184,7 +185,7 @@ import Wire
     }
 
     @Test func aMissingDeviceIdIsRefused() {
-        var core = PresentationCore()
+        var core = PresentationCore(memo: PresentationTables())
         #expect(core.handle(device: nil, action: .tap(Tap(element: "add", profile: .ipad))).first?.errorBody?.code == "missing-device")
     }
 
