@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "ThreadOwnership", path: "Shared/ThreadOwnership", swiftSettings: strict),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ", "ThreadOwnership"], path: "Shared/ZeroMQ", swiftSettings: strict),
         // JSON text: the one reader and the one writer, and a tree for documents and tools.
-        .target(name: "JSON", path: "Shared/JSON", swiftSettings: strict),
+        .target(name: "JSON", dependencies: ["ThreadOwnership"], path: "Shared/JSON", swiftSettings: strict),
         // The domain model: devices, geometry, presentations, monsters, weapons, codes, effects.
         // The only project module a core imports.
         .target(name: "Domain", path: "Shared/Domain", swiftSettings: strict),

@@ -2,10 +2,10 @@
 ///
 /// Swift checks at run time that no two accesses to a class's stored `var` overlap: about 80
 /// instructions an access, several times on every message's path where a socket's, a
-/// connection's or a loop's state is used. Such state is used by the one thread that owns its
-/// holder, and never during another access to it (nothing it calls reaches back into it), so no
-/// two accesses can overlap and the check can only cost. That is what makes this sound, and what
-/// a holder promises: one thread, no overlapping access.
+/// connection's, a loop's or a writer's state is used. Such state is used by one thread at a
+/// time — the one that owns its holder — and never during another access to it (nothing it calls
+/// reaches back into it), so no two accesses can overlap and the check can only cost. That is
+/// what makes this sound, and what a holder promises: one thread, no overlapping access.
 ///
 /// The value lives in storage of its own, reached through a pointer, whose pointee is never
 /// checked — also where another module inlines the access (`@exclusivity(unchecked)` on a stored
