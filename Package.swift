@@ -33,9 +33,11 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Shared/CLinux"),
 
         // Shared Swift modules, each above the ones it depends on.
-        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: strict),
+        // State one thread owns, used without run-time exclusivity checks (`ThreadOwned`).
+        .target(name: "ThreadOwnership", path: "Shared/ThreadOwnership", swiftSettings: strict),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ", "ThreadOwnership"], path: "Shared/ZeroMQ", swiftSettings: strict),
         // JSON text: the one reader and the one writer, and a tree for documents and tools.
-        .target(name: "JSON", path: "Shared/JSON", swiftSettings: strict),
+        .target(name: "JSON", dependencies: ["ThreadOwnership"], path: "Shared/JSON", swiftSettings: strict),
         // The domain model: devices, geometry, presentations, monsters, weapons, codes, effects.
         // The only project module a core imports.
         .target(name: "Domain", path: "Shared/Domain", swiftSettings: strict),
@@ -44,9 +46,9 @@ let package = Package(
         // What every process of the project needs: logs, help, certificates, threads, signals.
         .target(name: "ProcessSupport", dependencies: ["Wire", "JSON", "ZeroMQ", "CLinux"], path: "Shared/ProcessSupport", swiftSettings: strict),
         // A service's loop around its handler, over any transport (the in-memory bus among them).
-        .target(name: "Runtime", dependencies: ["Wire", "BusCore", "ProcessSupport"], path: "Shared/Runtime", swiftSettings: strict),
+        .target(name: "Runtime", dependencies: ["Wire", "BusCore", "ProcessSupport", "ThreadOwnership"], path: "Shared/Runtime", swiftSettings: strict),
         // The runtime's transport over ZeroMQ: the connection to the bus, its configuration, CURVE.
-        .target(name: "ZeroMQTransport", dependencies: ["Runtime", "ZeroMQ", "ProcessSupport"], path: "Shared/ZeroMQTransport", swiftSettings: strict),
+        .target(name: "ZeroMQTransport", dependencies: ["Runtime", "ZeroMQ", "ProcessSupport", "ThreadOwnership"], path: "Shared/ZeroMQTransport", swiftSettings: strict),
         // Sharded instances: membership and snapshots in etcd over HTTP.
         .target(name: "Sharding", dependencies: ["Runtime", "ProcessSupport"], path: "Shared/Sharding", swiftSettings: strict),
         // Starting a service process: options, configuration, sharded or not, on the ZeroMQ bus.
@@ -59,7 +61,7 @@ let package = Package(
 
         // The bus: its policy (a pure core) and the proxy.
         .target(name: "BusCore", dependencies: ["Wire", "JSON"], path: "Services/Bus/Core", swiftSettings: strict),
-        .executableTarget(name: "Bus", dependencies: ["BusCore", "ZeroMQTransport"], path: "Services/Bus/Main", swiftSettings: strict),
+        .executableTarget(name: "Bus", dependencies: ["BusCore", "ZeroMQTransport", "ThreadOwnership"], path: "Services/Bus/Main", swiftSettings: strict),
 
         // presentation-policy: a pure core and its bus adapter.
         .target(name: "PresentationCore", dependencies: ["Domain"], path: "Services/PresentationPolicy/Core", swiftSettings: strict),
@@ -94,7 +96,7 @@ let package = Package(
         // executables only so that `swift run bench` builds them: it starts them as processes.
         .executableTarget(
             name: "Bench",
-            dependencies: ["ZeroMQ", "ZeroMQTransport", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling"],
+            dependencies: ["ZeroMQ", "ZeroMQTransport", "ThreadOwnership", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling"],
             path: "Benchmarks/Bench",
             swiftSettings: strict
         ),
@@ -102,6 +104,7 @@ let package = Package(
         // Tests, and what several of them share: sample messages, seeded randomness.
         .target(name: "TestSupport", dependencies: ["Domain", "Wire"], path: "Tests/Support", swiftSettings: strict),
         .target(name: "TestTiers", path: "Tests/Tiers", swiftSettings: strict),
+        tests("ThreadOwnershipTests", ["ThreadOwnership"]),
         tests("ZeroMQTests", ["ZeroMQ"]),
         tests("JSONTests", ["JSON"]),
         tests("DomainTests", ["Domain"]),
@@ -112,11 +115,12 @@ let package = Package(
         tests("ShardingTests", ["Sharding"]),
         tests("BusCoreTests", ["BusCore", "Processes", "TestSupport"]),
         tests("ContractTests", ["Contract"]),
-        tests("PresentationCoreTests", ["PresentationCore", "Wire"]),
+        tests("PresentationCoreTests", ["PresentationCore", "PresentationService", "Wire"]),
+        tests("PresentationServiceTests", ["PresentationService", "PresentationCore"]),
         tests("RosterTests", ["RosterCore", "RosterStore"]),
         tests("InputCoreTests", ["InputCore", "Wire"]),
         tests("GatewayKitTests", ["GatewayKit", "Contract", "InputCore", "PresentationCore"]),
-        tests("MonitorKitTests", ["MonitorKit", "PresentationCore"]),
+        tests("MonitorKitTests", ["MonitorKit", "PresentationCore", "PresentationService"]),
         tests("BenchTests", ["Bench"]),
         tests("EndToEndTests", ["ServiceLaunch", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"]),
     ]

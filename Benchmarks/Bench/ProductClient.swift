@@ -7,6 +7,7 @@ import JSON
 import Glibc
 import ProcessSupport
 import Runtime
+import ThreadOwnership
 import Wire
 import ZeroMQ
 import ZeroMQTransport
@@ -31,39 +32,43 @@ final class ProductClient {
     /// A device's first action since the deciding service started: the same tap, with the
     /// iPad's profile, which creates the device.
     let firstAction = Body.tap(Tap(element: "add", profile: .ipad))
+    // What follows is used several times per round trip by this client's one thread.
     /// The devices that have had their first action since the deciding service last started.
-    @exclusivity(unchecked) private var created: Set<String> = []
+    private let created = ThreadOwned(Set<String>())
     /// The device of the last action (in `created`): a run of actions on one device looks it up once.
-    @exclusivity(unchecked) private var lastDevice: String?
+    private let lastDevice = ThreadOwned<String?>(nil)
 
     /// The action to send for `device`: `firstAction` the first time, then `action`.
     func action(for device: String) -> Body {
-        if device == lastDevice { return action }
-        lastDevice = device
-        return created.insert(device).inserted ? firstAction : action
+        if device == lastDevice.value { return action }
+        lastDevice.value = device
+        return created.value.insert(device).inserted ? firstAction : action
     }
+    /// What the measurements count.
+    private struct Tally {
+        var lost = 0, duplicates = 0, refused = 0, actionsSinceStart = 0
+    }
+    private let tally = ThreadOwned(Tally())
     /// Actions sent whose acknowledgement never came, over every measurement.
-    @exclusivity(unchecked) private(set) var lost = 0
+    var lost: Int { tally.value.lost }
     /// Acknowledgements received twice, over every measurement.
-    @exclusivity(unchecked) private(set) var duplicates = 0
+    var duplicates: Int { tally.value.duplicates }
     /// Actions refused (an `error` instead of a decision), over every measurement.
-    @exclusivity(unchecked) private(set) var refused = 0
+    var refused: Int { tally.value.refused }
+    /// Actions sent since presentation-policy last (re)started, to compare with its counters.
+    var actionsSinceStart: Int { tally.value.actionsSinceStart }
     /// One of each reply, for the codec measurement.
     private(set) var samples: [MessageType: Envelope] = [:]
-    /// The types in `samples`, one bit each (`Reply.typeBit`): tested without comparing or hashing names.
-    @exclusivity(unchecked) private var sampled: UInt64 = 0
+    /// The types in `samples`, one bit each (`ReplyHeader.typeBit`): tested without comparing or hashing names.
+    private let sampled = ThreadOwned<UInt64>(0)
     /// Where each message is received (`next`), its storage kept from message to message.
-    /// Like `sampled` and `clientTime`, used several times per round trip by this client's one
-    /// thread and never during another access to it: not checked for exclusive access at run time.
-    @exclusivity(unchecked) private var message = ReceivedMessage()
+    private let message = ThreadOwned(ReceivedMessage())
     /// Where each action's JSON is written, then sent from.
     private let writer = JSONWriter()
     /// Seconds spent, in `roundTrip`, on this client's own part: making the envelope, encoding
     /// it, sending it, and decoding what came back.
-    @exclusivity(unchecked) private(set) var clientTime = ClientTime()
-
-    /// Actions sent since presentation-policy last (re)started, to compare with its counters.
-    @exclusivity(unchecked) private(set) var actionsSinceStart = 0
+    var clientTime: ClientTime { timeSpent.value }
+    private let timeSpent = ThreadOwned(ClientTime())
     /// presentation-policy's last heartbeat, and when it arrived: decoded only when its
     /// `handled` counter is asked for (`policyHandledCount`), not as it comes.
     private var policyHeartbeat: (frames: [[UInt8]], at: Double)?
@@ -89,9 +94,9 @@ final class ProductClient {
 
     /// presentation-policy was restarted: count its actions from zero.
     func policyRestarted() {
-        actionsSinceStart = 0
-        created.removeAll()
-        lastDevice = nil
+        tally.value.actionsSinceStart = 0
+        created.value.removeAll()
+        lastDevice.value = nil
         policyHeartbeat = nil
     }
 
@@ -117,7 +122,7 @@ final class ProductClient {
 
     /// Keeps the deciding service's last heartbeat (by its header's `service`; the others' are
     /// dropped unread); true when `reply` was a heartbeat.
-    private func noteHeartbeat(_ reply: Reply) -> Bool {
+    private func noteHeartbeat(_ reply: ReplyHeader) -> Bool {
         guard reply.type == .heartbeat else { return false }
         if reply.isFrom(service) { policyHeartbeat = (reply.frames, Timestamp.monotonic()) }
         return true
@@ -144,7 +149,7 @@ final class ProductClient {
                 }
             }
         }
-        while try bus.receive(into: &message, timeoutMilliseconds: 50) {}
+        while try bus.receive(into: &message.value, timeoutMilliseconds: 50) {}
     }
 
     /// One action on `device`: seconds from before the envelope is made until both the
@@ -158,18 +163,18 @@ final class ProductClient {
         let topic = try bus.codec.write(sent, into: writer)
         let encoded = Timestamp.monotonic()
         try writer.withBytes { try bus.send(topic: topic, json: $0) }
-        actionsSinceStart += 1
-        clientTime.envelope += made - started
-        clientTime.encode += encoded - made
-        clientTime.send += Timestamp.monotonic() - encoded
-        clientTime.roundTrips += 1
+        tally.value.actionsSinceStart += 1
+        timeSpent.value.envelope += made - started
+        timeSpent.value.encode += encoded - made
+        timeSpent.value.send += Timestamp.monotonic() - encoded
+        timeSpent.value.roundTrips += 1
         // Timed until the decision is back (what a user waits for); the ack, which follows it
         // on the same socket, is awaited too before the next round trip, but not timed.
         var decidedAt: Double?
         var acknowledged = false
         while !(decidedAt != nil && acknowledged) {
             guard let reply = try next(until: deadline, timed: true) else {
-                lost += 1
+                tally.value.lost += 1
                 return nil
             }
             guard reply.correlates(to: sent.id) else { continue }
@@ -178,11 +183,11 @@ final class ProductClient {
                 decidedAt = decidedAt ?? Timestamp.monotonic()
                 try keepSample(reply)
             case .ack where reply.isFrom(service):
-                if acknowledged { duplicates += 1 }
+                if acknowledged { tally.value.duplicates += 1 }
                 acknowledged = true
                 try keepSample(reply)
             case .error:
-                refused += 1
+                tally.value.refused += 1
                 decidedAt = decidedAt ?? Timestamp.monotonic()
             default:
                 break
@@ -231,20 +236,20 @@ final class ProductClient {
                     let device = devices[next % devices.count]
                     let envelope = bus.envelope(action(for: device), device: device, replyTo: address)
                     try bus.send(envelope, writingIn: writer)
-                    actionsSinceStart += 1
+                    tally.value.actionsSinceStart += 1
                     try tracked.sent(envelope.id, at: Timestamp.monotonic())
                     next += 1
                     result.sent += 1
                 }
             }
             if !sending && tracked.inFlight == 0 { break }
-            guard try bus.receive(into: &message, timeoutMilliseconds: 100) else {
+            guard try bus.receive(into: &message.value, timeoutMilliseconds: 100) else {
                 if Timestamp.monotonic() - lastProgress > 3 { break }
                 continue
             }
             // Take everything waiting before sending again.
             while true {
-                if let reply = Reply(message), !noteHeartbeat(reply), let index = tracked.index(of: reply) {
+                if let reply = ReplyHeader(message.value), !noteHeartbeat(reply), let index = tracked.index(of: reply) {
                     switch reply.type {
                     case .presented, .dismissed:
                         if tracked.decide(index) { result.decided += 1 }
@@ -262,27 +267,27 @@ final class ProductClient {
                         break
                     }
                 }
-                guard try bus.receive(into: &message, timeoutMilliseconds: 0) else { break }
+                guard try bus.receive(into: &message.value, timeoutMilliseconds: 0) else { break }
             }
             lastProgress = Timestamp.monotonic()
             finished = lastProgress
         }
         result.seconds = finished - started
-        lost += result.lost
-        duplicates += result.duplicates
-        refused += result.refused
+        tally.value.lost += result.lost
+        tally.value.duplicates += result.duplicates
+        tally.value.refused += result.refused
         return result
     }
 
     /// Decodes `reply` in full the first time its type comes, for the codec measurement.
-    private func keepSample(_ reply: Reply) throws {
-        guard sampled & reply.typeBit == 0 else { return }
-        sampled |= reply.typeBit
+    private func keepSample(_ reply: ReplyHeader) throws {
+        guard sampled.value & reply.typeBit == 0 else { return }
+        sampled.value |= reply.typeBit
         samples[reply.type] = try bus.codec.decode(frames: reply.frames)
     }
 
     /// Forgets the time counted in `clientTime` (after a warm-up).
-    func resetClientTime() { clientTime = ClientTime() }
+    func resetClientTime() { timeSpent.value = ClientTime() }
 
     /// How long one receive of `next` waits with `remaining` seconds left: whole seconds while a
     /// second or more is left (the socket's receive timeout then changes about once a second, not
@@ -295,14 +300,14 @@ final class ProductClient {
     /// others and heartbeats; nil at the deadline. With `timed`, the reading time goes into `clientTime`.
     /// A message already waiting (an action's ack follows its decision on the same socket) is
     /// taken at once, without polling first (`BusConnection.receive(into:timeoutMilliseconds:)`).
-    private func next(until deadline: Double, timed: Bool = false) throws -> Reply? {
+    private func next(until deadline: Double, timed: Bool = false) throws -> ReplyHeader? {
         while true {
             let remaining = deadline - Timestamp.monotonic()
             guard remaining > 0 else { return nil }
-            guard try bus.receive(into: &message, timeoutMilliseconds: Self.receiveWait(remaining)) else { continue }
+            guard try bus.receive(into: &message.value, timeoutMilliseconds: Self.receiveWait(remaining)) else { continue }
             let started = timed ? Timestamp.monotonic() : 0
-            let reply = Reply(message)
-            if timed { clientTime.decode += Timestamp.monotonic() - started }
+            let reply = ReplyHeader(message.value)
+            if timed { timeSpent.value.decode += Timestamp.monotonic() - started }
             if let reply, !noteHeartbeat(reply) { return reply }
         }
     }
@@ -312,7 +317,7 @@ final class ProductClient {
 /// the client subscribes to), and where the correlation id and service are in the header, read
 /// only up to them (`EnvelopeView`): no body scanned, no string made. The body is
 /// decoded only when needed (`bus.codec.decode(frames:)` of `frames`).
-struct Reply {
+struct ReplyHeader {
     let type: MessageType
     /// The type's own bit (`1 << ` its place in `types`), for sets of types in one word.
     let typeBit: UInt64
@@ -452,7 +457,7 @@ struct TrackedActions {
     }
 
     /// The index of the action `reply` correlates to, if it is one of this run's.
-    func index(of reply: Reply) -> Int? {
+    func index(of reply: ReplyHeader) -> Int? {
         guard !prefix.isEmpty, let counter = reply.correlationCounter(after: prefix), counter >= base,
               counter - base < UInt64(state.count), state[Int(counter - base)] != Self.notSent
         else { return nil }

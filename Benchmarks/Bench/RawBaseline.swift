@@ -3,7 +3,6 @@
 // process; one-way throughput from this process's PUB to a SUB on another thread.
 
 import ProcessSupport
-import Synchronization
 import Wire
 import ZeroMQ
 
@@ -248,13 +247,6 @@ final class RawClient {
         if let message = failure.withLock({ $0 }) { throw BenchError("flood receiver: \(message)") }
         return result
     }
-}
-
-/// A value shared between threads behind a lock.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
 }
 
 /// The one-way flood's subscriber, on its own thread with its own sockets.

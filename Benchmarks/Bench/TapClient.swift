@@ -119,7 +119,7 @@ final class TapClient {
             let resendAt = min(deadline, Timestamp.monotonic() + retry)
             retry = min(retry * 2, 0.2)
             while !waiting.isEmpty, try bus.receive(into: &message, timeoutMilliseconds: max(1, Int((resendAt - Timestamp.monotonic()) * 1000))) {
-                if let reply = Reply(message), reply.type == .pong, reply.correlationId == ping.id { waiting.remove(reply.service) }
+                if let reply = ReplyHeader(message), reply.type == .pong, reply.correlationId == ping.id { waiting.remove(reply.service) }
             }
         }
         while try bus.receiveFrames(timeoutMilliseconds: 50) != nil {}
@@ -188,7 +188,7 @@ final class TapClient {
             let remaining = deadline - Timestamp.monotonic()
             guard remaining > 0, try bus.receive(into: &message, timeoutMilliseconds: max(1, Int(remaining * 1000))) else { return nil }
             let at = Timestamp.monotonic()
-            guard let reply = Reply(message), reply.correlationId == sent.id else { continue }
+            guard let reply = ReplyHeader(message), reply.correlationId == sent.id else { continue }
             let ack: Ack?
             if reply.type == .ack, case .ack(let body) = try bus.codec.decode(frames: reply.frames).body { ack = body } else { ack = nil }
             chain.observe(reply.type, correlationId: reply.correlationId, service: reply.service, ack: ack, at: at)

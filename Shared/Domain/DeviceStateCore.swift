@@ -11,6 +11,9 @@ public protocol DeviceStateCore {
     associatedtype DeviceState
     /// Every device seen, by id.
     var devices: [String: DeviceState] { get set }
+    /// Holds `state` for `device`, rebuilt from its snapshot on another instance (a core that
+    /// interns what devices hold alike interns it again).
+    mutating func restore(_ state: DeviceState, for device: String)
 }
 
 extension DeviceStateCore {
@@ -21,7 +24,7 @@ extension DeviceStateCore {
         devices.removeValue(forKey: device) != nil
     }
 
-    /// Holds `state` for `device`: rebuilt from its snapshot on another instance.
+    /// Holds `state` for `device` as it is.
     public mutating func restore(_ state: DeviceState, for device: String) {
         devices[device] = state
     }

@@ -1,12 +1,12 @@
 import Glibc
+import ThreadOwnership
 
 /// Appends JSON text to a byte buffer: the one place where strings are escaped and numbers are
 /// spelled. A sender keeps one and writes every message in it, so its buffer is reused rather
 /// than allocated for each.
 ///
-/// It is a class whose one stored property is a pointer to its state: a writer is used by one
-/// thread at a time, and state reached through a pointer is not checked for exclusive access at
-/// run time (a class's `var`s would be, at every byte written).
+/// A writer is used by one thread at a time: its state is `ThreadOwned` (a class's `var`s would
+/// be checked for exclusive access at run time, at every byte written).
 public final class JSONWriter {
     @usableFromInline struct State {
         @usableFromInline var storage: UnsafeMutablePointer<UInt8>
@@ -14,46 +14,44 @@ public final class JSONWriter {
         @usableFromInline var count: Int
     }
 
-    @usableFromInline let state: UnsafeMutablePointer<State>
+    @usableFromInline let state: ThreadOwned<State>
 
     /// An empty writer with room for `capacity` bytes (it grows when it needs more).
     public init(capacity: Int = 1024) {
         let capacity = max(capacity, 16)
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(storage: .allocate(capacity: capacity), capacity: capacity, count: 0))
+        state = ThreadOwned(State(storage: .allocate(capacity: capacity), capacity: capacity, count: 0))
     }
 
     deinit {
-        state.pointee.storage.deallocate()
-        state.deallocate()
+        state.value.storage.deallocate()
     }
 
     /// How many bytes have been written.
-    public var count: Int { state.pointee.count }
+    public var count: Int { state.value.count }
 
     /// What was written, as an array.
     public var bytes: [UInt8] { withBytes { Array($0) } }
 
     /// Calls `body` with the bytes written so far (valid only during the call).
     public func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
-        try body(UnsafeBufferPointer(start: state.pointee.storage, count: state.pointee.count))
+        try body(UnsafeBufferPointer(start: state.value.storage, count: state.value.count))
     }
 
     /// Forgets what was written, keeping the buffer for the next text.
-    public func reset() { state.pointee.count = 0 }
+    public func reset() { state.value.count = 0 }
 
     /// Room for `more` bytes after those written.
     @inlinable @inline(__always) func reserve(_ more: Int) {
-        if state.pointee.count + more > state.pointee.capacity { grow(state.pointee.count + more) }
+        if state.value.count + more > state.value.capacity { grow(state.value.count + more) }
     }
 
     @usableFromInline func grow(_ needed: Int) {
-        let larger = max(needed, state.pointee.capacity * 2)
+        let larger = max(needed, state.value.capacity * 2)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.update(from: state.pointee.storage, count: state.pointee.count)
-        state.pointee.storage.deallocate()
-        state.pointee.storage = moved
-        state.pointee.capacity = larger
+        moved.update(from: state.value.storage, count: state.value.count)
+        state.value.storage.deallocate()
+        state.value.storage = moved
+        state.value.capacity = larger
     }
 
     // MARK: Raw text
@@ -61,16 +59,16 @@ public final class JSONWriter {
     /// One byte as it is.
     @inlinable @inline(__always) public func write(_ byte: UInt8) {
         reserve(1)
-        state.pointee.storage[state.pointee.count] = byte
-        state.pointee.count += 1
+        state.value.storage[state.value.count] = byte
+        state.value.count += 1
     }
 
     /// `raw` bytes as they are.
     @inlinable @inline(__always) public func write(_ raw: UnsafeBufferPointer<UInt8>) {
         guard let base = raw.baseAddress, raw.count > 0 else { return }
         reserve(raw.count)
-        Self.copy(base, raw.count, to: state.pointee.storage + state.pointee.count)
-        state.pointee.count += raw.count
+        Self.copy(base, raw.count, to: state.value.storage + state.value.count)
+        state.value.count += raw.count
     }
 
     /// A literal as it is: punctuation, keys.
@@ -114,14 +112,14 @@ public final class JSONWriter {
     @inlinable @inline(__always) public func writeKey(_ name: StaticString, first: Bool) {
         let length = name.utf8CodeUnitCount
         reserve(length + 4)
-        let target = state.pointee.storage + state.pointee.count
+        let target = state.value.storage + state.value.count
         var at = 0
         if !first { target[0] = UInt8(ascii: ","); at = 1 }
         target[at] = UInt8(ascii: "\"")
         Self.copy(name.utf8Start, length, to: target + at + 1)
         target[at + 1 + length] = UInt8(ascii: "\"")
         target[at + 2 + length] = UInt8(ascii: ":")
-        state.pointee.count += at + 3 + length
+        state.value.count += at + 3 + length
     }
 
     /// `text` as a JSON string: quotes, and `"`, `\` and control characters escaped.
@@ -151,7 +149,7 @@ public final class JSONWriter {
             return
         }
         reserve(length)
-        let from = UnsafeRawPointer(base), to = UnsafeMutableRawPointer(state.pointee.storage + state.pointee.count)
+        let from = UnsafeRawPointer(base), to = UnsafeMutableRawPointer(state.value.storage + state.value.count)
         var index = 0
         while index + 8 < length {
             let word = from.loadUnaligned(fromByteOffset: index, as: UInt64.self)
@@ -162,7 +160,7 @@ public final class JSONWriter {
         let last = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
         if ByteWords.hasSpecial(last) { return writeEscaped(utf8) }
         to.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
-        state.pointee.count += length
+        state.value.count += length
     }
 
     /// `utf8` with `"`, `\` and control characters escaped.
@@ -211,13 +209,13 @@ public final class JSONWriter {
             rest /= 10
         }
         reserve(digits)
-        var index = state.pointee.count + digits
+        var index = state.value.count + digits
         repeat {
             index -= 1
-            state.pointee.storage[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            state.value.storage[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
         } while magnitude > 0
-        state.pointee.count += digits
+        state.value.count += digits
     }
 
     /// A finite double in its shortest exact form, without a needless `.0`. NaN and infinities are

@@ -2,6 +2,7 @@ import Domain
 import Glibc
 import JSON
 import ProcessSupport
+import ThreadOwnership
 import Wire
 
 /// Runs one service on a bus: the I/O loop around its `RuntimeCore`. It waits for messages or
@@ -15,16 +16,14 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     private let log: Log
     private let clock: RuntimeClock
     /// The core: what it decides, counted (its handler holds the service's state). Used by the
-    /// loop's one thread, never within another access to it (the core calls nothing back): not
-    /// checked for exclusive access at run time, as `BusConnection`'s state (a check costs ~80
-    /// instructions, several times on every message's path).
-    @exclusivity(unchecked) public private(set) var core: RuntimeCore<Handler>
+    /// loop's one thread, several times on every message's path (the core calls nothing back).
+    private let core: ThreadOwned<RuntimeCore<Handler>>
     /// The core's codec, for what the loop encodes (read once: not through the core each time).
     private let codec: EnvelopeCodec
     /// Where the loop writes the JSON of what it encodes (acknowledgements, heartbeats), reused
     /// and published from as it is.
     private let writer = JSONWriter()
-    /// The topic frames of what the loop encodes lately, reused (an ack goes on its client's topic).
+    /// When the first stop signal came (for the line logged on leaving).
     private var signalledAt: Double?
 
     /// A runtime for the service `name` with `handler`, configured by `config`, reading `clock`.
@@ -34,24 +33,27 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         self.clock = clock
         let log = Log(service: name, level: config.logLevel, format: config.logFormat)
         self.log = log
-        core = RuntimeCore(
+        core = ThreadOwned(RuntimeCore(
             handler: handler, settings: .init(name: name, pid: getpid(), config: config), clock: clock,
-            logLevel: config.logLevel) { level, text, context in log.write(level, text, context: context) }
-        codec = core.codec
+            logLevel: config.logLevel) { level, text, context in log.write(level, text, context: context) })
+        codec = core.value.codec
     }
+
+    /// What the service subscribes to (`RuntimeCore.subscriptions`).
+    public var subscriptions: [String] { core.value.subscriptions }
 
     /// Runs on the transport `connect` opens (subscribed to `subscriptions`) until SIGTERM or
     /// SIGINT; returns the process exit status.
     public func run(connecting connect: (_ subscriptions: [String]) throws -> any BusTransport) -> Int32 {
         let signals = ShutdownSignals(log: log)
         do {
-            let bus = try connect(core.subscriptions)
+            let bus = try connect(core.value.subscriptions)
             defer { bus.close() }
             log.info("version \(MonsterBus.version), pid \(getpid()), publishing to \(config.frontend), subscribed at \(config.backend)")
             try run(on: bus, stopDescriptor: signals.readDescriptor)
             bus.close()
             let took = Int(((clock.monotonic() - (signalledAt ?? clock.monotonic())) * 1000).rounded())
-            log.info("stopped \(took) ms after the signal: \(core.counters.summary)")
+            log.info("stopped \(took) ms after the signal: \(core.value.counters.summary)")
             return 0
         } catch {
             log.error("\(error)")
@@ -64,9 +66,9 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// arrived, for at most `SHUTDOWN_DEADLINE_MS`.
     public func run(on transport: any BusTransport, stopDescriptor: Int32? = nil) throws {
         while true {
-            core.noteTransport(sendWaits: transport.sendWaits, sendsDropped: transport.sendsDropped)
-            try perform(core.tick(now: clock.now()), on: transport)
-            let timeout = max(0, Int((core.nextWake - clock.monotonic()) * 1000) + 1)
+            core.value.noteTransport(sendWaits: transport.sendWaits, sendsDropped: transport.sendsDropped)
+            try perform(core.value.tick(now: clock.now()), on: transport)
+            let timeout = max(0, Int((core.value.nextWake - clock.monotonic()) * 1000) + 1)
             let wake = try transport.wait(timeoutMilliseconds: timeout, stopDescriptor: stopDescriptor)
             if wake.stop {
                 drain(transport)
@@ -114,8 +116,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// Publishes what the core decides on `frames` (the decision), then what can wait until it
     /// has gone (the acknowledgement): nothing the decision does not need is on its way.
     private func handle(_ frames: [[UInt8]], on transport: any BusTransport) throws {
-        try perform(core.decide(frames, now: clock.now()), on: transport)
-        if let ack = core.settle() { try perform(.message(ack), on: transport) }
+        try perform(core.value.decide(frames, now: clock.now()), on: transport)
+        if let ack = core.value.settle() { try perform(.message(ack), on: transport) }
     }
 
     /// Does what the core said, in order.

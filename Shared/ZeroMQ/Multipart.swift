@@ -1,5 +1,6 @@
 import CZeroMQ
 import Glibc
+import ThreadOwnership
 
 /// One multipart message held as libzmq messages, for a proxy: received, looked at and sent
 /// on without copying its frames. Reused from message to message; owned by one thread.
@@ -7,21 +8,14 @@ public final class Multipart {
     /// Frames kept; the frames of a longer message are counted and let go.
     public let capacity: Int
     private let parts: UnsafeMutablePointer<zmq_msg_t>
-    // The two counts are read and written several times per message by the one thread that
-    // owns this object, never during another access to them: not checked for exclusive access
-    // at run time (as `JSONWriter.count`).
-    @exclusivity(unchecked) private var heldFrames = 0
-    @exclusivity(unchecked) private var allFrames = 0
-    /// Frames held (at most `capacity`). Not inlined where it is read: another module that
-    /// inlines a stored property's getter checks each access for exclusivity at run time (which
-    /// `@exclusivity(unchecked)` does not stop there) — the proxy's loop did, on every batch.
-    public var held: Int {
-        @inline(never) get { heldFrames }
-    }
-    /// Frames the last message had in all (not inlined where it is read, as `held`).
-    public var frameCount: Int {
-        @inline(never) get { allFrames }
-    }
+    // The two counts, read and written several times per message by the one thread that owns
+    // this object.
+    private let heldFrames = ThreadOwned(0)
+    private let allFrames = ThreadOwned(0)
+    /// Frames held (at most `capacity`).
+    public var held: Int { heldFrames.value }
+    /// Frames the last message had in all.
+    public var frameCount: Int { allFrames.value }
     /// Where a frame past `capacity` is received (and let go): made once, not for every message.
     private let spare = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
 
@@ -42,34 +36,34 @@ public final class Multipart {
 
     /// Receives one whole message from `socket` if one is waiting; false if none is.
     public func receive(from socket: ZMQSocket) throws -> Bool {
-        heldFrames = 0
-        allFrames = 0
+        heldFrames.value = 0
+        allFrames.value = 0
         // The frames past `capacity` go through `spare`, let go at once.
         defer {
-            if allFrames > capacity {
+            if allFrames.value > capacity {
                 zmq_msg_close(spare)
                 zmq_msg_init(spare)
             }
         }
         while true {
-            let target = heldFrames < capacity ? parts + heldFrames : spare
-            if zmq_msg_recv(target, socket.handle, allFrames == 0 ? ZMQ_DONTWAIT : 0) < 0 {
+            let target = heldFrames.value < capacity ? parts + heldFrames.value : spare
+            if zmq_msg_recv(target, socket.handle, allFrames.value == 0 ? ZMQ_DONTWAIT : 0) < 0 {
                 // Nothing waiting ends every batch: answered without making an error (and its text).
                 let code = zmq_errno()
-                if code == EAGAIN && allFrames == 0 { return false }
+                if code == EAGAIN && allFrames.value == 0 { return false }
                 if code == EINTR { continue }
                 throw ZMQError.last("receive")
             }
-            allFrames += 1
+            allFrames.value += 1
             let more = zmq_msg_more(target) != 0
-            if heldFrames < capacity { heldFrames += 1 }
+            if heldFrames.value < capacity { heldFrames.value += 1 }
             if !more { return true }
         }
     }
 
     /// The bytes of frame `index` (valid until the next receive or send).
     public func bytes(_ index: Int) -> UnsafeRawBufferPointer {
-        precondition(index < heldFrames)
+        precondition(index < heldFrames.value)
         let size = zmq_msg_size(parts + index)
         guard size > 0, let data = zmq_msg_data(parts + index) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: data, count: size)
@@ -79,7 +73,7 @@ public final class Multipart {
     /// valid until the next receive or send: what a proxy reads of each message, in one call.
     /// Empty bytes (no base address) when no frame is held.
     public func topicAndBody() -> (topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer?) {
-        let held = heldFrames
+        let held = heldFrames.value
         guard held > 0 else { return (UnsafeRawBufferPointer(start: nil, count: 0), nil) }
         let topic = Self.bytes(of: parts)
         return (topic, held > 1 ? Self.bytes(of: parts + 1) : nil)
@@ -94,7 +88,7 @@ public final class Multipart {
 
     /// Replaces the bytes of held frame `index` with `bytes` (e.g. a proxy re-addressing a topic).
     public func replaceFrame(_ index: Int, with bytes: [UInt8]) {
-        precondition(index < heldFrames)
+        precondition(index < heldFrames.value)
         zmq_msg_close(parts + index)
         zmq_msg_init_size(parts + index, bytes.count)
         if !bytes.isEmpty, let data = zmq_msg_data(parts + index) {
@@ -104,17 +98,17 @@ public final class Multipart {
 
     /// Lets go of the held frames (a refused message's memory is not kept until the next one).
     public func discard() {
-        for index in 0..<heldFrames {
+        for index in 0..<heldFrames.value {
             zmq_msg_close(parts + index)
             zmq_msg_init(parts + index)
         }
-        heldFrames = 0
+        heldFrames.value = 0
     }
 
     /// A metadata property of the message's connection (e.g. `User-Id`, set by the ZAP
     /// handler), as a C string valid while the frame is held; `nil` if it has none.
     public func property(_ name: StaticString) -> UnsafePointer<CChar>? {
-        guard heldFrames > 0 else { return nil }
+        guard heldFrames.value > 0 else { return nil }
         return name.withUTF8Buffer { text in
             text.baseAddress!.withMemoryRebound(to: CChar.self, capacity: text.count + 1) { zmq_msg_gets(parts, $0) }
         }
@@ -122,7 +116,7 @@ public final class Multipart {
 
     /// The file descriptor of the connection the message came in on (-1 if unknown).
     public var sourceDescriptor: Int32 {
-        guard heldFrames > 0 else { return -1 }
+        guard heldFrames.value > 0 else { return -1 }
         return zmq_msg_get(parts, ZMQ_SRCFD)
     }
 
@@ -130,9 +124,9 @@ public final class Multipart {
     /// (`EAGAIN`) gets nothing and false is returned; libzmq queues a message whole or not at all.
     @discardableResult
     public func send(to socket: ZMQSocket, dontWait: Bool = true) throws -> Bool {
-        for index in 0..<heldFrames {
+        for index in 0..<heldFrames.value {
             var flags: Int32 = dontWait ? ZMQ_DONTWAIT : 0
-            if index < heldFrames - 1 { flags |= ZMQ_SNDMORE }
+            if index < heldFrames.value - 1 { flags |= ZMQ_SNDMORE }
             while zmq_msg_send(parts + index, socket.handle, flags) < 0 {
                 let error = ZMQError.last("send")
                 if error.isInterrupted { continue }
@@ -140,7 +134,7 @@ public final class Multipart {
                 throw error
             }
         }
-        heldFrames = 0
+        heldFrames.value = 0
         return true
     }
 }

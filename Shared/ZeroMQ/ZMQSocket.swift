@@ -1,5 +1,6 @@
 import CZeroMQ
 import Glibc
+import ThreadOwnership
 
 /// One libzmq socket. Not thread-safe: create it, use it and close it on one thread.
 public final class ZMQSocket {
@@ -131,10 +132,9 @@ public final class ZMQSocket {
         }
     }
 
-    /// The last first frame `receiveFrames` made (a topic), up to `lastFirstFrameLimit` bytes.
-    /// Used by the socket's one thread, never within another access to it: not checked for
-    /// exclusive access at run time (a check costs more than the allocation it saves).
-    @exclusivity(unchecked) private var lastFirstFrame: [UInt8] = []
+    /// The last first frame `receiveFrames` made (a topic), up to `lastFirstFrameLimit` bytes;
+    /// used by the socket's one thread (unchecked: a check costs more than the allocation it saves).
+    private let lastFirstFrame = ThreadOwned([UInt8]())
     private static let lastFirstFrameLimit = 256
 
     /// `frame` as an array: `lastFirstFrame` again (a retain, no allocation) when it has the same
@@ -142,12 +142,12 @@ public final class ZMQSocket {
     /// else a new one, kept for the next when it is short.
     private func firstFrame(_ frame: UnsafeRawBufferPointer) -> [UInt8] {
         let count = frame.count
-        if count == lastFirstFrame.count, count > 0,
-           lastFirstFrame.withUnsafeBytes({ memcmp($0.baseAddress!, frame.baseAddress!, count) == 0 }) {
-            return lastFirstFrame
+        if count == lastFirstFrame.value.count, count > 0,
+           lastFirstFrame.value.withUnsafeBytes({ memcmp($0.baseAddress!, frame.baseAddress!, count) == 0 }) {
+            return lastFirstFrame.value
         }
         let made = Array(frame)
-        if count <= Self.lastFirstFrameLimit { lastFirstFrame = made }
+        if count <= Self.lastFirstFrameLimit { lastFirstFrame.value = made }
         return made
     }
 

@@ -2,6 +2,7 @@ import Domain
 import JSON
 import ProcessSupport
 import Runtime
+import ThreadOwnership
 import Wire
 import ZeroMQ
 
@@ -14,29 +15,27 @@ public final class BusConnection {
     public let codec: EnvelopeCodec
     /// Message ids, unique across processes.
     public let ids: IDGenerator
-    /// This connection's one thread makes every envelope and is never inside another access to
-    /// `maker` (nor to `subscriberIdle`, `waitPoller` or `topics`) when it does: not checked for
-    /// exclusive access at run time (a check costs ~80 instructions, on every message's path).
-    @exclusivity(unchecked) private var maker: EnvelopeMaker
+    /// What makes every envelope this connection sends. Like the state below, used by the
+    /// connection's one thread, on every message's path.
+    private let maker: ThreadOwned<EnvelopeMaker>
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
     private let sendPatience: Double
     /// What `wait` polls: the subscriber and the stop descriptor it was last given (made again
     /// when that changes).
-    @exclusivity(unchecked) private var waitPoller: (descriptor: Int32?, poller: Poller)?
+    private let waitPoller = ThreadOwned<(descriptor: Int32?, poller: Poller)?>(nil)
     /// Whether the subscriber's last use was a `receiveFramesNow` or a `wait` that found nothing
     /// waiting (libzmq had then read every command it had): until a new command signals its
     /// descriptor, nothing can be waiting.
-    @exclusivity(unchecked) private var subscriberIdle = false
-    /// The topic frames of the latest messages sent with `send(_:writingIn:)`, made again only
-    /// when a topic changes.
-    /// Sends that found the bus's queue full and had to wait (backpressure), since the start.
-    /// Like `maker`, this and `sendsDropped` are used by the connection's one thread only (read
-    /// by its service loop after every message): not checked for exclusive access at run time.
-    @exclusivity(unchecked) public private(set) var sendWaits: UInt64 = 0
+    private let subscriberIdle = ThreadOwned(false)
+    /// Sends that found the bus's queue full and had to wait (backpressure), since the start:
+    /// read by the service loop after every message.
+    public var sendWaits: UInt64 { waits.value }
+    private let waits = ThreadOwned<UInt64>(0)
     /// Messages given up after waiting `ACTION_TTL_MS` for the bus to take them: never
     /// silent — counted here, and the caller is told.
-    @exclusivity(unchecked) public private(set) var sendsDropped: UInt64 = 0
+    public var sendsDropped: UInt64 { drops.value }
+    private let drops = ThreadOwned<UInt64>(0)
 
     /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
     /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.
@@ -47,7 +46,7 @@ public final class BusConnection {
         self.service = service
         let ids = IDGenerator()
         self.ids = ids
-        maker = EnvelopeMaker(service: service, ids: { ids.next() })
+        maker = ThreadOwned(EnvelopeMaker(service: service, ids: { ids.next() }))
         codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
         sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
         publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
@@ -89,12 +88,12 @@ public final class BusConnection {
         _ body: Body, correlationId: String? = nil, device: String? = nil, trace: TraceContext? = nil, parentSpan: String? = nil,
         replyTo: String? = nil
     ) -> Envelope {
-        maker.envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan, replyTo: replyTo)
+        maker.value.envelope(body, correlationId: correlationId, device: device, trace: trace, parentSpan: parentSpan, replyTo: replyTo)
     }
 
     /// An envelope for a message that `cause` caused (`EnvelopeMaker.envelope(_:causedBy:device:)`).
     public func envelope(_ body: Body, causedBy cause: Envelope, device: String? = nil) -> Envelope {
-        maker.envelope(body, causedBy: cause, device: device)
+        maker.value.envelope(body, causedBy: cause, device: device)
     }
 
     /// Publishes `envelope` (topic frame, then JSON). If the bus's queue is full it waits
@@ -139,13 +138,13 @@ public final class BusConnection {
     /// `sendPatience` seconds, counting the waits and what is given up.
     private func sendPatiently(_ attempt: () throws -> Bool) throws {
         if try attempt() { return }
-        sendWaits += 1
+        waits.value += 1
         let giveUp = Timestamp.monotonic() + sendPatience
         while Timestamp.monotonic() < giveUp {
             let ready = try poll([.socketWritable(publisher)], timeoutMilliseconds: 100)
             if ready[0], try attempt() { return }
         }
-        sendsDropped += 1
+        drops.value += 1
         throw BusBackpressure(seconds: sendPatience)
     }
 
@@ -156,14 +155,14 @@ public final class BusConnection {
 
     /// The next message's frames, waiting up to `timeoutMilliseconds` (-1: for ever).
     public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
-        subscriberIdle = false
+        subscriberIdle.value = false
         return try subscriber.receive(timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// The next message's frames if one is waiting now.
     public func receiveFramesNow() throws -> [[UInt8]]? {
         let frames = try subscriber.receive(dontWait: true)
-        subscriberIdle = frames == nil
+        subscriberIdle.value = frames == nil
         return frames
     }
 
@@ -171,14 +170,14 @@ public final class BusConnection {
     /// and receives it into `message`, reusing its storage (`ZMQSocket.receive(into:timeoutMilliseconds:)`);
     /// false when none came.
     public func receive(into message: inout ReceivedMessage, timeoutMilliseconds: Int) throws -> Bool {
-        subscriberIdle = false
+        subscriberIdle.value = false
         return try subscriber.receive(into: &message, timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// The SUB socket, to poll it together with other things (a poll of it reads its commands:
     /// `wait` then asks it for its events again).
     public var pollItem: PollItem {
-        subscriberIdle = false
+        subscriberIdle.value = false
         return .socket(subscriber)
     }
 
@@ -187,15 +186,15 @@ public final class BusConnection {
     /// its descriptor signals a new command (`Poller.idle`): a service that takes every waiting
     /// message before it waits (`ServiceRuntime`) saves a `getsockopt` per message.
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
-        if waitPoller?.descriptor != stopDescriptor {
-            waitPoller = (stopDescriptor, try Poller([.socket(subscriber)] + (stopDescriptor.map { [.fileDescriptor($0)] } ?? [])))
+        if waitPoller.value?.descriptor != stopDescriptor {
+            waitPoller.value = (stopDescriptor, try Poller([.socket(subscriber)] + (stopDescriptor.map { [.fileDescriptor($0)] } ?? [])))
         }
-        let poller = waitPoller!.poller
-        if subscriberIdle { poller.idle(0) }
+        let poller = waitPoller.value!.poller
+        if subscriberIdle.value { poller.idle(0) }
         try poller.wait(timeoutMilliseconds: timeoutMilliseconds)
         // Found not ready, it stays idle: its commands were read, or none came.
-        subscriberIdle = !poller.isReady(0)
-        return TransportWake(message: !subscriberIdle, stop: stopDescriptor != nil && poller.isReady(1))
+        subscriberIdle.value = !poller.isReady(0)
+        return TransportWake(message: !subscriberIdle.value, stop: stopDescriptor != nil && poller.isReady(1))
     }
 }
 

@@ -5,7 +5,7 @@ import Runtime
 import Testing
 import TestTiers
 
-/// The product client's first read of a reply (`Reply`): the correlation id and the sender
+/// The product client's first read of a reply (`ReplyHeader`): the correlation id and the sender
 /// compared as bytes in place, against the full path (the header's text made, then compared).
 @Suite(.tags(.unit)) struct ReplyHeaderTests {
     /// A received message of a topic frame and `json`.
@@ -30,7 +30,7 @@ import TestTiers
             for sender in values where !sender.contains("\u{0}") {
                 let json = Self.header(correlation, sender)
                 let message = Self.message("ack/abc", json)
-                let reply = try #require(Reply(message))
+                let reply = try #require(ReplyHeader(message))
                 #expect(reply.type == .ack)
                 for text in texts {
                     #expect(reply.correlates(to: text) == (reply.correlationId == text && Array(reply.correlationId.utf8) == Array(text.utf8)), "\(correlation) \(text)")
@@ -42,7 +42,7 @@ import TestTiers
 
     @Test func anEmptyCorrelationIdIsOnlyTheEmptyText() throws {
         let json = Self.header("", "presentation-policy")
-        let reply = try #require(Reply(Self.message("ack", json)))
+        let reply = try #require(ReplyHeader(Self.message("ack", json)))
         #expect(reply.correlates(to: ""))
         #expect(!reply.correlates(to: "a"))
         #expect(reply.isFrom("presentation-policy"))
@@ -51,20 +51,20 @@ import TestTiers
     @Test func anEscapedHeaderIsComparedAsWrittenNotAsDecoded() throws {
         // `a\"b` on the wire: its bytes, not the text it decodes to, are what is compared.
         let json = Self.header(#"a\"b"#, "s")
-        let reply = try #require(Reply(Self.message("ack", json)))
+        let reply = try #require(ReplyHeader(Self.message("ack", json)))
         #expect(!reply.correlates(to: "a\"b"))
         #expect(reply.correlates(to: #"a\"b"#))
     }
 }
 
-/// Each reply type's own bit (`Reply.typeBit`), for the client's sets of types in one word.
+/// Each reply type's own bit (`ReplyHeader.typeBit`), for the client's sets of types in one word.
 @Suite(.tags(.unit)) struct ReplyTypeBitTests {
     @Test func everyTypeReadsAsItselfWithABitOfItsOwn() throws {
         var bits: UInt64 = 0
         for type in MessageType.allCases {
             let json = ReplyHeaderTests.header("c", "s")
             for topic in [type.rawValue, type.rawValue + "/abc"] {
-                let reply = try #require(Reply(ReplyHeaderTests.message(topic, json)), "\(topic)")
+                let reply = try #require(ReplyHeader(ReplyHeaderTests.message(topic, json)), "\(topic)")
                 #expect(reply.type == type)
                 #expect(reply.typeBit.nonzeroBitCount == 1)
                 #expect(topic.contains("/") || bits & reply.typeBit == 0, "\(type) shares its bit")
@@ -72,6 +72,6 @@ import TestTiers
             }
         }
         #expect(bits.nonzeroBitCount == MessageType.allCases.count)
-        #expect(Reply(ReplyHeaderTests.message("no.such.type", ReplyHeaderTests.header("c", "s"))) == nil)
+        #expect(ReplyHeader(ReplyHeaderTests.message("no.such.type", ReplyHeaderTests.header("c", "s"))) == nil)
     }
 }

@@ -1,12 +1,13 @@
 import Domain
 import MonitorKit
 import PresentationCore
+import PresentationService
 import Wire
 
 /// Makes envelopes as the processes would send them, and feeds them to a model.
 struct Wire {
     var model = MonitorModel()
-    var core = PresentationCore()
+    var core = PresentationCore(memo: PresentationTables())
     var sequences: [String: UInt64] = [:]
     var counter = 0
     var now = 100.0

@@ -4,45 +4,51 @@ import Testing
 import Wire
 @testable import PresentationCore
 import TestTiers
+import PresentationService
 
 /// Issue 15: a device's session is small — it shares its profile and the presentation on screen
 /// with every device holding the same — and behaves as before: same values, same snapshot JSON.
 @Suite(.tags(.unit)) struct CompactSessionTests {
     @Test func devicesAlikeShareTheirProfileAndPresentation() throws {
-        var core = PresentationCore()
+        var core = PresentationCore(memo: PresentationTables())
         _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))
         _ = core.handle(device: "b", action: .tap(Tap(element: "add", profile: .ipad)))
         let a = try #require(core.devices["a"]), b = try #require(core.devices["b"])
         #expect(a.presentation != nil && a.presentation == b.presentation)
+        #expect(a.shownPresentation === b.shownPresentation)
+        #expect(a.layoutKey.profile === b.layoutKey.profile)
         #expect(a == b)
         #expect(MemoryLayout<DeviceSession>.size <= 40)
     }
 
-    /// The screen cache answers the last key asked without hashing: asked in turn for screens
-    /// alike and unlike, it gives what computing each one afresh gives.
-    @Test func theScreenCacheGivesWhatIsComputedWhateverTheOrderAsked() {
-        let cache = ScreenCache<Int, String>(capacity: 2)
-        let ipad = Shared(DeviceProfile.ipad), iphone = Shared(DeviceProfile.iphone)
-        var made = 0
-        func value(_ profile: Shared<DeviceProfile>, _ orientation: Orientation, _ detail: Int) -> String {
-            cache.value(profile: profile, orientation: orientation, widthClass: .regular, mode: .fullScreen, detail: detail) {
-                made += 1
-                return "\(profile.value.idiom) \(orientation) \(detail)"
-            }
-        }
-        let asks: [(Shared<DeviceProfile>, Orientation, Int)] = [
-            (ipad, .portrait, 1), (ipad, .portrait, 1), (ipad, .landscape, 1), (ipad, .portrait, 1), (ipad, .portrait, 2),
-            (iphone, .portrait, 1), (iphone, .portrait, 1), (ipad, .portrait, 1), (iphone, .landscape, 3), (iphone, .landscape, 3),
-        ]
-        for (profile, orientation, detail) in asks {
-            #expect(value(profile, orientation, detail) == "\(profile.value.idiom) \(orientation) \(detail)")
-        }
-        // Two kept (the capacity), the others made each time they are asked.
-        #expect(made == 7)
+    /// The core keeps no table of its own: two cores, each with its owner's tables, share nothing.
+    @Test func coresWithTablesOfTheirOwnShareNothing() throws {
+        var first = PresentationCore(memo: PresentationTables()), second = PresentationCore(memo: PresentationTables())
+        _ = first.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))
+        _ = second.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))
+        let a = try #require(first.devices["a"]), b = try #require(second.devices["a"])
+        #expect(a == b)
+        #expect(a.shownPresentation !== b.shownPresentation)
+        #expect(a.layoutKey.profile !== b.layoutKey.profile)
+    }
+
+    /// A session read from a snapshot holds values of its own; given to the core, it holds what
+    /// the core's tables hold, as devices described there do.
+    @Test func aRestoredSessionIsInternedAgain() throws {
+        var core = PresentationCore(memo: PresentationTables())
+        _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))
+        let a = try #require(core.devices["a"])
+        let read = try JSONCoding.decode(DeviceSession.self, from: Array(try JSONCoding.encode(a)))
+        #expect(read == a && read.shownPresentation !== a.shownPresentation)
+        core.restore(read, for: "b")
+        let b = try #require(core.devices["b"])
+        #expect(b == a)
+        #expect(b.shownPresentation === a.shownPresentation)
+        #expect(b.layoutKey.profile === a.layoutKey.profile)
     }
 
     @Test func aChangedPresentationIsTheDevicesOwn() throws {
-        var core = PresentationCore()
+        var core = PresentationCore(memo: PresentationTables())
         _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .ipad)))
         _ = core.handle(device: "b", action: .tap(Tap(element: "add", profile: .ipad)))
         var session = try #require(core.devices["a"])
@@ -54,7 +60,7 @@ import TestTiers
     }
 
     @Test func theSnapshotJSONKeepsItsFormAndRoundTrips() throws {
-        var core = PresentationCore()
+        var core = PresentationCore(memo: PresentationTables())
         _ = core.handle(device: "a", action: .tap(Tap(element: "add", profile: .iphone)))
         _ = core.handle(device: "a", action: .interaction(Interaction(element: "weapon", enabled: false)))
         let session = try #require(core.devices["a"])
@@ -71,7 +77,7 @@ import TestTiers
     }
 
     @Test func theFirstActionWithoutAProfileOfAnUnknownDeviceIsRefusedThenTheProfileIsKept() {
-        var core = PresentationCore()
+        var core = PresentationCore(memo: PresentationTables())
         #expect(core.handle(device: "new", action: .tap(Tap(element: "add"))).first?.errorBody?.code == "unknown-device")
         #expect(core.devices["new"] == nil)
         _ = core.handle(device: "new", action: .describe(Describe(profile: .ipad)))

@@ -3,6 +3,7 @@ import Testing
 import Wire
 @testable import PresentationCore
 import TestTiers
+import PresentationService
 
 /// SPEC §1.3: the colour picker and the "Monster List" popover.
 @Suite(.tags(.unit)) struct PickerTests {
@@ -185,7 +186,7 @@ import TestTiers
     }
 
     @Test func aMissingDeviceIdIsRefused() {
-        var core = PresentationCore()
+        var core = PresentationCore(memo: PresentationTables())
         #expect(core.handle(device: nil, action: .tap(Tap(element: "add", profile: .ipad))).first?.errorBody?.code == "missing-device")
     }
 

@@ -1,9 +1,10 @@
 import Domain
 @testable import PresentationCore
+import PresentationService
 
 /// Drives a `PresentationCore` the way the bus adapter does, for tests.
 struct Harness {
-    var core = PresentationCore()
+    var core = PresentationCore(memo: PresentationTables())
 
     mutating func send(_ device: String, _ action: PresentationAction) -> [Effect] {
         core.handle(device: device, action: action)

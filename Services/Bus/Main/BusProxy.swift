@@ -1,5 +1,6 @@
 import BusCore
 import Glibc
+import ThreadOwnership
 import Wire
 import ZeroMQ
 
@@ -18,11 +19,12 @@ final class BusProxy {
     private let identities: ClientIdentities
     private let counters: ProxyCounters
     private let message = Multipart(capacity: BusPolicy.maximumFrames)
-    // The loop's state, read and written on its one thread, never during another access to it:
-    // not checked for exclusive access at run time.
+    // The loop's state, read and written on its one thread, on every message.
     /// The connection (file descriptor) each publisher's key last sent from.
-    @exclusivity(unchecked) private var publisherKeys: [Int32: String] = [:]
-    @exclusivity(unchecked) private var lastPublisher: (fd: Int32, userId: UnsafePointer<CChar>?) = (-1, nil)
+    private let publisherKeys = ThreadOwned([Int32: String]())
+    /// The connection and `User-Id` of the last message: a run of messages from one connection
+    /// looks its key up once.
+    private let lastPublisher = ThreadOwned((fd: Int32(-1), userId: UnsafePointer<CChar>?.none))
     /// Subscribers' connections (from the backend's monitor) and the keys seen subscribing.
     private var subscriberDescriptors: Set<Int32> = []
     private var subscriberKeys: Set<String> = []
@@ -95,9 +97,9 @@ final class BusProxy {
     /// Remembers which connection a key sends from, to cut it if the key is revoked.
     private func track(userId: UnsafePointer<CChar>, client: ClientIdentities.Client) {
         let fd = message.sourceDescriptor
-        guard fd != lastPublisher.fd || userId != lastPublisher.userId else { return }
-        lastPublisher = (fd, userId)
-        if fd >= 0 { publisherKeys[fd] = String(cString: userId) }
+        guard fd != lastPublisher.value.fd || userId != lastPublisher.value.userId else { return }
+        lastPublisher.value = (fd, userId)
+        if fd >= 0 { publisherKeys.value[fd] = String(cString: userId) }
         if client.sender == .revoked, fd >= 0 { disconnect(fd) }
     }
 
@@ -173,11 +175,11 @@ final class BusProxy {
         var byte: UInt8 = 0
         while read(reloads, &byte, 1) == 1 {}
         let removed = identities.reload()
-        lastPublisher = (-1, nil)
+        lastPublisher.value = (-1, nil)
         guard !removed.isEmpty else { return }
-        for (fd, key) in publisherKeys where removed.contains(key) {
+        for (fd, key) in publisherKeys.value where removed.contains(key) {
             disconnect(fd)
-            publisherKeys[fd] = nil
+            publisherKeys.value[fd] = nil
         }
         if !subscriberKeys.isDisjoint(with: removed) {
             for fd in subscriberDescriptors { disconnect(fd) }

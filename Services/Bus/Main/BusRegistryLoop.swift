@@ -89,7 +89,7 @@ struct BusRegistryLoop {
             let timeout = max(1, Int((heartbeats.next - Timestamp.monotonic()) * 1000) + 1)
             let ready = try poll([bus.pollItem, .socket(events), .socket(refusals)], timeoutMilliseconds: timeout)
             if ready[2] {
-                while let frames = try refusals.receive(dontWait: true), let refusal = Refusal(frames: frames) {
+                while let frames = try refusals.receive(dontWait: true), let refusal = RefusedMessage(frames: frames) {
                     if let line = refusalLog.line(for: refusal, now: Timestamp.monotonic()) { log.warn(line) }
                     try bus.publish(
                         .error(ErrorBody(code: refusal.code, message: refusal.explanation, offendingId: refusal.offendingId)),

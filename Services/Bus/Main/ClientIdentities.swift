@@ -1,6 +1,7 @@
 import BusCore
 import Glibc
 import ProcessSupport
+import ThreadOwnership
 import ZeroMQ
 
 /// Who sent a message, from its `User-Id` (the ZAP handler sets it to the client's public key
@@ -17,12 +18,10 @@ final class ClientIdentities {
 
     private let allowList: Locked<AllowList>
     private let ownKey: CurveKey?
-    // Read and written by the proxy's thread only, never during another access to them: not
-    // checked for exclusive access at run time, which it would be in every
-    // batch of messages.
-    @exclusivity(unchecked) private var byUserId: [String: Client] = [:]
-    @exclusivity(unchecked) private var lastUserId: [CChar] = [0]
-    @exclusivity(unchecked) private var last = Client(name: "", sender: .anonymous)
+    // Read and written by the proxy's thread only, in every batch of messages.
+    private let byUserId = ThreadOwned([String: Client]())
+    private let lastUserId = ThreadOwned([CChar(0)])
+    private let last = ThreadOwned(Client(name: "", sender: .anonymous))
 
     /// Identities from `allowList`; `ownKey` is the bus's (its clients are `bus`). Without CURVE
     /// (`ownKey` nil) every client is anonymous.
@@ -41,9 +40,9 @@ final class ClientIdentities {
             table[key.z85] = Client(name: name, sender: .client(list.role(of: key) ?? .gateway))
         }
         if let ownKey { table[ownKey.z85] = Client(name: "bus", sender: .client(.bus)) }
-        let removed = Set(byUserId.keys).subtracting(table.keys)
-        byUserId = table
-        lastUserId = [0]
+        let removed = Set(byUserId.value.keys).subtracting(table.keys)
+        byUserId.value = table
+        lastUserId.value = [0]
         return removed
     }
 
@@ -57,15 +56,15 @@ final class ClientIdentities {
     func client(userId: UnsafePointer<CChar>?) -> Client {
         guard ownKey != nil else { return Client(name: "", sender: .anonymous) }
         guard let userId else { return Client(name: "bus", sender: .client(.bus)) }
-        if strcmp(userId, lastUserId) == 0 { return last }
+        if strcmp(userId, lastUserId.value) == 0 { return last.value }
         return look(userId)
     }
 
     /// The sender of a `User-Id` other than the last one, remembered as the last.
     private func look(_ userId: UnsafePointer<CChar>) -> Client {
         let text = String(cString: userId)
-        last = byUserId[text] ?? Client(name: "revoked key \(text)", sender: .revoked)
-        lastUserId = Array(text.utf8CString)
-        return last
+        last.value = byUserId.value[text] ?? Client(name: "revoked key \(text)", sender: .revoked)
+        lastUserId.value = Array(text.utf8CString)
+        return last.value
     }
 }

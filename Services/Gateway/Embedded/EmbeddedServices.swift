@@ -51,7 +51,7 @@ public final class EmbeddedServices: @unchecked Sendable {
 
     private func start<Handler: ServiceHandler>(_ name: String, _ handler: Handler, _ config: BusConfig) {
         let runtime = ServiceRuntime(name: name, handler: handler, config: config)
-        let connection = bus.connect(service: name, subscriptions: runtime.core.subscriptions)
+        let connection = bus.connect(service: name, subscriptions: runtime.subscriptions)
         let run: () -> Void = {
             do {
                 try runtime.run(on: connection)

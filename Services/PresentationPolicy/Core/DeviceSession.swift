@@ -1,19 +1,14 @@
 import Domain
 
 /// What presentation-policy keeps for one device: small enums, and references to the profile and
-/// the presentation on screen, which are shared by every device holding the same (`Shared`):
-/// about 32 bytes per device plus its entry in the core's dictionary.
+/// the presentation on screen as the core's memo interned them (every device holding the same
+/// holds one `Interned`): about 32 bytes per device plus its entry in the core's dictionary.
 public struct DeviceSession: Sendable, Equatable {
-    /// The profiles of the devices, shared by value.
-    static let profiles = Interner<DeviceProfile>(capacity: 256)
-    /// The presentations on screen, shared by value (they repeat for the same hardware and layout).
-    static let presentations = Interner<Presentation>(capacity: 4096)
-
-    private var sharedProfile: Shared<DeviceProfile>
-    private var sharedPresentation: Shared<Presentation>?
+    private var heldProfile: Interned<DeviceProfile>
+    private var heldPresentation: Interned<Presentation>?
 
     /// The hardware the device was first described with; a later profile must match it.
-    public var profile: DeviceProfile { sharedProfile.value }
+    public var profile: DeviceProfile { heldProfile.value }
     /// The orientation now: the profile's at first, then changed by `device.rotate`.
     public var orientation: Orientation
     /// The window's width class now: the profile's at first, then changed by `device.resize`.
@@ -21,67 +16,74 @@ public struct DeviceSession: Sendable, Equatable {
     /// Where the window is on the screen: the profile's width class decides at first (a compact
     /// iPad starts in Slide Over), then `device.resize`.
     public var mode: WindowMode
-    /// The popover or alert on screen, if any (one at a time).
+    /// The popover or alert on screen, if any (one at a time). One set here is this session's
+    /// own; the core's rules show what their memo interned (`show(_:memo:)`).
     public var presentation: Presentation? {
-        get { sharedPresentation?.value }
-        set { sharedPresentation = newValue.map(Self.presentations.shared) }
+        get { heldPresentation?.value }
+        set { heldPresentation = newValue.map(Interned.init) }
     }
-    /// The presentation on screen as it is held (shared), if any: read in place, where a tap only
-    /// looks at a few of its fields, rather than copied out by `presentation` (a retain of each).
-    var shownPresentation: Shared<Presentation>? { sharedPresentation }
+    /// The presentation on screen as it is held, if any: read in place, where a tap only looks
+    /// at a few of its fields, rather than copied out by `presentation` (a retain of each).
+    var shownPresentation: Interned<Presentation>? { heldPresentation }
     /// Elements whose user interaction is disabled.
     public var interactionDisabled: Set<String> = []
 
-    /// A device as it starts, described by `profile`.
-    public init(profile: DeviceProfile) {
-        sharedProfile = Self.profiles.shared(profile)
-        orientation = profile.orientation
-        widthClass = profile.widthClass
-        mode = profile.idiom == .pad && profile.widthClass == .compact ? .slideOver : .fullScreen
+    /// A device as it starts, described by `profile` as the core's memo holds it.
+    init(profile: Interned<DeviceProfile>) {
+        heldProfile = profile
+        orientation = profile.value.orientation
+        widthClass = profile.value.widthClass
+        mode = profile.value.idiom == .pad && profile.value.widthClass == .compact ? .slideOver : .fullScreen
     }
 
-    /// The current layout (computed once per profile, orientation, width class and mode in
-    /// the process: every tap needs it, and devices of the same hardware share it).
-    public var layout: ScreenLayout { heldLayout.value }
+    /// A device as it starts, described by `profile` (held by this session alone).
+    public init(profile: DeviceProfile) { self.init(profile: Interned(profile)) }
 
-    /// The current layout as the cache holds it: read in place where a tap only looks an element up.
-    var heldLayout: Shared<ScreenLayout> {
-        Self.layouts.value(profile: sharedProfile, orientation: orientation, widthClass: widthClass, mode: mode, detail: nil) {
-            Shared(ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode))
-        }
+    /// What the current layout is a function of.
+    var layoutKey: LayoutKey { LayoutKey(profile: heldProfile, orientation: orientation, widthClass: widthClass, mode: mode) }
+
+    /// The current layout, computed: for a reader of the session (the core's rules read the one
+    /// their memo keeps, `layout(in:)`).
+    public var layout: ScreenLayout { ScreenLayout(profile: profile, orientation: orientation, widthClass: widthClass, mode: mode) }
+
+    /// The current layout as `memo` holds it (computed once per profile, orientation, width class
+    /// and mode: every tap needs it, and devices of the same hardware share it): read in place
+    /// where a tap only looks an element up.
+    func heldLayout(in memo: any PresentationMemo) -> Interned<ScreenLayout> {
+        memo.layout(of: layoutKey) { layout }
     }
 
-    /// The layouts computed so far (nothing more than the screen: no detail).
-    static let layouts = ScreenCache<Never?, Shared<ScreenLayout>>(capacity: 1024)
-    /// The presentations shown so far, by screen, content and anchor.
-    static let shown = ScreenCache<ShownKey, Shared<Presentation>>(capacity: 4096)
+    /// The current layout, as `memo` holds it.
+    func layout(in memo: any PresentationMemo) -> ScreenLayout { heldLayout(in: memo).value }
 
-    /// What a presentation is made of, besides the screen.
-    struct ShownKey: Hashable, Sendable {
-        let content: PresentationContent
-        let anchor: Anchor
-
-        /// The anchor's element only (each shows one content; `==` compares the rest).
-        func hash(into hasher: inout Hasher) { hasher.combine(anchor.element) }
-    }
-
-    /// Puts on screen what `make` makes of the current layout for `content` from `anchor`:
-    /// made and interned once per screen, content and anchor (the same popover comes back on
-    /// every tap of the same button), and returns it.
+    /// Puts on screen what `make` makes of the current layout for `content` from `anchor`, as
+    /// `memo` keeps it (made once per screen, content and anchor), and returns it.
     mutating func present(
-        _ content: PresentationContent, from anchor: Anchor, _ make: (ScreenLayout) -> Presentation
+        _ content: PresentationContent, from anchor: Anchor, memo: any PresentationMemo, _ make: (ScreenLayout) -> Presentation
     ) -> Presentation {
-        let shared = Self.shown.value(
-            profile: sharedProfile, orientation: orientation, widthClass: widthClass, mode: mode,
-            detail: ShownKey(content: content, anchor: anchor)) { Self.presentations.shared(make(layout)) }
-        sharedPresentation = shared
-        return shared.value
+        let held = memo.presentation(of: content, from: anchor, on: layoutKey) { make(layout(in: memo)) }
+        heldPresentation = held
+        return held.value
+    }
+
+    /// Puts `presentation` on screen, as `memo` interns it.
+    mutating func show(_ presentation: Presentation, memo: any PresentationMemo) {
+        heldPresentation = memo.interned(presentation)
     }
 
     /// Takes the presentation off screen and returns it as it was held.
-    mutating func takePresentation() -> Shared<Presentation>? {
-        defer { sharedPresentation = nil }
-        return sharedPresentation
+    mutating func takePresentation() -> Interned<Presentation>? {
+        defer { heldPresentation = nil }
+        return heldPresentation
+    }
+
+    /// This session with its profile and presentation as `memo` interns them (a session read
+    /// from a snapshot holds its own).
+    func interned(by memo: any PresentationMemo) -> DeviceSession {
+        var session = self
+        session.heldProfile = memo.interned(profile)
+        session.heldPresentation = heldPresentation.map { memo.interned($0.value) }
+        return session
     }
 
     /// Whether the `+` button gets a popover: an iPad, with an OS that has popovers, in a
@@ -91,8 +93,11 @@ public struct DeviceSession: Sendable, Equatable {
         profile.idiom == .pad && profile.os >= OSVersion.firstWithPopovers && widthClass == .regular
     }
 
-    /// The state as a message body.
-    public var message: DeviceState {
+    /// The state as a message body (its layout computed).
+    public var message: DeviceState { message(layout: layout) }
+
+    /// The state as a message body, in `layout` (the current one).
+    func message(layout: ScreenLayout) -> DeviceState {
         DeviceState(
             profile: profile, layout: layout.message(), presentation: presentation,
             popoverArrowDirection: presentation?.style == .popover ? presentation!.arrowDirection : .unknown,
@@ -110,11 +115,12 @@ extension DeviceSession: FieldSet {
     public static var placeholder: DeviceSession { DeviceSession(profile: .placeholder) }
 
     /// The fields of a device's snapshot (for another instance), in the order they are written:
-    /// the shared profile and presentation as the values they hold, shared again when read.
+    /// the interned profile and presentation as the values they hold, read into values of the
+    /// session's own (the core interns them again when it is given the session: `restore`).
     public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
         var profile = self.profile
         try fields.field("profile", &profile)
-        if profile != self.profile { sharedProfile = Self.profiles.shared(profile) }
+        if profile != self.profile { heldProfile = Interned(profile) }
         try fields.field("orientation", &orientation)
         try fields.field("widthClass", &widthClass)
         try fields.field("mode", &mode)

@@ -3,11 +3,13 @@ import Domain
 /// presentation-policy's decisions, for any number of devices: device actions in, effects out.
 /// No sockets, no clocks; the bus adapter publishes the effects.
 public struct PresentationCore: Sendable {
-    /// Every device seen, by id (`forget` and `restore` come with `DeviceStateCore`).
+    /// Every device seen, by id (`forget` comes with `DeviceStateCore`).
     public var devices: [String: DeviceSession] = [:]
+    /// The tables its owner keeps for it: what devices hold alike, and what a screen computes.
+    public let memo: any PresentationMemo
 
-    /// A core that knows no device yet.
-    public init() {}
+    /// A core that knows no device yet, given the tables `memo` by its owner.
+    public init(memo: any PresentationMemo) { self.memo = memo }
 
     /// Handles a device action for `device` and says what to publish. A known device's session
     /// is changed where it is held (no copy taken out and written back, no second look-up); a
@@ -24,7 +26,7 @@ public struct PresentationCore: Sendable {
                     .deviceConflict,
                     "device '\(deviceId)' is already a \(before.profile.idiom.rawValue) of \(Int(before.profile.screen.width))×\(Int(before.profile.screen.height)) pt on OS \(before.profile.os); use another device id for other hardware")]
             }
-            let effects = Self.apply(action, to: &devices.values[index])
+            let effects = Self.apply(action, to: &devices.values[index], memo: memo)
             if effects.contains(where: \.isError) { devices.values[index] = before }
             return effects
         }
@@ -37,24 +39,31 @@ public struct PresentationCore: Sendable {
         guard problems.isEmpty else {
             return [.error(.badProfile, "device '\(deviceId)': " + problems.joined(separator: "; "))]
         }
-        var session = DeviceSession(profile: profile)
-        let effects = Self.apply(action, to: &session)
+        let interned = memo.interned(profile)
+        var session = DeviceSession(profile: interned)
+        let effects = Self.apply(action, to: &session, memo: memo)
         // A refused action leaves the device as it was — but a device described for the first
         // time is known from now on, as it was described (the profile itself was fine).
-        devices[deviceId] = effects.contains(where: \.isError) ? DeviceSession(profile: profile) : session
+        devices[deviceId] = effects.contains(where: \.isError) ? DeviceSession(profile: interned) : session
         return effects
     }
 
-    /// What `action` does to `session`.
-    private static func apply(_ action: PresentationAction, to session: inout DeviceSession) -> [Effect] {
+    /// Holds `session` for `device`, rebuilt from its snapshot on another instance: its profile
+    /// and presentation interned by this core's memo.
+    public mutating func restore(_ session: DeviceSession, for device: String) {
+        devices[device] = session.interned(by: memo)
+    }
+
+    /// What `action` does to `session`, reading layouts and presentations from `memo`.
+    private static func apply(_ action: PresentationAction, to session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
         switch action {
-        case .tap(let tap): Taps.handle(tap, in: &session)
-        case .rotate(let rotate): Rotation.rotate(to: rotate.orientation, in: &session)
-        case .resize(let resize): Rotation.resize(resize, in: &session)
-        case .select(let select): Selection.select(select.monster, in: &session)
+        case .tap(let tap): Taps.handle(tap, in: &session, memo: memo)
+        case .rotate(let rotate): Rotation.rotate(to: rotate.orientation, in: &session, memo: memo)
+        case .resize(let resize): Rotation.resize(resize, in: &session, memo: memo)
+        case .select(let select): Selection.select(select.monster, in: &session, memo: memo)
         case .interaction(let interaction): setInteraction(interaction, in: &session)
-        case .inputPassed(let passed): Taps.passed(passed, in: &session)
-        case .describe: describe(session)
+        case .inputPassed(let passed): Taps.passed(passed, in: &session, memo: memo)
+        case .describe: describe(session, memo: memo)
         }
     }
 
@@ -85,7 +94,7 @@ public struct PresentationCore: Sendable {
 
     /// The device's window and presentation; input-handling and roster answer the same
     /// `device.describe` with their own parts.
-    private static func describe(_ session: DeviceSession) -> [Effect] {
-        [.publish(.deviceState(session.message))]
+    private static func describe(_ session: DeviceSession, memo: any PresentationMemo) -> [Effect] {
+        [.publish(.deviceState(session.message(layout: session.layout(in: memo))))]
     }
 }

@@ -6,7 +6,7 @@ enum Rotation {
     /// presented again at its anchor — or dismissed when the anchor is gone or was a rectangle.
     /// An alert never leaves the screen: it is re-centred (`presentation.moved`). The layout
     /// published carries the keyboard, from which input-handling gives the input view its new width. Turning to the orientation the device has changes nothing.
-    static func rotate(to orientation: Orientation, in session: inout DeviceSession) -> [Effect] {
+    static func rotate(to orientation: Orientation, in session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
         guard orientation != session.orientation else {
             return [.unchanged(.sameOrientation, "the device is already in \(orientation.rawValue): nothing turned")]
         }
@@ -22,11 +22,11 @@ enum Rotation {
             session.widthClass = widthClass
             turnedCompact = widthClass == .compact
         }
-        let layout = session.layout
+        let layout = session.layout(in: memo)
         effects.append(.publish(.deviceLayout(layout.message(reason: .rotation))))
         if turnedCompact, session.presentation?.style == .popover {
             effects.append(Taps.dismiss(&session, reason: .sizeClass))
-        } else if let replaced = placeAgain(in: &session, layout: layout, reason: .rotation) {
+        } else if let replaced = placeAgain(in: &session, layout: layout, reason: .rotation, memo: memo) {
             effects.append(replaced)
         }
         return effects
@@ -35,7 +35,7 @@ enum Rotation {
     /// Moves an iPad's window: full screen (regular width), Slide Over or Split View's narrow side
     /// (compact), Split View's wide side or half (the class `SplitView` gives). A popover cannot
     /// stay in a compact window and is dismissed; an alert stays up, re-centred.
-    static func resize(_ resize: Resize, in session: inout DeviceSession) -> [Effect] {
+    static func resize(_ resize: Resize, in session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
         if session.profile.idiom == .phone {
             return [.error(.unsupported, "an iPhone's window always fills its screen: its width class comes with the model and orientation (describe a Plus or Max in landscape with --width regular)")]
         }
@@ -58,20 +58,22 @@ enum Rotation {
         }
         session.widthClass = width
         session.mode = mode
-        let layout = session.layout
+        let layout = session.layout(in: memo)
         effects.append(.publish(.deviceLayout(layout.message(reason: .resize))))
-        if let replaced = placeAgain(in: &session, layout: layout, reason: .resize) { effects.append(replaced) }
+        if let replaced = placeAgain(in: &session, layout: layout, reason: .resize, memo: memo) { effects.append(replaced) }
         return effects
     }
 
     /// Places the presentation on screen again in `layout`, or dismisses it if it cannot be.
-    /// An alert that stayed where it was says nothing.
-    private static func placeAgain(in session: inout DeviceSession, layout: ScreenLayout, reason: ChangeReason) -> Effect? {
+    /// An alert that stayed where it was says nothing. What is placed again is interned by `memo`.
+    private static func placeAgain(
+        in session: inout DeviceSession, layout: ScreenLayout, reason: ChangeReason, memo: any PresentationMemo
+    ) -> Effect? {
         guard let presentation = session.presentation else { return nil }
         guard let again = PresentationFactory.replace(presentation, in: layout) else {
             return Taps.dismiss(&session, reason: presentation.anchor?.kind == .rect ? .rectAnchor : .anchorGone)
         }
-        session.presentation = again
+        session.show(again, memo: memo)
         if presentation.style == .alert {
             return again == presentation ? nil : .publish(.moved(Moved(presentation: again, reason: reason.rawValue)))
         }

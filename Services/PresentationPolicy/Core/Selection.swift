@@ -10,13 +10,13 @@ import Domain
 /// detail pane shows the monster and any popover stays; it is refused while an alert is up.
 /// The roster, which owns the monsters, checks the name.
 enum Selection {
-    static func select(_ name: String, in session: inout DeviceSession) -> [Effect] {
+    static func select(_ name: String, in session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
         if let presentation = session.presentation, presentation.content == .monsterList,
            let index = presentation.buttons.firstIndex(where: { Taps.sameIgnoringCase($0, name) }) {
-            return Taps.deliver(.presentationButton(index), in: &session)
+            return Taps.deliver(.presentationButton(index), in: &session, memo: memo)
         }
-        if let row = session.layout.row(named: name) {
-            return Taps.deliver(.element(row), in: &session)
+        if let row = session.heldLayout(in: memo).value.row(named: name) {
+            return Taps.deliver(.element(row), in: &session, memo: memo)
         }
         if let presentation = session.presentation, presentation.style == .alert {
             return [.error(.modalAlert, "an alert (\(presentation.message ?? "")) is up: the roster cannot be reached until it is dismissed")]

@@ -29,45 +29,45 @@ enum Taps {
         [PresentationContent.add, .color, .monsterList].flatMap(PresentationFactory.alertButtons).map { $0.lowercased() })
 
     /// Handles a tap on `session`'s device.
-    static func handle(_ tap: Tap, in session: inout DeviceSession) -> [Effect] {
+    static func handle(_ tap: Tap, in session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
         switch (tap.element, tap.point) {
         case (let name?, nil):
-            let target = resolve(name, in: session)
+            let target = resolve(name, in: session, memo: memo)
             if case .notOnScreen(let why) = target { return [.error(.noSuchElement, why)] }
-            return deliver(target, in: &session)
+            return deliver(target, in: &session, memo: memo)
         case (nil, let point?):
             // Routed to the keyboard's window first; hit-tested here as if it had passed it on.
-            return hitTest(point, in: &session)
+            return hitTest(point, in: &session, memo: memo)
         case (nil, nil), (_?, _?):
             return [.error(.badTap, "a tap names either an element or a point")]
         }
     }
 
     /// A tap at `point` that the keyboard's window passed back: the app's window hit-tests it.
-    static func passed(_ passed: InputPassed, in session: inout DeviceSession) -> [Effect] {
-        hitTest(passed.point, in: &session)
+    static func passed(_ passed: InputPassed, in session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
+        hitTest(passed.point, in: &session, memo: memo)
     }
 
     /// A tap at `point` no input view took: off the screen, or what is under it in the app's window.
-    private static func hitTest(_ point: Point, in session: inout DeviceSession) -> [Effect] {
+    private static func hitTest(_ point: Point, in session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
         guard point.x.isFinite, point.y.isFinite else {
             return [.error(.badTap, "a tap's point must be finite numbers")]
         }
-        let layout = session.layout
+        let layout = session.layout(in: memo)
         guard layout.screenBounds.contains(point) else {
             return [.unchanged(.offScreen, "\(describe(point)) is off the screen (\(describe(layout.screenBounds)) in window coordinates): nothing is there to tap")]
         }
-        return deliver(hitTestWindow(point, in: session), in: &session)
+        return deliver(hitTestWindow(point, in: session, layout: layout), in: &session, memo: memo)
     }
 
     /// Delivers `target` given what is presented: the alert's modality, the popover's outside taps.
-    static func deliver(_ target: Target, in session: inout DeviceSession) -> [Effect] {
+    static func deliver(_ target: Target, in session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
         if case .offWindow(let point) = target {
-            return [.unchanged(.outsideWindow, "\(describe(point)) is outside the app's window (\(describe(session.layout.bounds))), on another app's part of the screen: nothing changed here")]
+            return [.unchanged(.outsideWindow, "\(describe(point)) is outside the app's window (\(describe(session.heldLayout(in: memo).value.bounds))), on another app's part of the screen: nothing changed here")]
         }
         // Read where it is held: a tap looks at a few of its fields (no copy of the whole).
         guard let shown = session.shownPresentation else {
-            return deliverUncovered(target, in: &session)
+            return deliverUncovered(target, in: &session, memo: memo)
         }
         switch (shown.value.style, target) {
         case (.alert, .presentationButton(let index)):
@@ -80,17 +80,17 @@ enum Taps {
         case (.popover, .insidePresentation):
             return [.unchanged(.insidePopover, "the tap landed inside the \(shown.value.content.rawValue) popover, on none of its buttons")]
         case (.popover, .unknown):
-            return deliverUncovered(target, in: &session)
+            return deliverUncovered(target, in: &session, memo: memo)
         case (.popover, .element(let element)) where shown.value.passthrough.contains(element.name):
             guard !session.interactionDisabled.contains(element.name) else {
                 // It never takes the tap: the refusal, and the popover stays (nothing dismissed).
-                return deliverUncovered(target, in: &session)
+                return deliverUncovered(target, in: &session, memo: memo)
             }
             if element.name == shown.value.anchor?.element {
                 return [dismiss(&session, reason: .toggle)]
             }
             if element.kind == .barButton {
-                return [dismiss(&session, reason: .replaced)] + deliverUncovered(target, in: &session)
+                return [dismiss(&session, reason: .replaced)] + deliverUncovered(target, in: &session, memo: memo)
             }
             return [.unchanged(.passthrough, "'\(element.name)' passes the tap through the popover and does nothing with it")]
         case (.popover, _):
@@ -98,13 +98,13 @@ enum Taps {
         }
     }
 
-    private static func resolve(_ name: String, in session: DeviceSession) -> Target {
+    private static func resolve(_ name: String, in session: DeviceSession, memo: any PresentationMemo) -> Target {
         if name == ElementName.outside.rawValue { return .background }
         if let shown = session.shownPresentation,
            let index = shown.value.buttons.firstIndex(where: { sameIgnoringCase($0, name) }) {
             return .presentationButton(index)
         }
-        let layout = session.heldLayout
+        let layout = session.heldLayout(in: memo)
         if let element = layout.value.element(name) ?? layout.value.row(named: name) { return .element(element) }
         if Catalogue.monsters.contains(where: { $0.name.lowercased() == name.lowercased() }) {
             let hint = layout.value.element("monster-list") != nil ? " (tap monster-list to show it)" : ""
@@ -119,9 +119,8 @@ enum Taps {
         return .unknown(name)
     }
 
-    /// What is under `point` in the app's window (the presentation first).
-    private static func hitTestWindow(_ point: Point, in session: DeviceSession) -> Target {
-        let layout = session.layout
+    /// What is under `point` in the app's window (the presentation first), in `layout`.
+    private static func hitTestWindow(_ point: Point, in session: DeviceSession, layout: ScreenLayout) -> Target {
         guard layout.bounds.contains(point) else { return .offWindow(point) }
         if let presentation = session.presentation {
             if let index = presentation.buttonFrames.firstIndex(where: { $0.contains(point) }) {
@@ -133,7 +132,7 @@ enum Taps {
     }
 
     /// A tap reaching its target with nothing presented in the way.
-    private static func deliverUncovered(_ target: Target, in session: inout DeviceSession) -> [Effect] {
+    private static func deliverUncovered(_ target: Target, in session: inout DeviceSession, memo: any PresentationMemo) -> [Effect] {
         switch target {
         case .unknown(let name):
             return [.error(
@@ -145,15 +144,15 @@ enum Taps {
             }
             switch element.name {
             case "add":
-                return [present(.add, from: Anchor(kind: .barButton, element: "add", rect: element.frame), in: &session)]
+                return [present(.add, from: Anchor(kind: .barButton, element: "add", rect: element.frame), in: &session, memo: memo)]
             case "color":
-                return [present(.color, from: Anchor(kind: .barButton, element: "color", rect: element.frame), in: &session)]
+                return [present(.color, from: Anchor(kind: .barButton, element: "color", rect: element.frame), in: &session, memo: memo)]
             case "monster-list":
-                return [present(.monsterList, from: Anchor(kind: .barButton, element: "monster-list", rect: element.frame), in: &session)]
+                return [present(.monsterList, from: Anchor(kind: .barButton, element: "monster-list", rect: element.frame), in: &session, memo: memo)]
             case "icon":
-                return [present(.add, from: Anchor(kind: .rect, element: "icon", rect: element.frame), in: &session)]
+                return [present(.add, from: Anchor(kind: .rect, element: "icon", rect: element.frame), in: &session, memo: memo)]
             case "weapon", "notes":
-                return [forwardTap(element.name, session)]
+                return [forwardTap(element.name, session, memo: memo)]
             default:
                 if element.kind == .row, let title = element.title {
                     return [.forward(.rosterSelect(RosterSelect(monster: title)), to: MonsterBus.Service.roster)]
@@ -173,9 +172,11 @@ enum Taps {
     }
 
     /// Presents `content` from `anchor`: a popover where the device can, an alert elsewhere.
-    private static func present(_ content: PresentationContent, from anchor: Anchor, in session: inout DeviceSession) -> Effect {
+    private static func present(
+        _ content: PresentationContent, from anchor: Anchor, in session: inout DeviceSession, memo: any PresentationMemo
+    ) -> Effect {
         let popover = session.canPresentPopovers
-        let presentation = session.present(content, from: anchor) { layout in
+        let presentation = session.present(content, from: anchor, memo: memo) { layout in
             popover ? PresentationFactory.popover(content, anchor: anchor, in: layout) : PresentationFactory.alert(content, in: layout)
         }
         return .publish(.presented(Presented(presentation: presentation, reason: ChangeReason.tap.rawValue)))
@@ -215,8 +216,8 @@ enum Taps {
         }
     }
 
-    private static func forwardTap(_ name: String, _ session: DeviceSession) -> Effect {
-        .forward(.inputTap(InputTap(element: name, keyboard: session.layout.keyboard)), to: MonsterBus.Service.inputHandling)
+    private static func forwardTap(_ name: String, _ session: DeviceSession, memo: any PresentationMemo) -> Effect {
+        .forward(.inputTap(InputTap(element: name, keyboard: session.heldLayout(in: memo).value.keyboard)), to: MonsterBus.Service.inputHandling)
     }
 
     /// Whether `a.lowercased() == b.lowercased()`: two ASCII texts (every button title and

@@ -6,7 +6,8 @@ import Runtime
 /// out); `device.forget` and devices idle for longer than `DEVICE_IDLE_EXPIRY_SECONDS` drop a
 /// device's state; sharded, each device's whole session moves with it.
 public struct PresentationHandler: DeviceCoreHandler {
-    public var core = PresentationCore()
+    /// The core, handed the tables this handler's process keeps for it.
+    public var core = PresentationCore(memo: PresentationTables())
     public var activity: DeviceActivity
     /// presentation-policy.
     public let service = MonsterBus.Service.presentationPolicy

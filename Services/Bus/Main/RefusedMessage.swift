@@ -3,7 +3,7 @@ import Wire
 
 /// A message the proxy refused, as it hands it to the registry: why, who sent it, and the
 /// header fields to answer it by.
-struct Refusal {
+struct RefusedMessage {
     /// The `error` code (`forbidden-topic`, `forged-service`, …).
     let code: String
     /// The sender's certificate name.
@@ -62,7 +62,7 @@ struct RefusalLog {
     private var suppressed: [String: Int] = [:]
 
     /// The line to log for `refusal` at monotonic time `now`, or nil to stay quiet.
-    mutating func line(for refusal: Refusal, now: Double) -> String? {
+    mutating func line(for refusal: RefusedMessage, now: Double) -> String? {
         if let last = lastLine[refusal.code], now - last < interval {
             suppressed[refusal.code, default: 0] += 1
             return nil
