@@ -13,7 +13,7 @@ import TestTiers
         chain.observe(.ack, correlationId: chain.actionId, service: service, ack: body, at: time)
     }
 
-    @Test func aWeaponTapSinceStop21IsTwoHopsAndDoneAtRostersAck() {
+    @Test func aWeaponTapStraightToInputHandlingIsTwoHopsAndDoneAtRostersAck() {
         var chain = TapChain(actionId: "tap", final: [.monsterUpdated])
         ack(&chain, input, handled: "tap", forwarded: [Forward(id: "selected", service: roster)])
         chain.observe(.monsterUpdated, correlationId: "tap", service: roster, ack: nil, at: 2)
@@ -24,7 +24,7 @@ import TestTiers
         #expect(chain.finalAt == 2)
     }
 
-    @Test func aWeaponTapBeforeStop21IsThreeHopsWhateverOrderTheAcksCome() {
+    @Test func aWeaponTapThroughPresentationPolicyIsThreeHopsWhateverOrderTheAcksCome() {
         var chain = TapChain(actionId: "tap", final: [.monsterUpdated])
         // roster's ack overtakes input-handling's, which passed its request on.
         chain.observe(.monsterUpdated, correlationId: "tap", service: roster, ack: nil, at: 3)

@@ -86,7 +86,7 @@ import TestTiers
         #expect(topics == Array(repeating: "device.tap/presentation-policy/" + bucket, count: written.count))
     }
 
-    /// Issue 13: each owner receives only its own taps. An `add` tap reaches presentation-policy
+    /// Each owner receives only its own taps. An `add` tap reaches presentation-policy
     /// and not input-handling (which neither acknowledges nor even receives it: its heartbeat's
     /// `ignored` stays 0), a picker button's tap reaches input-handling and not
     /// presentation-policy, and a watcher subscribed to `device.tap` sees both.

@@ -4,7 +4,7 @@ import Testing
 import Wire
 import TestTiers
 
-/// Issue 15: a presentation's topic carries its style (`presentation.presented/STYLE/REPLYTO`),
+/// A presentation's topic carries its style (`presentation.presented/STYLE/REPLYTO`),
 /// and input-handling, which reads presentations only for whether a modal alert is up,
 /// subscribes to alerts' only: a popover's presentation and dismissal never reach it (its
 /// heartbeat's `received` and `handled` do not move), an alert's do, and the asking client

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestTiers
 
-/// Issue 14 through the real processes: taps by point on the picker, no silent no-ops, output in
+/// UIKit fidelity through the real processes: taps by point on the picker, no silent no-ops, output in
 /// a fixed order, a device registered by a refused first action, and one service down.
 @Suite(.serialized, .tags(.processes)) final class FidelityFlowTests {
     let stack: Stack

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestTiers
 
-/// Idle memory (issue 15): the bus and the services load no Foundation module, no ICU and no
+/// Idle memory: the bus and the services load no Foundation module, no ICU and no
 /// libcurl (with its TLS and Kerberos libraries) — ~12 MB resident in each process when they
 /// did. What they map is read from /proc/PID/maps of the running processes; the figures
 /// themselves are the benchmark's (`max_rss_mb`).

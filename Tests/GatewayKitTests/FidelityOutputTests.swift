@@ -7,7 +7,7 @@ import Wire
 @testable import GatewayKit
 import TestTiers
 
-/// Issue 14: output that never leaves a user guessing.
+/// Output that never leaves a user guessing.
 @Suite(.tags(.inMemory)) struct OrderedOutputTests {
     func message(_ id: String, from service: String, _ body: Body) -> Envelope {
         Envelope(id: id, correlationId: "A", service: service, device: "ipad", seq: 1, time: "t", body: body)

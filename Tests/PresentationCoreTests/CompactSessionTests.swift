@@ -6,7 +6,7 @@ import Wire
 import TestTiers
 import PresentationService
 
-/// Issue 15: a device's session is small — it shares its profile and the presentation on screen
+/// A device's session is small — it shares its profile and the presentation on screen
 /// with every device holding the same — and behaves as before: same values, same snapshot JSON.
 @Suite(.tags(.unit)) struct CompactSessionTests {
     @Test func devicesAlikeShareTheirProfileAndPresentation() throws {

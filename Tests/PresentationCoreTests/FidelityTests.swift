@@ -4,7 +4,7 @@ import Wire
 @testable import PresentationCore
 import TestTiers
 
-/// Issue 14: where the simulation follows UIKit more closely.
+/// Where the simulation follows UIKit more closely.
 @Suite(.tags(.unit)) struct InputViewWidthTests {
     @Test func inSlideOverTheKeyboardSpansTheScreen_inPortraitAndLandscape() {
         var session = DeviceSession(profile: .ipad)
