@@ -97,7 +97,7 @@ public struct BusPolicy: Sendable {
         types = ByteTable(topics.compactMap { name in
             MessageType(rawValue: name).map { type in
                 (key: name, value: TypeEntry(
-                    type: type, publishers: Self.mask(Permissions.publishers(of: name)), parts: Self.parts(of: type, owners),
+                    type: type, publishers: Self.mask(Permissions.publishers(of: type)), parts: Self.parts(of: type, owners),
                     owners: owners.rules[type].map { rule in (rule, ByteTable(rule.byElement.map { (key: $0.key, value: $0.value) })) }))
             }
         })

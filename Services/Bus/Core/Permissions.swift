@@ -6,9 +6,9 @@ import Wire
 /// role may subscribe to. A topic this build does not declare is published by nobody: a new
 /// type is a new declaration, which names its publishers.
 public enum Permissions {
-    /// The roles that may publish `topic` (a message type): its declaration's publishers.
-    public static func publishers(of topic: String) -> Set<Role> {
-        MessageType(rawValue: topic)?.spec.publishers ?? []
+    /// The roles that may publish `type`: its declaration's publishers.
+    public static func publishers(of type: MessageType) -> Set<Role> {
+        type.spec.publishers
     }
 
     /// The topic prefixes each role may subscribe to (`""`: everything in the vocabulary).
