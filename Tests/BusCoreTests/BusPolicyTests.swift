@@ -67,6 +67,26 @@ import TestTiers
         #expect(policy.refusal(from: .client(.gateway), frames: [Array("sys.ping".utf8), Array(json.utf8)]) == .forgedService)
     }
 
+    /// A refusal names the refused message's header members as written (escapes read), so that
+    /// the bus's `error` goes to the sender's address with the sender's ids; one over 256 bytes
+    /// is left out.
+    @Test func aRefusalNamesTheRefusedHeader() throws {
+        let long = String(repeating: "i", count: 257)
+        let json = #"{"v":1,"type":"roster.snapshot","id":"m\u0031","correlationId":"c1","device":"ipad","service":"gateway","replyTo":"0123456789abcdef","body":{"id":"x"},"seq":1}"#
+        guard case .refuse(.forbiddenTopic, let refused) = policy.route(from: .client(.gateway), frames: [Array("roster.snapshot".utf8), Array(json.utf8)]) else {
+            Issue.record("a gateway's roster.snapshot was not refused forbidden-topic")
+            return
+        }
+        #expect(refused.id == Array("m1".utf8) && refused.correlationId == Array("c1".utf8) && refused.device == Array("ipad".utf8))
+        #expect(refused.service == Array("gateway".utf8) && refused.replyTo == Array("0123456789abcdef".utf8))
+        let longId = #"{"id":"\#(long)","service":"gateway","replyTo":"r"}"#
+        guard case .refuse(_, let cut) = policy.route(from: .client(.gateway), frames: [Array("roster.snapshot".utf8), Array(longId.utf8)]) else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(cut.id.isEmpty && cut.replyTo == Array("r".utf8))
+    }
+
     /// An escaped `service` is refused whatever it spells, a name no component has included: the
     /// bus compares names as written, and no honest sender escapes one.
     @Test func aServiceWrittenWithEscapesIsRefusedWhateverItSpells() {
