@@ -76,7 +76,7 @@ public struct Envelope: Sendable, Equatable {
 extension Envelope {
     /// An envelope from its parts, at the current version. Made by the memberwise initializer
     /// (which exists because this one is in an extension): assigned one by one, the members were
-    /// built in a temporary envelope, copied out and destroyed (~500 instructions a message).
+    /// built in a temporary envelope, copied out and destroyed, on every message.
     public init(
         id: String, correlationId: String, service: String, device: String?, seq: UInt64, time: String,
         traceparent: String? = nil, parentSpan: String? = nil, replyTo: String? = nil, body: Body

@@ -35,6 +35,18 @@ import TestTiers
         #expect(try codec.decode(frames: codec.frames(addressed)) == addressed)
     }
 
+    /// An id holding DEL (U+007F) or a C1 control is refused bad-shape, wherever it stands in
+    /// the id (the first eight bytes are checked a word at a time).
+    @Test func anIdWithDeleteOrAC1ControlIsRefused() throws {
+        for id in ["a\u{7F}", "abcdefghij\u{7F}", "\u{7F}bcdefghijk", "abcdefghijkl\u{85}"] {
+            var envelope = Samples.envelope(.ping(Ping()))
+            envelope.id = id
+            let json = try codec.encode(envelope)
+            let error = #expect(throws: MessageError.self, "\(id.unicodeScalars.map(\.value))") { try codec.decode(json) }
+            #expect(error?.code == .badShape)
+        }
+    }
+
     @Test func anAnswerIsKeyedByItsSenderAndAnyOtherMessageIsItsType() throws {
         var ack = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
         #expect(try codec.frames(ack)[0] == Array("ack".utf8))
@@ -44,6 +56,17 @@ import TestTiers
         #expect(try codec.frames(shown)[0] == Array("presentation.presented/alert".utf8))
         shown.replyTo = "0123456789abcdef"
         #expect(try codec.frames(shown)[0] == Array("presentation.presented/alert/0123456789abcdef".utf8))
+        // Presented or dismissed, a presentation's answer names its style first: a reader of
+        // alerts only hears each alert come and go. The envelope's own topic says the same.
+        for (body, style) in [(Body.presented(Presented(presentation: Samples.popover, reason: "tap")), "popover"),
+                              (.dismissed(Dismissed(presentation: Samples.alert, reason: "button", button: "Cancel", buttonIndex: 0)), "alert"),
+                              (.dismissed(Dismissed(presentation: Samples.popover, reason: "outside-tap")), "popover")] {
+            var answer = Samples.envelope(body)
+            answer.replyTo = "0123456789abcdef"
+            let topic = "\(answer.type.rawValue)/\(style)/0123456789abcdef"
+            #expect(try codec.frames(answer)[0] == Array(topic.utf8))
+            #expect(answer.topic == topic)
+        }
         var tap = Samples.envelope(.tap(Tap(element: "fire")), device: "ipad")
         tap.replyTo = "0123456789abcdef"
         #expect(try codec.frames(tap)[0] == Array("device.tap".utf8))
