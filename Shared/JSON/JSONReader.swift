@@ -158,6 +158,26 @@ public struct JSONReader {
         return key
     }
 
+    /// Consumes the key `name` and its colon when they come next written plainly (after the
+    /// comma unless `first`, no whitespace, no escape): a writer's known order checked in a few
+    /// word compares, with `first` then set false. False, with nothing consumed, for anything
+    /// else (other spacing, an escape, another key, the object's end): `nextKey(_:)` reads it.
+    /// `name` holds no quote, backslash or control character.
+    @inlinable @inline(__always) public mutating func nextKeyIs(_ name: StaticString, _ first: inout Bool) -> Bool {
+        let count = name.utf8CodeUnitCount
+        let comma = first ? 0 : 1
+        // The comma, the quotes and the colon around the name's bytes.
+        guard position + comma + count + 3 <= bytes.count, let base = bytes.baseAddress else { return false }
+        let at = UnsafeRawPointer(base + position + comma)
+        guard first || base[position] == UInt8(ascii: ","), at.load(as: UInt8.self) == UInt8(ascii: "\""),
+              at.load(fromByteOffset: count + 1, as: UInt8.self) == UInt8(ascii: "\""),
+              at.load(fromByteOffset: count + 2, as: UInt8.self) == UInt8(ascii: ":"),
+              Self.same(at + 1, UnsafeRawPointer(name.utf8Start), count) else { return false }
+        position += comma + count + 3
+        first = false
+        return true
+    }
+
     /// Whether `key` is `name` (an escaped key is compared as the text it stands for).
     @inlinable @inline(__always) public func key(_ key: Key, is name: StaticString) -> Bool {
         let count = key.range.count

@@ -170,7 +170,7 @@ public struct EnvelopeCodec: Sendable {
         }
         let received = try receive(frames[1])
         let type = received.envelope.type
-        guard Topic.typePart(frames[0]).elementsEqual(type.rawValue.utf8) else {
+        guard Topic.hasType(frames[0], type) else {
             throw MessageError(
                 .topicMismatch,
                 "topic '\(Self.excerpt(frames[0]))' is not the message's type '\(type.rawValue)' (a topic is the type, then its key)",
@@ -211,83 +211,115 @@ public struct EnvelopeCodec: Sendable {
     /// The envelope that comes next in `reader`, read member by member in the order they are
     /// written (`header`), as they are most often found, then checked.
     private static func read(_ reader: inout JSONFieldReader) throws -> Received {
-        var object = try JSONObjectReader(&reader.json)
-        func required(_ name: StaticString) throws -> Void {
-            guard try object.find(name, &reader.json) else { throw JSONError(.missing, "missing", path: [name.description]) }
-            guard !reader.json.readNull() else { throw JSONError(.missing, "null", path: [name.description]) }
-        }
-        func string(_ name: StaticString) throws -> String {
-            try required(name)
-            let text: String
-            do { text = try reader.json.readString() } catch { throw error.inside(name.description) }
-            object.taken(&reader.json)
-            return text
-        }
-        func optionalString(_ name: StaticString) throws -> String? {
-            guard try object.find(name, &reader.json) else { return nil }
-            defer { object.taken(&reader.json) }
-            if reader.json.readNull() { return nil }
-            do { return try reader.json.readString() } catch { throw error.inside(name.description) }
-        }
-
-        try required("v")
+        var header = HeaderReader(reader: reader, object: try JSONObjectReader(&reader.json))
+        try header.required("v")
         let version: Int
-        do { version = try reader.json.readInteger(Int.self) } catch { throw error.inside("v") }
-        object.taken(&reader.json)
+        do { version = try header.reader.json.readInteger(Int.self) } catch { throw error.inside("v") }
+        header.taken()
         guard version == Envelope.currentVersion else {
             throw MessageError(.unsupportedVersion, "version \(version) is not supported (this reads version \(Envelope.currentVersion))")
         }
-        try required("type")
+        try header.required("type")
         let typeName: JSONReader.Key
-        do { typeName = try reader.json.readStringBytes() } catch { throw error.inside("type") }
-        guard let type = MessageType.named(typeName, in: reader.json) else {
-            throw MessageError(.unknownType, "unknown message type '\(reader.json.text(of: typeName).prefix(60))'")
+        do { typeName = try header.reader.json.readStringBytes() } catch { throw error.inside("type") }
+        guard let type = MessageType.named(typeName, in: header.reader.json) else {
+            throw MessageError(.unknownType, "unknown message type '\(header.reader.json.text(of: typeName).prefix(60))'")
         }
-        object.taken(&reader.json)
-        let device = try optionalString("device")
-        let service = try string("service")
-        let correlationId = try string("correlationId")
-        try required("body")
+        header.taken()
+        let device = try header.optionalString("device")
+        let service = try header.string("service")
+        let correlationId = try header.string("correlationId")
+        try header.required("body")
         let body: Body
-        do { body = try Body.read(type, from: &reader) } catch { throw error.inside("body") }
-        object.taken(&reader.json)
-        let replyTo = try optionalString("replyTo")
-        let id = try string("id")
-        try required("seq")
+        do { body = try Body.read(type, from: &header.reader) } catch { throw error.inside("body") }
+        header.taken()
+        let replyTo = try header.optionalString("replyTo")
+        let id = try header.string("id")
+        try header.required("seq")
         let seq: UInt64
-        do { seq = try reader.json.readInteger(UInt64.self) } catch { throw error.inside("seq") }
-        object.taken(&reader.json)
-        let time = try string("time")
-        let traceparent = try optionalString("traceparent")
-        let parentSpan = try optionalString("parentSpan")
-        try Identifier.check(id, field: "id")
-        try Identifier.check(correlationId, field: "correlationId")
-        try Identifier.check(service, field: "service")
-        if let device { try Identifier.check(device, field: "device") }
-        if let replyTo { try Identifier.check(replyTo, field: "replyTo") }
-        guard let sent = Timestamp.parse(time) else {
-            throw MessageError(.badTime, "field 'time' is not an RFC 3339 timestamp such as 2026-11-30T03:14:39.123Z: '\(time.prefix(40))'")
+        do { seq = try header.reader.json.readInteger(UInt64.self) } catch { throw error.inside("seq") }
+        header.taken()
+        let time = try header.string("time")
+        let traceparent = try header.optionalString("traceparent")
+        let parentSpan = try header.optionalString("parentSpan")
+        // Text of printable ASCII alone (what every id is written with) holds no control character.
+        if !id.printable { try Identifier.check(id.text, field: "id") }
+        if !correlationId.printable { try Identifier.check(correlationId.text, field: "correlationId") }
+        if !service.printable { try Identifier.check(service.text, field: "service") }
+        if let device, !device.printable { try Identifier.check(device.text, field: "device") }
+        if let replyTo, !replyTo.printable { try Identifier.check(replyTo.text, field: "replyTo") }
+        guard let sent = Timestamp.parse(time.text) else {
+            throw MessageError(.badTime, "field 'time' is not an RFC 3339 timestamp such as 2026-11-30T03:14:39.123Z: '\(time.text.prefix(40))'")
         }
-        try object.close(&reader.json)
-        guard !id.isEmpty, !correlationId.isEmpty, !service.isEmpty else {
+        try header.object.close(&header.reader.json)
+        reader = header.reader
+        guard !id.text.isEmpty, !correlationId.text.isEmpty, !service.text.isEmpty else {
             throw MessageError(.badShape, "id, correlationId and service must not be empty")
         }
-        if let device, device.isEmpty || device.utf8.count > 64 {
+        if let device, device.text.isEmpty || device.text.utf8.count > 64 {
             throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
         }
-        if let traceparent, TraceContext(traceparent: traceparent) == nil {
+        if let traceparent, TraceContext(traceparent: traceparent.text) == nil {
             throw MessageError(.badShape, "traceparent must be 00-<32 hex trace id>-<16 hex span id>-<2 hex flags> (W3C Trace Context)")
         }
-        if let parentSpan, !TraceContext.isSpanId(parentSpan) {
+        if let parentSpan, !TraceContext.isSpanId(parentSpan.text) {
             throw MessageError(.badShape, "parentSpan must be a span id: 16 lowercase hex digits, not all zero")
         }
-        if let replyTo, !Envelope.isAddress(replyTo) {
+        if let replyTo, !Envelope.isAddress(replyTo.text) {
             throw MessageError(.badShape, "replyTo is a client's address: 1 to 64 bytes of UTF-8 without '/'")
         }
         let envelope = Envelope(
-            version: version, id: id, correlationId: correlationId, service: service, device: device, seq: seq, time: time,
-            traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
+            version: version, id: id.text, correlationId: correlationId.text, service: service.text, device: device?.text, seq: seq,
+            time: time.text, traceparent: traceparent?.text, parentSpan: parentSpan?.text, replyTo: replyTo?.text, body: body)
         return Received(envelope: envelope, sent: sent)
+    }
+
+    /// The envelope's object as `read` takes it member by member: a plain value, so that its
+    /// steps need no captured state.
+    private struct HeaderReader {
+        var reader: JSONFieldReader
+        var object: JSONObjectReader
+
+        /// A string member's text, and whether it is printable ASCII (no escape, no DEL, no
+        /// byte above 0x7F; JSON text has no raw control character).
+        struct Text {
+            let text: String
+            let printable: Bool
+        }
+
+        /// Finds the member `name`, which must be there and not `null`.
+        @inline(__always) mutating func required(_ name: StaticString) throws {
+            guard try object.find(name, &reader.json) else { throw JSONError(.missing, "missing", path: [name.description]) }
+            guard !reader.json.readNull() else { throw JSONError(.missing, "null", path: [name.description]) }
+        }
+
+        /// After the value found has been read.
+        @inline(__always) mutating func taken() { object.taken(&reader.json) }
+
+        /// The required string member `name`.
+        @inline(__always) mutating func string(_ name: StaticString) throws -> Text {
+            try required(name)
+            let text: Text
+            do { text = try stringValue() } catch { throw error.inside(name.description) }
+            taken()
+            return text
+        }
+
+        /// The string member `name`, `nil` when absent or `null`.
+        @inline(__always) mutating func optionalString(_ name: StaticString) throws -> Text? {
+            guard try object.find(name, &reader.json) else { return nil }
+            defer { taken() }
+            if reader.json.readNull() { return nil }
+            do { return try stringValue() } catch { throw error.inside(name.description) }
+        }
+
+        @inline(__always) mutating func stringValue() throws(JSONError) -> Text {
+            let content = try reader.json.readStringBytes()
+            if content.escaped { return Text(text: reader.json.text(of: content), printable: false) }
+            let bytes = UnsafeBufferPointer(rebasing: reader.json.bytes[content.range])
+            let clean = ByteWords.skipClean(bytes, from: 0, ByteWords.hasDeleteOrNonASCII)
+            return Text(text: reader.json.text(content.range), printable: bytes[clean...].allSatisfy { $0 < 0x7F })
+        }
     }
 
     /// A `MessageError` for a `JSONError`, naming the field at fault.

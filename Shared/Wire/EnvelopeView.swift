@@ -63,8 +63,23 @@ public struct EnvelopeView {
         do {
             try reader.beginObject()
             var first = true
-            while !missing.isEmpty, let key = try reader.nextKey(&first) {
-                if let part = Self.part(named: key, reader), missing.contains(part) {
+            // The member expected next in the codec's order: one absent optional member is
+            // stepped over; any other key is read and named in full.
+            var expected = 0
+            while !missing.isEmpty {
+                let part: Parts?
+                if let (name, known) = Self.written(expected), reader.nextKeyIs(name, &first) {
+                    part = known
+                    expected += 1
+                } else if let (name, known) = Self.written(expected + 1), reader.nextKeyIs(name, &first) {
+                    part = known
+                    expected += 2
+                } else if let key = try reader.nextKey(&first) {
+                    part = Self.part(named: key, reader)
+                } else {
+                    break
+                }
+                if let part, missing.contains(part) {
                     missing.remove(part)
                     switch part {
                     case .device: device = try Self.string(&reader)
@@ -80,6 +95,22 @@ public struct EnvelopeView {
             }
         } catch {
             return nil
+        }
+    }
+
+    /// The header's members in the order the codec writes them (`EnvelopeCodec.header`), up
+    /// to the last the view reads, each with its part (`nil` for `v` and `type`).
+    @inline(__always) private static func written(_ index: Int) -> (StaticString, Parts?)? {
+        switch index {
+        case 0: ("v", nil)
+        case 1: ("type", nil)
+        case 2: ("device", .device)
+        case 3: ("service", .service)
+        case 4: ("correlationId", .correlationId)
+        case 5: ("body", .body)
+        case 6: ("replyTo", .replyTo)
+        case 7: ("id", .id)
+        default: nil
         }
     }
 

@@ -58,7 +58,7 @@ import TestTiers
         let json = try codec.encode(answer)
         func decode(_ topic: String) throws(MessageError) -> Envelope { try codec.decode(frames: [Array(topic.utf8), json]) }
         for topic in ["ack", "ack/0123456789abcdef", "ack/anything/at/all"] { #expect(try decode(topic) == answer, "\(topic)") }
-        for wrong in ["ackx", "error/0123456789abcdef", "", "/ack"] {
+        for wrong in ["ackx", "ac", "ack.x/ack", "error/0123456789abcdef", "", "/ack"] {
             let error = try #require(throws: MessageError.self) { try decode(wrong) }
             #expect(error.code == .topicMismatch, "\(wrong)")
             #expect(error.offendingId == answer.id)

@@ -64,8 +64,9 @@ public struct BusPolicy: Sendable {
     /// Most frames a message may have (the protocol's messages have two).
     public static let maximumFrames = 4
 
-    /// One type of the vocabulary as the bus routes it.
-    private struct TypeEntry: Sendable {
+    /// One type of the vocabulary as the bus routes it: a class, so that looking one up for a
+    /// message retains it once rather than each of its tables.
+    private final class TypeEntry: Sendable {
         let type: MessageType
         /// The roles that may publish it, as bits (`bit(_:)`).
         let publishers: UInt8
@@ -74,6 +75,10 @@ public struct BusPolicy: Sendable {
         /// Who owns it by what it touches (`OwnerTable`), and its owners of named elements by
         /// the names' bytes, for a type whose owner depends on its body.
         let owners: (rule: OwnerTable.Rule, byElement: ByteTable<String>)?
+
+        init(type: MessageType, publishers: UInt8, parts: EnvelopeView.Parts, owners: (rule: OwnerTable.Rule, byElement: ByteTable<String>)?) {
+            self.type = type; self.publishers = publishers; self.parts = parts; self.owners = owners
+        }
     }
 
     /// Every type of the vocabulary by its name.
@@ -159,7 +164,8 @@ public struct BusPolicy: Sendable {
         }
         guard entry.type.addressing == .byDevice else { return .forward(topic: nil) }
         let written = topicFrame(entry, view: view, json: json)
-        return .forward(topic: written.elementsEqual(topic) ? nil : written)
+        let same = written.count == topic.count && written.withUnsafeBytes { memcmp($0.baseAddress!, topic.baseAddress!, topic.count) == 0 }
+        return .forward(topic: same ? nil : written)
     }
 
     /// The topic frame of a device request of `entry`'s type whose JSON reads as `view`:
