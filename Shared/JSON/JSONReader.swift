@@ -465,6 +465,11 @@ public struct JSONReader {
     /// The number that comes next as a `T`: integral and within `T`'s range (`1.0` and `1e2` are
     /// integral too), else a value error.
     @inlinable @inline(__always) public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type) throws(JSONError) -> T {
+        let digit = try next() &- UInt8(ascii: "0"), start = position
+        if digit < 10, let value = plainDigits() {
+            guard value <= UInt64(T.max) else { throw outOfRange(start..<position, T.self) }
+            return T(value)
+        }
         let range = try readNumberBytes()
         // Plain digits, the usual form, read exactly.
         var index = range.lowerBound
@@ -493,6 +498,29 @@ public struct JSONReader {
             throw outOfRange(range, T.self)
         }
         return exact
+    }
+
+    /// The number at the position when it is plain digits that end there (no sign, fraction or
+    /// exponent, no leading zero, at most 18 digits: what counts and versions are), with the
+    /// reader past them; `nil`, nothing consumed, for any other form, which `readNumberBytes()`
+    /// reads and checks.
+    @inlinable @inline(__always) mutating func plainDigits() -> UInt64? {
+        guard let base = bytes.baseAddress else { return nil }
+        var index = position, value: UInt64 = 0
+        // 18 digits never overflow; a 19th is left to the general reading.
+        while index < bytes.count, index - position < 18 {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        guard index > position, index == position + 1 || base[position] != UInt8(ascii: "0") else { return nil }
+        if index < bytes.count {
+            let next = base[index]
+            guard next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e"), next &- UInt8(ascii: "0") >= 10 else { return nil }
+        }
+        position = index
+        return value
     }
 
     @usableFromInline func outOfRange<T>(_ range: Range<Int>, _ type: T.Type) -> JSONError {
@@ -546,7 +574,8 @@ public struct JSONReader {
     @inlinable @inline(__always) public mutating func skipMemberValue() throws(JSONError) {
         switch try next() {
         case UInt8(ascii: "\""): _ = try stringContent()
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): _ = try readNumberBytes()
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): if plainDigits() == nil { _ = try readNumberBytes() }
+        case UInt8(ascii: "-"): _ = try readNumberBytes()
         default: try skipValue()
         }
     }

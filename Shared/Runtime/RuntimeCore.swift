@@ -140,6 +140,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private let writer = JSONWriter()
     /// The large bodies decided lately, whose JSON is copied when an equal one is decided again.
     private var memo: BodyMemo? = BodyMemo()
+    /// The `replyTo` of the message received last: the next one's, when the same, is that text.
+    private var recent = RecentText()
     private let settings: Settings
     private let clock: RuntimeClock
     private var maker: EnvelopeMaker
@@ -233,7 +235,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         // Its `time`, as the decoder read it to check it (not parsed twice).
         let sent: Double
         do {
-            (envelope, sent) = try codec.receive(frames: frames).parts
+            (envelope, sent) = try codec.receive(frames: frames, recent: &recent).parts
         } catch {
             return unreadable(frames, error)
         }

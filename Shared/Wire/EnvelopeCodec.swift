@@ -1,4 +1,5 @@
 import Domain
+import Glibc
 import JSON
 
 /// Envelopes to and from their two frames on the bus: the topic and the JSON. The header is
@@ -165,10 +166,17 @@ public struct EnvelopeCodec: Sendable {
     /// topic's key is the bus's to write, and trusted; its type part must be the message's type
     /// (the bus judged who may publish it by that part).
     public func receive(frames: [[UInt8]]) throws(MessageError) -> Received {
+        var recent = RecentText()
+        return try receive(frames: frames, recent: &recent)
+    }
+
+    /// `receive(frames:)` by a receiver that keeps `recent` from message to message: a `replyTo`
+    /// the same as the last one's is that text again, not a new one.
+    public func receive(frames: [[UInt8]], recent: inout RecentText) throws(MessageError) -> Received {
         guard frames.count == 2 else {
             throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
         }
-        let received = try receive(frames[1])
+        let received = try receive(frames[1], recent: &recent)
         let type = received.envelope.type
         guard Topic.hasType(frames[0], type) else {
             throw MessageError(
@@ -186,6 +194,12 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope in `json` and its sending time, or why it is not one.
     public func receive(_ json: [UInt8]) throws(MessageError) -> Received {
+        var recent = RecentText()
+        return try receive(json, recent: &recent)
+    }
+
+    /// `receive(_:)`, a `replyTo` the same as `recent`'s taken from it (`receive(frames:recent:)`).
+    public func receive(_ json: [UInt8], recent: inout RecentText) throws(MessageError) -> Received {
         guard json.count <= maxMessageBytes else {
             throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")
         }
@@ -193,7 +207,7 @@ public struct EnvelopeCodec: Sendable {
             guard JSONReader.isUTF8(bytes) else { throw MessageError(.badUTF8, "message is not valid UTF-8") }
             var reader = JSONFieldReader(JSONReader(bytes))
             do {
-                let received = try Self.read(&reader)
+                let received = try Self.read(&reader, recent: &recent)
                 try reader.json.finish()
                 return received
             } catch let error as JSONError {
@@ -210,7 +224,7 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope that comes next in `reader`, read member by member in the order they are
     /// written (`header`), as they are most often found, then checked.
-    private static func read(_ reader: inout JSONFieldReader) throws -> Received {
+    private static func read(_ reader: inout JSONFieldReader, recent: inout RecentText) throws -> Received {
         var header = HeaderReader(reader: reader, object: try JSONObjectReader(&reader.json))
         try header.required("v")
         let version: Int
@@ -228,13 +242,13 @@ public struct EnvelopeCodec: Sendable {
         header.taken()
         let device = try header.optionalString("device")
         let service = try header.string("service")
-        let correlationId = try header.string("correlationId")
+        let correlationIdBytes = try header.stringBytes("correlationId")
         try header.required("body")
         let body: Body
         do { body = try Body.read(type, from: &header.reader) } catch { throw error.inside("body") }
         header.taken()
-        let replyTo = try header.optionalString("replyTo")
-        let id = try header.string("id")
+        let replyTo = try header.optionalString("replyTo", recent: &recent)
+        let idBytes = try header.stringBytes("id")
         try header.required("seq")
         let seq: UInt64
         do { seq = try header.reader.json.readInteger(UInt64.self) } catch { throw error.inside("seq") }
@@ -242,6 +256,9 @@ public struct EnvelopeCodec: Sendable {
         let time = try header.string("time")
         let traceparent = try header.optionalString("traceparent")
         let parentSpan = try header.optionalString("parentSpan")
+        let id = header.text(idBytes)
+        // An action is its own correlation: one text holds both.
+        let correlationId = header.same(correlationIdBytes, idBytes) ? id : header.text(correlationIdBytes)
         // Text of printable ASCII alone (what every id is written with) holds no control character.
         if !id.printable { try Identifier.check(id.text, field: "id") }
         if !correlationId.printable { try Identifier.check(correlationId.text, field: "correlationId") }
@@ -298,27 +315,43 @@ public struct EnvelopeCodec: Sendable {
 
         /// The required string member `name`.
         @inline(__always) mutating func string(_ name: StaticString) throws -> Text {
-            try required(name)
-            let text: Text
-            do { text = try stringValue() } catch { throw error.inside(name.description) }
-            taken()
-            return text
+            text(try stringBytes(name))
         }
 
-        /// The string member `name`, `nil` when absent or `null`.
-        @inline(__always) mutating func optionalString(_ name: StaticString) throws -> Text? {
+        /// The required string member `name`, as it is in the text (`text(_:)` makes it).
+        @inline(__always) mutating func stringBytes(_ name: StaticString) throws -> JSONReader.Key {
+            try required(name)
+            let content: JSONReader.Key
+            do { content = try reader.json.readStringBytes() } catch { throw error.inside(name.description) }
+            taken()
+            return content
+        }
+
+        /// The string member `name`, `nil` when absent or `null`; taken from `recent` when the
+        /// same as its text.
+        @inline(__always) mutating func optionalString(_ name: StaticString, recent: UnsafeMutablePointer<RecentText>? = nil) throws -> Text? {
             guard try object.find(name, &reader.json) else { return nil }
             defer { taken() }
             if reader.json.readNull() { return nil }
-            do { return try stringValue() } catch { throw error.inside(name.description) }
+            let content: JSONReader.Key
+            do { content = try reader.json.readStringBytes() } catch { throw error.inside(name.description) }
+            return text(content, recent: recent)
         }
 
-        @inline(__always) mutating func stringValue() throws(JSONError) -> Text {
-            let content = try reader.json.readStringBytes()
+        /// The text of the string `content`.
+        @inline(__always) func text(_ content: JSONReader.Key, recent: UnsafeMutablePointer<RecentText>? = nil) -> Text {
             if content.escaped { return Text(text: reader.json.text(of: content), printable: false) }
             let bytes = UnsafeBufferPointer(rebasing: reader.json.bytes[content.range])
             let clean = ByteWords.skipClean(bytes, from: 0, ByteWords.hasDeleteOrNonASCII)
-            return Text(text: reader.json.text(content.range), printable: bytes[clean...].allSatisfy { $0 < 0x7F })
+            let text = recent?.pointee.text(of: bytes) ?? reader.json.text(content.range)
+            return Text(text: text, printable: bytes[clean...].allSatisfy { $0 < 0x7F })
+        }
+
+        /// Whether the strings `one` and `other` are the same bytes, neither escaped.
+        @inline(__always) func same(_ one: JSONReader.Key, _ other: JSONReader.Key) -> Bool {
+            let count = one.range.count
+            guard !one.escaped, !other.escaped, count == other.range.count else { return false }
+            return count == 0 || memcmp(reader.json.bytes.baseAddress! + one.range.lowerBound, reader.json.bytes.baseAddress! + other.range.lowerBound, count) == 0
         }
     }
 
@@ -370,7 +403,10 @@ extension MessageType {
         guard !name.escaped else { return MessageType(rawValue: reader.text(of: name)) }
         let count = name.range.count
         guard count < byLength.count else { return nil }
-        for type in byLength[count] where reader.bytes[name.range].elementsEqual(type.utf8) { return type.type }
+        let bytes = reader.bytes.baseAddress! + name.range.lowerBound
+        for type in byLength[count] where count == 0 || type.utf8.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes, count) == 0 }) {
+            return type.type
+        }
         return nil
     }
 

@@ -52,6 +52,25 @@ import TestTiers
         #expect(try codec.frames(beat)[0] == Array("sys.heartbeat".utf8))
     }
 
+    @Test func aReceiversKeptReplyToIsTakenOnlyWhenTheSame() throws {
+        var recent = RecentText()
+        for replyTo in ["0123456789abcdef", "0123456789abcdef", "fedcba9876543210", nil, "0123456789abcdef", "01234567"] {
+            var envelope = Samples.envelope(.ping(Ping()))
+            envelope.replyTo = replyTo
+            #expect(try codec.receive(frames: codec.frames(envelope), recent: &recent).envelope == envelope, "\(replyTo ?? "none")")
+        }
+    }
+
+    @Test func anActionCorrelatedWithItselfOrNotReadsBothIds() throws {
+        var envelope = Samples.envelope(.ping(Ping()))
+        envelope.correlationId = envelope.id
+        #expect(try codec.decode(codec.encode(envelope)) == envelope)
+        envelope.correlationId = envelope.id + "x"
+        #expect(try codec.decode(codec.encode(envelope)) == envelope)
+        envelope.correlationId = String(envelope.id.dropLast())
+        #expect(try codec.decode(codec.encode(envelope)) == envelope)
+    }
+
     @Test func theReceiverTrustsTheKeyAndChecksTheType() throws {
         var answer = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
         answer.replyTo = "0123456789abcdef"
