@@ -56,7 +56,7 @@ public struct JSONReader {
     }
 
     /// The kind of the value that comes next (after whitespace).
-    public mutating func kind() throws(JSONError) -> Kind {
+    @inlinable public mutating func kind() throws(JSONError) -> Kind {
         switch try next() {
         case UInt8(ascii: "{"): .object
         case UInt8(ascii: "["): .array

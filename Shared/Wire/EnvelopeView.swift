@@ -134,35 +134,59 @@ public struct EnvelopeView {
     }
 
     /// The body's `element` and `point`, or its `presentation`'s `style`, from the body that
-    /// comes next (anything but an object is passed over).
+    /// comes next (anything but an object is passed over), in one pass over its members, each
+    /// taken where it first appears (a tap's `element` is most often first).
     private mutating func readBody(_ reader: inout JSONReader, parts: Parts) throws(JSONError) {
         guard try reader.kind() == .object else { return try reader.skipValue() }
-        var body = try JSONObjectReader(&reader)
-        if parts.contains(.element) {
-            if try body.find("element", &reader) {
-                element = try Self.string(&reader)
-                body.taken(&reader)
+        try reader.beginObject()
+        var wantsElement = parts.contains(.element), wantsPoint = wantsElement, wantsPresentation = parts.contains(.style)
+        var first = true
+        while true {
+            let member: BodyMember?
+            if wantsElement, reader.nextKeyIs("element", &first) {
+                member = .element
+            } else if let key = try reader.nextKey(&first) {
+                member = Self.bodyMember(key, reader)
+            } else {
+                return
             }
-            if try body.find("point", &reader) {
+            switch member {
+            case .element? where wantsElement:
+                wantsElement = false
+                element = try Self.string(&reader)
+            case .point? where wantsPoint:
+                wantsPoint = false
                 point = !reader.readNull()
                 if point { try reader.skipValue() }
-                body.taken(&reader)
+            case .presentation? where wantsPresentation:
+                wantsPresentation = false
+                try readStyle(&reader)
+            default:
+                try reader.skipMemberValue()
             }
         }
-        if parts.contains(.style), try body.find("presentation", &reader) {
-            if try reader.kind() == .object {
-                var presentation = try JSONObjectReader(&reader)
-                if try presentation.find("style", &reader) {
-                    style = try Self.string(&reader)
-                    presentation.taken(&reader)
-                }
-                try presentation.close(&reader)
-            } else {
-                try reader.skipValue()
-            }
-            body.taken(&reader)
+    }
+
+    /// The members of a body the view reads.
+    private enum BodyMember { case element, point, presentation }
+
+    /// The member of a body whose key is `key`, if the view reads it.
+    private static func bodyMember(_ key: JSONReader.Key, _ reader: JSONReader) -> BodyMember? {
+        if reader.key(key, is: "element") { return .element }
+        if reader.key(key, is: "point") { return .point }
+        if reader.key(key, is: "presentation") { return .presentation }
+        return nil
+    }
+
+    /// The `style` of the presentation that comes next (anything but an object is passed over).
+    private mutating func readStyle(_ reader: inout JSONReader) throws(JSONError) {
+        guard try reader.kind() == .object else { return try reader.skipValue() }
+        var presentation = try JSONObjectReader(&reader)
+        if try presentation.find("style", &reader) {
+            style = try Self.string(&reader)
+            presentation.taken(&reader)
         }
-        try body.close(&reader)
+        try presentation.close(&reader)
     }
 
     /// The string that comes next, or nil (and the value passed over) when it is not a string.

@@ -61,4 +61,28 @@ import Wire
             #expect(parts(text) == expected, "\(text)")
         }
     }
+
+    @Test func aBodysMembersAreTakenWhereverTheyFirstAppear() throws {
+        func body(_ body: String) -> (element: String?, point: Bool, style: String?)? {
+            let json = #"{"v":1,"type":"device.tap","device":"pad","service":"gateway","correlationId":"c","body":"# + body + "}"
+            return Array(json.utf8).withUnsafeBytes { bytes in
+                guard let view = EnvelopeView(bytes, parts: [.device, .element, .style]) else { return nil }
+                return (view.element.map { String(decoding: bytes[$0.range], as: UTF8.self) }, view.point, view.style.map { String(decoding: bytes[$0.range], as: UTF8.self) })
+            }
+        }
+        let cases: [(String, String?, Bool, String?)] = [
+            (#"{"element":"weapon","point":null}"#, "weapon", false, nil),
+            (#"{"point":null,"element":"weapon"}"#, "weapon", false, nil),
+            (#"{ "profile" : {"element":"inner","point":[1]} , "element" : "weapon" , "element":"second" }"#, "weapon", false, nil),
+            (#"{"point":{"x":1,"y":2},"point":null}"#, nil, true, nil),
+            (#"{"\u0065lement":"weapon"}"#, "weapon", false, nil),
+            (#"{"element":7,"element":"late"}"#, nil, false, nil),
+            (#"{"reason":"tap","presentation":{"content":"add","style":"popover"},"presentation":{"style":"alert"}}"#, nil, false, "popover"),
+            (#"{}"#, nil, false, nil),
+        ]
+        for (text, element, point, style) in cases {
+            let read = try #require(body(text), "\(text)")
+            #expect(read.element == element && read.point == point && read.style == style, "\(text)")
+        }
+    }
 }
