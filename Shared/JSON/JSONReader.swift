@@ -68,6 +68,12 @@ public struct JSONReader {
         }
     }
 
+    /// Whether the value that comes next (after whitespace) is a string: `kind() == .string`
+    /// in one compare.
+    @inlinable @inline(__always) public mutating func stringFollows() throws(JSONError) -> Bool {
+        try next() == UInt8(ascii: "\"")
+    }
+
     /// Checks that nothing but whitespace follows the value just read.
     public mutating func finish() throws(JSONError) {
         skipWhitespace()

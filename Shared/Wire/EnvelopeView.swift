@@ -190,8 +190,8 @@ public struct EnvelopeView {
     }
 
     /// The string that comes next, or nil (and the value passed over) when it is not a string.
-    private static func string(_ reader: inout JSONReader) throws(JSONError) -> JSONReader.Key? {
-        guard try reader.kind() == .string else {
+    @inline(__always) private static func string(_ reader: inout JSONReader) throws(JSONError) -> JSONReader.Key? {
+        guard try reader.stringFollows() else {
             try reader.skipValue()
             return nil
         }
