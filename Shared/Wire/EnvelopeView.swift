@@ -58,8 +58,10 @@ public struct EnvelopeView {
     public init?(_ json: UnsafeRawBufferPointer, parts: Parts) {
         guard let base = json.baseAddress else { return nil }
         var reader = JSONReader(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: json.count))
-        var missing = parts.intersection([.device, .service, .correlationId, .replyTo, .id])
-        if !parts.isDisjoint(with: [.element, .style]) { missing.insert(.body) }
+        // In bits: sets written as array literals are built in an array at each call.
+        let header = Parts.device.rawValue | Parts.service.rawValue | Parts.correlationId.rawValue | Parts.replyTo.rawValue | Parts.id.rawValue
+        var missing = Parts(rawValue: parts.rawValue & header)
+        if parts.rawValue & (Parts.element.rawValue | Parts.style.rawValue) != 0 { missing.insert(.body) }
         do {
             try reader.beginObject()
             var first = true
