@@ -171,15 +171,16 @@ public struct JSONReader {
     /// `name` holds no quote, backslash or control character.
     @inlinable @inline(__always) public mutating func nextKeyIs(_ name: StaticString, _ first: inout Bool) -> Bool {
         let count = name.utf8CodeUnitCount
-        let comma = first ? 0 : 1
-        // The comma, the quotes and the colon around the name's bytes.
-        guard position + comma + count + 3 <= bytes.count, let base = bytes.baseAddress else { return false }
-        let at = UnsafeRawPointer(base + position + comma)
+        // The comma, the quotes and the colon around the name's bytes (a message is at most
+        // 16 MiB and a name a few bytes: the sums cannot overflow).
+        let length = (first ? 0 : 1) &+ count &+ 3
+        guard position &+ length <= bytes.count, let base = bytes.baseAddress else { return false }
+        let at = UnsafeRawPointer(base + position) + (length &- count &- 3)
         guard first || base[position] == UInt8(ascii: ","), at.load(as: UInt8.self) == UInt8(ascii: "\""),
-              at.load(fromByteOffset: count + 1, as: UInt8.self) == UInt8(ascii: "\""),
-              at.load(fromByteOffset: count + 2, as: UInt8.self) == UInt8(ascii: ":"),
+              at.load(fromByteOffset: count &+ 1, as: UInt8.self) == UInt8(ascii: "\""),
+              at.load(fromByteOffset: count &+ 2, as: UInt8.self) == UInt8(ascii: ":"),
               Self.same(at + 1, UnsafeRawPointer(name.utf8Start), count) else { return false }
-        position += comma + count + 3
+        position &+= length
         first = false
         return true
     }
