@@ -281,19 +281,20 @@ public struct JSONReader {
         position += 1
         let start = position
         // 8 bytes at a time: the first special byte of a word is the end, an escape or a refusal.
+        // (Offsets within a message cannot overflow: they are summed unchecked.)
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
-            while position + 8 <= bytes.count {
+            while position &+ 8 <= bytes.count {
                 let specials = ByteWords.specials(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
                 if specials != 0 {
-                    position += specials.trailingZeroBitCount / 8
-                    if bytes[position] == UInt8(ascii: "\"") {
-                        position += 1
-                        return Key(range: start..<(position - 1), escaped: false)
+                    position &+= specials.trailingZeroBitCount &>> 3
+                    if base[position] == UInt8(ascii: "\"") {
+                        position &+= 1
+                        return Key(range: Range(uncheckedBounds: (start, position &- 1)), escaped: false)
                     }
                     return try stringTail(from: start)
                 }
-                position += 8
+                position &+= 8
             }
         }
         return try stringTail(from: start)
