@@ -142,6 +142,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private var memo: BodyMemo? = BodyMemo()
     /// The `replyTo` of the message received last: the next one's, when the same, is that text.
     private var recent = RecentText()
+    /// The topic frames of the decisions sent lately, taken again for the same client.
+    private var topics: TopicMemo? = TopicMemo()
     private let settings: Settings
     private let clock: RuntimeClock
     private var maker: EnvelopeMaker
@@ -369,7 +371,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             let message = maker.envelope(effect.body, causedBy: envelope, inTrace: trace, device: effect.device, time: time)
             let frames: [[UInt8]]
             do {
-                frames = try codec.frames(message, using: writer, memo: &memo)
+                frames = try codec.frames(message, using: writer, memo: &memo, topics: &topics)
             } catch {
                 write(.error, "refused to publish what \(envelope.type.rawValue) \(envelope.id) caused: \(error)")
                 return nil

@@ -25,6 +25,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// and published from as it is.
     private let writer = JSONWriter()
     /// The topic frames of what the loop encodes lately, reused (an ack goes on its client's topic).
+    private var topics: TopicMemo? = TopicMemo()
     private var signalledAt: Double?
 
     /// A runtime for the service `name` with `handler`, configured by `config`, reading `clock`.
@@ -143,7 +144,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         case .message(let envelope):
             let topic: [UInt8]
             do {
-                topic = try codec.write(envelope, into: writer)
+                topic = try codec.write(envelope, into: writer, topics: &topics)
             } catch {
                 log.error("refused to publish \(envelope.type.rawValue): \(error)")
                 return

@@ -32,12 +32,26 @@ public struct EnvelopeCodec: Sendable {
     /// for a sender that publishes straight from the writer's bytes (`JSONWriter.withBytes`).
     public func write(_ envelope: Envelope, into writer: JSONWriter) throws(MessageError) -> [UInt8] {
         var memo: BodyMemo?
-        return try write(envelope, into: writer, memo: &memo)
+        var topics: TopicMemo?
+        return try write(envelope, into: writer, memo: &memo, topics: &topics)
+    }
+
+    /// `write(_:into:)`, the topic frame taken from `topics` when it holds one made of the same
+    /// parts, else made and offered to it.
+    public func write(_ envelope: Envelope, into writer: JSONWriter, topics: inout TopicMemo?) throws(MessageError) -> [UInt8] {
+        var memo: BodyMemo?
+        return try write(envelope, into: writer, memo: &memo, topics: &topics)
     }
 
     /// `write(_:into:)`, the body's JSON copied from `memo` when it holds an equal body, else
     /// written and offered to it.
     public func write(_ envelope: Envelope, into writer: JSONWriter, memo: inout BodyMemo?) throws(MessageError) -> [UInt8] {
+        var topics: TopicMemo?
+        return try write(envelope, into: writer, memo: &memo, topics: &topics)
+    }
+
+    /// `write(_:into:memo:)` and `write(_:into:topics:)` at once.
+    public func write(_ envelope: Envelope, into writer: JSONWriter, memo: inout BodyMemo?, topics: inout TopicMemo?) throws(MessageError) -> [UInt8] {
         writer.reset()
         // The members in `header`'s order: what the bus and clients read without decoding first
         // (the bus reads a device request no further than its body), the bookkeeping after.
@@ -89,18 +103,21 @@ public struct EnvelopeCodec: Sendable {
             writer.writeStringContent(parentSpan)
         }
         writer.write("\"}")
-        return Self.topicFrame(of: envelope)
+        return Self.topicFrame(of: envelope, topics: &topics)
     }
 
     /// The topic frame a sender writes: an answer's type and key (`Envelope.topicKey`: its
     /// presentation's style first, then its `replyTo`), any other message's type alone (the bus
-    /// keys a device's request, and a broadcast has no key).
-    static func topicFrame(of envelope: Envelope) -> [UInt8] {
+    /// keys a device's request, and a broadcast has no key). One with a `replyTo` is taken from
+    /// `topics` when it holds it.
+    static func topicFrame(of envelope: Envelope, topics: inout TopicMemo?) -> [UInt8] {
         let type = envelope.type
         guard type.addressing == .toClient else { return type.topicFrame }
-        let style = Topic.style(of: envelope.body)?.rawValue
-        guard style != nil || envelope.replyTo != nil else { return type.topicFrame }
-        return Topic.frame(type, style ?? envelope.replyTo, style == nil ? nil : envelope.replyTo)
+        let style = Topic.style(of: envelope.body)
+        guard let replyTo = envelope.replyTo else { return style.map { Topic.frame(type, $0.rawValue) } ?? type.topicFrame }
+        let make = { Topic.frame(type, style?.rawValue ?? replyTo, style == nil ? nil : replyTo) }
+        guard topics != nil else { return make() }
+        return topics!.frame(type, style: style, replyTo: replyTo, make: make)
     }
 
     /// The two frames of `envelope` on the wire: its topic (`topicFrame(of:)`) and its JSON.
@@ -112,6 +129,12 @@ public struct EnvelopeCodec: Sendable {
     /// `frames(_:using:)`, the body's JSON copied from `memo` when it holds an equal body.
     public func frames(_ envelope: Envelope, using writer: JSONWriter, memo: inout BodyMemo?) throws(MessageError) -> [[UInt8]] {
         let topic = try write(envelope, into: writer, memo: &memo)
+        return [topic, writer.bytes]
+    }
+
+    /// `frames(_:using:memo:)`, the topic frame taken from `topics` when it holds it.
+    public func frames(_ envelope: Envelope, using writer: JSONWriter, memo: inout BodyMemo?, topics: inout TopicMemo?) throws(MessageError) -> [[UInt8]] {
+        let topic = try write(envelope, into: writer, memo: &memo, topics: &topics)
         return [topic, writer.bytes]
     }
 

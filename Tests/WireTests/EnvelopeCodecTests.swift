@@ -35,6 +35,28 @@ import TestTiers
         #expect(try codec.decode(frames: codec.frames(addressed)) == addressed)
     }
 
+    @Test func aSendersKeptTopicFramesAreThoseItWouldMake() throws {
+        // Answers of several types, styles and clients in turn, more than the memo keeps: each
+        // frame taken from it is the frame made afresh.
+        var memo: BodyMemo? = BodyMemo()
+        var topics: TopicMemo? = TopicMemo()
+        let writer = JSONWriter()
+        let popover = Samples.popover
+        let bodies: [Body] = [
+            .ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])),
+            .presented(Presented(presentation: Samples.alert, reason: "tap")),
+            .presented(Presented(presentation: popover, reason: "tap")),
+            .dismissed(Dismissed(presentation: popover, reason: "button", button: nil, buttonIndex: nil)),
+            .pong(Pong(service: "presentation-policy", version: "1", pid: 1)),
+        ]
+        for round in 0..<40 {
+            var envelope = Samples.envelope(bodies[round % bodies.count])
+            envelope.replyTo = [nil, "0123456789abcdef", "fedcba9876543210"][(round / 3) % 3]
+            let kept = try codec.frames(envelope, using: writer, memo: &memo, topics: &topics)
+            #expect(kept == (try codec.frames(envelope)), "round \(round)")
+        }
+    }
+
     @Test func anAnswerIsKeyedByItsSenderAndAnyOtherMessageIsItsType() throws {
         var ack = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
         #expect(try codec.frames(ack)[0] == Array("ack".utf8))
