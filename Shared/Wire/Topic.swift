@@ -147,6 +147,12 @@ public enum Topic {
     /// The topic frame `type`, `type/first` or `type/first/second`, made in one allocation and
     /// copied in pieces: what a sender and the bus write for every message.
     public static func frame(_ type: MessageType, _ first: UnsafeRawBufferPointer?, _ second: UnsafeRawBufferPointer? = nil) -> [UInt8] {
+        var memo: FrameMemo?
+        return frame(type, first, second, memo: &memo)
+    }
+
+    /// `frame(_:_:_:)`, the array kept in `memo` when it holds the same bytes.
+    public static func frame(_ type: MessageType, _ first: UnsafeRawBufferPointer?, _ second: UnsafeRawBufferPointer?, memo: inout FrameMemo?) -> [UInt8] {
         let name = type.topicFrame
         let count = name.count + (first.map { 1 + $0.count } ?? 0) + (second.map { 1 + $0.count } ?? 0)
         // Put together on the stack, then copied into an array made from a buffer: the array
@@ -156,7 +162,7 @@ public enum Topic {
             let base = frame.baseAddress!
             name.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             append(second, to: base, at: append(first, to: base, at: name.count))
-            return [UInt8](UnsafeRawBufferPointer(frame))
+            return memo?.frame(of: UnsafeRawBufferPointer(frame)) ?? [UInt8](UnsafeRawBufferPointer(frame))
         }
     }
 
@@ -176,5 +182,40 @@ public enum Topic {
         guard var one = parts.0 else { return type.topicFrame }
         guard var two = parts.1 else { return one.withUTF8 { frame(type, UnsafeRawBufferPointer($0)) } }
         return one.withUTF8 { one in two.withUTF8 { two in frame(type, UnsafeRawBufferPointer(one), UnsafeRawBufferPointer(two)) } }
+    }
+}
+
+/// The topic frames made lately, by their bytes: a frame made again (the bus keys one device's
+/// requests alike, action after action) is the array kept (a retain) rather than a new one. One
+/// thread's own.
+public struct FrameMemo {
+    private var frames: [[UInt8]] = []
+    /// The frame the next one replaces once all are taken.
+    private var oldest = 0
+
+    /// How many frames are kept.
+    static let capacity = 8
+
+    /// Nothing kept yet.
+    public init() {}
+
+    /// The kept frame whose bytes are `bytes`, else a new one, kept.
+    mutating func frame(of bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        let kept: [UInt8]? = frames.withUnsafeBufferPointer { frames in
+            for index in frames.indices where frames[index].count == bytes.count
+                && frames[index].withUnsafeBytes({ bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+                return frames[index]
+            }
+            return nil
+        }
+        if let kept { return kept }
+        let made = [UInt8](bytes)
+        if frames.count < Self.capacity {
+            frames.append(made)
+        } else {
+            frames[oldest] = made
+            oldest = (oldest + 1) % Self.capacity
+        }
+        return made
     }
 }

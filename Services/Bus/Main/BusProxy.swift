@@ -18,6 +18,8 @@ final class BusProxy {
     private let identities: ClientIdentities
     private let counters: ProxyCounters
     private let message = Multipart(capacity: BusPolicy.maximumFrames)
+    /// The topics the bus wrote lately: a device's next request is keyed with the same array.
+    private var topics: FrameMemo? = FrameMemo()
     // The loop's state, read and written on its one thread, never during another access to it:
     // not checked for exclusive access at run time.
     /// The connection (file descriptor) each publisher's key last sent from.
@@ -77,7 +79,7 @@ final class BusProxy {
             if let userId { track(userId: userId, client: client) }
             let (topic, body) = message.topicAndBody()
             // The topic is the bus's to write: the key read from the JSON, whatever the sender wrote.
-            switch policy.route(from: client.sender, topic: topic, frames: message.frameCount, json: body) {
+            switch policy.route(from: client.sender, topic: topic, frames: message.frameCount, json: body, memo: &topics) {
             case .refuse(let refusal, let refused):
                 refuse(refusal, client: client, topic: topic, refused: refused)
                 message.discard()
