@@ -335,11 +335,15 @@ struct ReplyHeader {
         return all
     }()
 
+    /// What a reply's header is read for (a set made once: one written as an array literal is
+    /// built in an array at each use).
+    private static let parts: EnvelopeView.Parts = [.service, .correlationId]
+
     /// The header of `message`; nil when it is not two frames, a type outside the
     /// vocabulary, or no correlation id and service.
     init?(_ message: ReceivedMessage) {
         guard message.count == 2, let index = message.withFrame(0, Self.typeIndex(ofTopic:)),
-              let view = message.withFrame(1, { EnvelopeView($0, parts: [.service, .correlationId]) }),
+              let view = message.withFrame(1, { EnvelopeView($0, parts: Self.parts) }),
               let correlation = view.correlationId?.range, let sender = view.service?.range
         else { return nil }
         type = Self.types[index].type

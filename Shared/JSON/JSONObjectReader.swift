@@ -52,6 +52,8 @@ public struct JSONObjectReader {
         }
         guard !ended else { return false }
         reader.position = cursor
+        // Asked for in the order written, the member is most often the next one, written plainly.
+        if reader.nextKeyIs(name, &first) { return true }
         while let key = try reader.nextKey(&first) {
             if reader.key(key, is: name) { return true }
             remember(Passed(key, value: reader.position))

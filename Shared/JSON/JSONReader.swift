@@ -56,7 +56,7 @@ public struct JSONReader {
     }
 
     /// The kind of the value that comes next (after whitespace).
-    public mutating func kind() throws(JSONError) -> Kind {
+    @inlinable public mutating func kind() throws(JSONError) -> Kind {
         switch try next() {
         case UInt8(ascii: "{"): .object
         case UInt8(ascii: "["): .array
@@ -66,6 +66,12 @@ public struct JSONReader {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): .number
         default: throw unexpected("a value")
         }
+    }
+
+    /// Whether the value that comes next (after whitespace) is a string: `kind() == .string`
+    /// in one compare.
+    @inlinable @inline(__always) public mutating func stringFollows() throws(JSONError) -> Bool {
+        try next() == UInt8(ascii: "\"")
     }
 
     /// Checks that nothing but whitespace follows the value just read.
@@ -156,6 +162,27 @@ public struct JSONReader {
         let key = try stringContent()
         try expect(UInt8(ascii: ":"))
         return key
+    }
+
+    /// Consumes the key `name` and its colon when they come next written plainly (after the
+    /// comma unless `first`, no whitespace, no escape): a writer's known order checked in a few
+    /// word compares, with `first` then set false. False, with nothing consumed, for anything
+    /// else (other spacing, an escape, another key, the object's end): `nextKey(_:)` reads it.
+    /// `name` holds no quote, backslash or control character.
+    @inlinable @inline(__always) public mutating func nextKeyIs(_ name: StaticString, _ first: inout Bool) -> Bool {
+        let count = name.utf8CodeUnitCount
+        // The comma, the quotes and the colon around the name's bytes (a message is at most
+        // 16 MiB and a name a few bytes: the sums cannot overflow).
+        let length = (first ? 0 : 1) &+ count &+ 3
+        guard position &+ length <= bytes.count, let base = bytes.baseAddress else { return false }
+        let at = UnsafeRawPointer(base + position) + (length &- count &- 3)
+        guard first || base[position] == UInt8(ascii: ","), at.load(as: UInt8.self) == UInt8(ascii: "\""),
+              at.load(fromByteOffset: count &+ 1, as: UInt8.self) == UInt8(ascii: "\""),
+              at.load(fromByteOffset: count &+ 2, as: UInt8.self) == UInt8(ascii: ":"),
+              Self.same(at + 1, UnsafeRawPointer(name.utf8Start), count) else { return false }
+        position &+= length
+        first = false
+        return true
     }
 
     /// Whether `key` is `name` (an escaped key is compared as the text it stands for).
@@ -254,19 +281,20 @@ public struct JSONReader {
         position += 1
         let start = position
         // 8 bytes at a time: the first special byte of a word is the end, an escape or a refusal.
+        // (Offsets within a message cannot overflow: they are summed unchecked.)
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
-            while position + 8 <= bytes.count {
+            while position &+ 8 <= bytes.count {
                 let specials = ByteWords.specials(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
                 if specials != 0 {
-                    position += specials.trailingZeroBitCount / 8
-                    if bytes[position] == UInt8(ascii: "\"") {
-                        position += 1
-                        return Key(range: start..<(position - 1), escaped: false)
+                    position &+= specials.trailingZeroBitCount &>> 3
+                    if base[position] == UInt8(ascii: "\"") {
+                        position &+= 1
+                        return Key(range: Range(uncheckedBounds: (start, position &- 1)), escaped: false)
                     }
                     return try stringTail(from: start)
                 }
-                position += 8
+                position &+= 8
             }
         }
         return try stringTail(from: start)
@@ -454,6 +482,11 @@ public struct JSONReader {
     /// The number that comes next as a `T`: integral and within `T`'s range (`1.0` and `1e2` are
     /// integral too), else a value error.
     @inlinable @inline(__always) public mutating func readInteger<T: FixedWidthInteger>(_ type: T.Type) throws(JSONError) -> T {
+        let digit = try next() &- UInt8(ascii: "0"), start = position
+        if digit < 10, let value = plainDigits() {
+            guard value <= UInt64(T.max) else { throw outOfRange(start..<position, T.self) }
+            return T(value)
+        }
         let range = try readNumberBytes()
         // Plain digits, the usual form, read exactly.
         var index = range.lowerBound
@@ -482,6 +515,29 @@ public struct JSONReader {
             throw outOfRange(range, T.self)
         }
         return exact
+    }
+
+    /// The number at the position when it is plain digits that end there (no sign, fraction or
+    /// exponent, no leading zero, at most 18 digits: what counts and versions are), with the
+    /// reader past them; `nil`, nothing consumed, for any other form, which `readNumberBytes()`
+    /// reads and checks.
+    @inlinable @inline(__always) mutating func plainDigits() -> UInt64? {
+        guard let base = bytes.baseAddress else { return nil }
+        var index = position, value: UInt64 = 0
+        // 18 digits never overflow; a 19th is left to the general reading.
+        while index < bytes.count, index - position < 18 {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        guard index > position, index == position + 1 || base[position] != UInt8(ascii: "0") else { return nil }
+        if index < bytes.count {
+            let next = base[index]
+            guard next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e"), next &- UInt8(ascii: "0") >= 10 else { return nil }
+        }
+        position = index
+        return value
     }
 
     @usableFromInline func outOfRange<T>(_ range: Range<Int>, _ type: T.Type) -> JSONError {
@@ -535,7 +591,8 @@ public struct JSONReader {
     @inlinable @inline(__always) public mutating func skipMemberValue() throws(JSONError) {
         switch try next() {
         case UInt8(ascii: "\""): _ = try stringContent()
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): _ = try readNumberBytes()
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): if plainDigits() == nil { _ = try readNumberBytes() }
+        case UInt8(ascii: "-"): _ = try readNumberBytes()
         default: try skipValue()
         }
     }

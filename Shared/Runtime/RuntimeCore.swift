@@ -140,6 +140,10 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private let writer = JSONWriter()
     /// The large bodies decided lately, whose JSON is copied when an equal one is decided again.
     private var memo: BodyMemo? = BodyMemo()
+    /// The `replyTo` of the message received last: the next one's, when the same, is that text.
+    private var recent = TextMemo()
+    /// The topic frames of the decisions sent lately, taken again for the same client.
+    private var topics: TopicMemo? = TopicMemo()
     private let settings: Settings
     private let clock: RuntimeClock
     private var maker: EnvelopeMaker
@@ -233,7 +237,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         // Its `time`, as the decoder read it to check it (not parsed twice).
         let sent: Double
         do {
-            (envelope, sent) = try codec.receive(frames: frames).parts
+            (envelope, sent) = try codec.receive(frames: frames, recent: &recent).parts
         } catch {
             return unreadable(frames, error)
         }
@@ -367,7 +371,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             let message = maker.envelope(effect.body, causedBy: envelope, inTrace: trace, device: effect.device, time: time)
             let frames: [[UInt8]]
             do {
-                frames = try codec.frames(message, using: writer, memo: &memo)
+                frames = try codec.frames(message, using: writer, memo: &memo, topics: &topics)
             } catch {
                 write(.error, "refused to publish what \(envelope.type.rawValue) \(envelope.id) caused: \(error)")
                 return nil

@@ -23,6 +23,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// Where the loop writes the JSON of what it encodes (acknowledgements, heartbeats), reused
     /// and published from as it is.
     private let writer = JSONWriter()
+    /// The topic frames of what the loop encodes lately, reused (an ack goes on its client's topic).
+    private let topics = ThreadOwned<TopicMemo?>(TopicMemo())
     /// When the first stop signal came (for the line logged on leaving).
     private var signalledAt: Double?
 
@@ -145,7 +147,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
         case .message(let envelope):
             let topic: [UInt8]
             do {
-                topic = try codec.write(envelope, into: writer)
+                topic = try codec.write(envelope, into: writer, topics: &topics.value)
             } catch {
                 log.error("refused to publish \(envelope.type.rawValue): \(error)")
                 return

@@ -1,4 +1,6 @@
 import Domain
+import Glibc
+
 /// A message on the bus: a versioned header and a typed body. On the wire it is two frames,
 /// the topic (the type) and this, as JSON.
 public struct Envelope: Sendable, Equatable {
@@ -39,8 +41,10 @@ public struct Envelope: Sendable, Equatable {
     /// Whether `text` may be a `replyTo` address: 1 to 64 bytes, no `/` (the topic's separator);
     /// control characters are `Identifier`'s to refuse.
     public static func isAddress(_ text: String) -> Bool {
-        let count = text.utf8.count
-        return count >= 1 && count <= 64 && !text.utf8.contains(Topic.separator)
+        var text = text
+        return text.withUTF8 { utf8 in
+            utf8.count >= 1 && utf8.count <= 64 && memchr(utf8.baseAddress!, Int32(Topic.separator), utf8.count) == nil
+        }
     }
 
     /// The topic frame this envelope is published on (`Topic`): its type, keyed by its device's

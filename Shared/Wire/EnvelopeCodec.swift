@@ -1,4 +1,5 @@
 import Domain
+import Glibc
 import JSON
 
 /// Envelopes to and from their two frames on the bus: the topic and the JSON. The header is
@@ -31,12 +32,26 @@ public struct EnvelopeCodec: Sendable {
     /// for a sender that publishes straight from the writer's bytes (`JSONWriter.withBytes`).
     public func write(_ envelope: Envelope, into writer: JSONWriter) throws(MessageError) -> [UInt8] {
         var memo: BodyMemo?
-        return try write(envelope, into: writer, memo: &memo)
+        var topics: TopicMemo?
+        return try write(envelope, into: writer, memo: &memo, topics: &topics)
+    }
+
+    /// `write(_:into:)`, the topic frame taken from `topics` when it holds one made of the same
+    /// parts, else made and offered to it.
+    public func write(_ envelope: Envelope, into writer: JSONWriter, topics: inout TopicMemo?) throws(MessageError) -> [UInt8] {
+        var memo: BodyMemo?
+        return try write(envelope, into: writer, memo: &memo, topics: &topics)
     }
 
     /// `write(_:into:)`, the body's JSON copied from `memo` when it holds an equal body, else
     /// written and offered to it.
     public func write(_ envelope: Envelope, into writer: JSONWriter, memo: inout BodyMemo?) throws(MessageError) -> [UInt8] {
+        var topics: TopicMemo?
+        return try write(envelope, into: writer, memo: &memo, topics: &topics)
+    }
+
+    /// `write(_:into:memo:)` and `write(_:into:topics:)` at once.
+    public func write(_ envelope: Envelope, into writer: JSONWriter, memo: inout BodyMemo?, topics: inout TopicMemo?) throws(MessageError) -> [UInt8] {
         writer.reset()
         // The members in `header`'s order: what the bus and clients read without decoding first
         // (the bus reads a device request no further than its body), the bookkeeping after.
@@ -88,18 +103,21 @@ public struct EnvelopeCodec: Sendable {
             writer.writeStringContent(parentSpan)
         }
         writer.write("\"}")
-        return Self.topicFrame(of: envelope)
+        return Self.topicFrame(of: envelope, topics: &topics)
     }
 
     /// The topic frame a sender writes: an answer's type and key (`Envelope.topicKey`: its
     /// presentation's style first, then its `replyTo`), any other message's type alone (the bus
-    /// keys a device's request, and a broadcast has no key).
-    static func topicFrame(of envelope: Envelope) -> [UInt8] {
+    /// keys a device's request, and a broadcast has no key). One with a `replyTo` is taken from
+    /// `topics` when it holds it.
+    static func topicFrame(of envelope: Envelope, topics: inout TopicMemo?) -> [UInt8] {
         let type = envelope.type
         guard type.addressing == .toClient else { return type.topicFrame }
-        let style = Topic.style(of: envelope.body)?.rawValue
-        guard style != nil || envelope.replyTo != nil else { return type.topicFrame }
-        return Topic.frame(type, style ?? envelope.replyTo, style == nil ? nil : envelope.replyTo)
+        let style = Topic.style(of: envelope.body)
+        guard let replyTo = envelope.replyTo else { return style.map { Topic.frame(type, $0.rawValue) } ?? type.topicFrame }
+        let make = { Topic.frame(type, style?.rawValue ?? replyTo, style == nil ? nil : replyTo) }
+        guard topics != nil else { return make() }
+        return topics!.frame(type, style: style, replyTo: replyTo, make: make)
     }
 
     /// The two frames of `envelope` on the wire: its topic (`topicFrame(of:)`) and its JSON.
@@ -111,6 +129,12 @@ public struct EnvelopeCodec: Sendable {
     /// `frames(_:using:)`, the body's JSON copied from `memo` when it holds an equal body.
     public func frames(_ envelope: Envelope, using writer: JSONWriter, memo: inout BodyMemo?) throws(MessageError) -> [[UInt8]] {
         let topic = try write(envelope, into: writer, memo: &memo)
+        return [topic, writer.bytes]
+    }
+
+    /// `frames(_:using:memo:)`, the topic frame taken from `topics` when it holds it.
+    public func frames(_ envelope: Envelope, using writer: JSONWriter, memo: inout BodyMemo?, topics: inout TopicMemo?) throws(MessageError) -> [[UInt8]] {
+        let topic = try write(envelope, into: writer, memo: &memo, topics: &topics)
         return [topic, writer.bytes]
     }
 
@@ -165,12 +189,19 @@ public struct EnvelopeCodec: Sendable {
     /// topic's key is the bus's to write, and trusted; its type part must be the message's type
     /// (the bus judged who may publish it by that part).
     public func receive(frames: [[UInt8]]) throws(MessageError) -> Received {
+        var recent = TextMemo()
+        return try receive(frames: frames, recent: &recent)
+    }
+
+    /// `receive(frames:)` by a receiver that keeps `recent` from message to message: a `replyTo`
+    /// the same as the last one's is that text again, not a new one.
+    public func receive(frames: [[UInt8]], recent: inout TextMemo) throws(MessageError) -> Received {
         guard frames.count == 2 else {
             throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
         }
-        let received = try receive(frames[1])
+        let received = try receive(frames[1], recent: &recent)
         let type = received.envelope.type
-        guard Topic.typePart(frames[0]).elementsEqual(type.rawValue.utf8) else {
+        guard Topic.hasType(frames[0], type) else {
             throw MessageError(
                 .topicMismatch,
                 "topic '\(Self.excerpt(frames[0]))' is not the message's type '\(type.rawValue)' (a topic is the type, then its key)",
@@ -186,6 +217,12 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope in `json` and its sending time, or why it is not one.
     public func receive(_ json: [UInt8]) throws(MessageError) -> Received {
+        var recent = TextMemo()
+        return try receive(json, recent: &recent)
+    }
+
+    /// `receive(_:)`, a `replyTo` the same as `recent`'s taken from it (`receive(frames:recent:)`).
+    public func receive(_ json: [UInt8], recent: inout TextMemo) throws(MessageError) -> Received {
         guard json.count <= maxMessageBytes else {
             throw MessageError(.tooLarge, "message of \(json.count) bytes exceeds the limit of \(maxMessageBytes)")
         }
@@ -193,7 +230,7 @@ public struct EnvelopeCodec: Sendable {
             guard JSONReader.isUTF8(bytes) else { throw MessageError(.badUTF8, "message is not valid UTF-8") }
             var reader = JSONFieldReader(JSONReader(bytes))
             do {
-                let received = try Self.read(&reader)
+                let received = try Self.read(&reader, recent: &recent)
                 try reader.json.finish()
                 return received
             } catch let error as JSONError {
@@ -210,84 +247,135 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope that comes next in `reader`, read member by member in the order they are
     /// written (`header`), as they are most often found, then checked.
-    private static func read(_ reader: inout JSONFieldReader) throws -> Received {
-        var object = try JSONObjectReader(&reader.json)
-        func required(_ name: StaticString) throws -> Void {
-            guard try object.find(name, &reader.json) else { throw JSONError(.missing, "missing", path: [name.description]) }
-            guard !reader.json.readNull() else { throw JSONError(.missing, "null", path: [name.description]) }
-        }
-        func string(_ name: StaticString) throws -> String {
-            try required(name)
-            let text: String
-            do { text = try reader.json.readString() } catch { throw error.inside(name.description) }
-            object.taken(&reader.json)
-            return text
-        }
-        func optionalString(_ name: StaticString) throws -> String? {
-            guard try object.find(name, &reader.json) else { return nil }
-            defer { object.taken(&reader.json) }
-            if reader.json.readNull() { return nil }
-            do { return try reader.json.readString() } catch { throw error.inside(name.description) }
-        }
-
-        try required("v")
+    private static func read(_ reader: inout JSONFieldReader, recent: inout TextMemo) throws -> Received {
+        var header = HeaderReader(reader: reader, object: try JSONObjectReader(&reader.json))
+        try header.required("v")
         let version: Int
-        do { version = try reader.json.readInteger(Int.self) } catch { throw error.inside("v") }
-        object.taken(&reader.json)
+        do { version = try header.reader.json.readInteger(Int.self) } catch { throw error.inside("v") }
+        header.taken()
         guard version == Envelope.currentVersion else {
             throw MessageError(.unsupportedVersion, "version \(version) is not supported (this reads version \(Envelope.currentVersion))")
         }
-        try required("type")
+        try header.required("type")
         let typeName: JSONReader.Key
-        do { typeName = try reader.json.readStringBytes() } catch { throw error.inside("type") }
-        guard let type = MessageType.named(typeName, in: reader.json) else {
-            throw MessageError(.unknownType, "unknown message type '\(reader.json.text(of: typeName).prefix(60))'")
+        do { typeName = try header.reader.json.readStringBytes() } catch { throw error.inside("type") }
+        guard let type = MessageType.named(typeName, in: header.reader.json) else {
+            throw MessageError(.unknownType, "unknown message type '\(header.reader.json.text(of: typeName).prefix(60))'")
         }
-        object.taken(&reader.json)
-        let device = try optionalString("device")
-        let service = try string("service")
-        let correlationId = try string("correlationId")
-        try required("body")
+        header.taken()
+        let device = try header.optionalString("device")
+        let service = try header.string("service")
+        let correlationIdBytes = try header.stringBytes("correlationId")
+        try header.required("body")
         let body: Body
-        do { body = try Body.read(type, from: &reader) } catch { throw error.inside("body") }
-        object.taken(&reader.json)
-        let replyTo = try optionalString("replyTo")
-        let id = try string("id")
-        try required("seq")
+        do { body = try Body.read(type, from: &header.reader) } catch { throw error.inside("body") }
+        header.taken()
+        let replyTo = try header.optionalString("replyTo", recent: &recent)
+        let idBytes = try header.stringBytes("id")
+        try header.required("seq")
         let seq: UInt64
-        do { seq = try reader.json.readInteger(UInt64.self) } catch { throw error.inside("seq") }
-        object.taken(&reader.json)
-        let time = try string("time")
-        let traceparent = try optionalString("traceparent")
-        let parentSpan = try optionalString("parentSpan")
-        try Identifier.check(id, field: "id")
-        try Identifier.check(correlationId, field: "correlationId")
-        try Identifier.check(service, field: "service")
-        if let device { try Identifier.check(device, field: "device") }
-        if let replyTo { try Identifier.check(replyTo, field: "replyTo") }
-        guard let sent = Timestamp.parse(time) else {
-            throw MessageError(.badTime, "field 'time' is not an RFC 3339 timestamp such as 2026-11-30T03:14:39.123Z: '\(time.prefix(40))'")
+        do { seq = try header.reader.json.readInteger(UInt64.self) } catch { throw error.inside("seq") }
+        header.taken()
+        let time = try header.string("time")
+        let traceparent = try header.optionalString("traceparent")
+        let parentSpan = try header.optionalString("parentSpan")
+        let id = header.text(idBytes)
+        // An action is its own correlation: one text holds both.
+        let correlationId = header.same(correlationIdBytes, idBytes) ? id : header.text(correlationIdBytes)
+        // Text of printable ASCII alone (what every id is written with) holds no control character.
+        if !id.printable { try Identifier.check(id.text, field: "id") }
+        if !correlationId.printable { try Identifier.check(correlationId.text, field: "correlationId") }
+        if !service.printable { try Identifier.check(service.text, field: "service") }
+        if let device, !device.printable { try Identifier.check(device.text, field: "device") }
+        if let replyTo, !replyTo.printable { try Identifier.check(replyTo.text, field: "replyTo") }
+        guard let sent = Timestamp.parse(time.text) else {
+            throw MessageError(.badTime, "field 'time' is not an RFC 3339 timestamp such as 2026-11-30T03:14:39.123Z: '\(time.text.prefix(40))'")
         }
-        try object.close(&reader.json)
-        guard !id.isEmpty, !correlationId.isEmpty, !service.isEmpty else {
+        try header.object.close(&header.reader.json)
+        reader = header.reader
+        guard !id.text.isEmpty, !correlationId.text.isEmpty, !service.text.isEmpty else {
             throw MessageError(.badShape, "id, correlationId and service must not be empty")
         }
-        if let device, device.isEmpty || device.utf8.count > 64 {
+        if let device, device.text.isEmpty || device.text.utf8.count > 64 {
             throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
         }
-        if let traceparent, TraceContext(traceparent: traceparent) == nil {
+        if let traceparent, TraceContext(traceparent: traceparent.text) == nil {
             throw MessageError(.badShape, "traceparent must be 00-<32 hex trace id>-<16 hex span id>-<2 hex flags> (W3C Trace Context)")
         }
-        if let parentSpan, !TraceContext.isSpanId(parentSpan) {
+        if let parentSpan, !TraceContext.isSpanId(parentSpan.text) {
             throw MessageError(.badShape, "parentSpan must be a span id: 16 lowercase hex digits, not all zero")
         }
-        if let replyTo, !Envelope.isAddress(replyTo) {
+        if let replyTo, !Envelope.isAddress(replyTo.text) {
             throw MessageError(.badShape, "replyTo is a client's address: 1 to 64 bytes of UTF-8 without '/'")
         }
         let envelope = Envelope(
-            version: version, id: id, correlationId: correlationId, service: service, device: device, seq: seq, time: time,
-            traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)
+            version: version, id: id.text, correlationId: correlationId.text, service: service.text, device: device?.text, seq: seq,
+            time: time.text, traceparent: traceparent?.text, parentSpan: parentSpan?.text, replyTo: replyTo?.text, body: body)
         return Received(envelope: envelope, sent: sent)
+    }
+
+    /// The envelope's object as `read` takes it member by member: a plain value, so that its
+    /// steps need no captured state.
+    private struct HeaderReader {
+        var reader: JSONFieldReader
+        var object: JSONObjectReader
+
+        /// A string member's text, and whether it is printable ASCII (no escape, no DEL, no
+        /// byte above 0x7F; JSON text has no raw control character).
+        struct Text {
+            let text: String
+            let printable: Bool
+        }
+
+        /// Finds the member `name`, which must be there and not `null`.
+        @inline(__always) mutating func required(_ name: StaticString) throws {
+            guard try object.find(name, &reader.json) else { throw JSONError(.missing, "missing", path: [name.description]) }
+            guard !reader.json.readNull() else { throw JSONError(.missing, "null", path: [name.description]) }
+        }
+
+        /// After the value found has been read.
+        @inline(__always) mutating func taken() { object.taken(&reader.json) }
+
+        /// The required string member `name`.
+        @inline(__always) mutating func string(_ name: StaticString) throws -> Text {
+            text(try stringBytes(name))
+        }
+
+        /// The required string member `name`, as it is in the text (`text(_:)` makes it).
+        @inline(__always) mutating func stringBytes(_ name: StaticString) throws -> JSONReader.Key {
+            try required(name)
+            let content: JSONReader.Key
+            do { content = try reader.json.readStringBytes() } catch { throw error.inside(name.description) }
+            taken()
+            return content
+        }
+
+        /// The string member `name`, `nil` when absent or `null`; taken from `recent` when the
+        /// same as its text.
+        @inline(__always) mutating func optionalString(_ name: StaticString, recent: UnsafeMutablePointer<TextMemo>? = nil) throws -> Text? {
+            guard try object.find(name, &reader.json) else { return nil }
+            defer { taken() }
+            if reader.json.readNull() { return nil }
+            let content: JSONReader.Key
+            do { content = try reader.json.readStringBytes() } catch { throw error.inside(name.description) }
+            return text(content, recent: recent)
+        }
+
+        /// The text of the string `content`.
+        @inline(__always) func text(_ content: JSONReader.Key, recent: UnsafeMutablePointer<TextMemo>? = nil) -> Text {
+            if content.escaped { return Text(text: reader.json.text(of: content), printable: false) }
+            let bytes = UnsafeBufferPointer(rebasing: reader.json.bytes[content.range])
+            let clean = ByteWords.skipClean(bytes, from: 0, ByteWords.hasDeleteOrNonASCII)
+            let text = recent?.pointee.text(of: bytes) ?? reader.json.text(content.range)
+            return Text(text: text, printable: bytes[clean...].allSatisfy { $0 < 0x7F })
+        }
+
+        /// Whether the strings `one` and `other` are the same bytes, neither escaped.
+        @inline(__always) func same(_ one: JSONReader.Key, _ other: JSONReader.Key) -> Bool {
+            let count = one.range.count
+            guard !one.escaped, !other.escaped, count == other.range.count else { return false }
+            return count == 0 || memcmp(reader.json.bytes.baseAddress! + one.range.lowerBound, reader.json.bytes.baseAddress! + other.range.lowerBound, count) == 0
+        }
     }
 
     /// A `MessageError` for a `JSONError`, naming the field at fault.
@@ -338,7 +426,10 @@ extension MessageType {
         guard !name.escaped else { return MessageType(rawValue: reader.text(of: name)) }
         let count = name.range.count
         guard count < byLength.count else { return nil }
-        for type in byLength[count] where reader.bytes[name.range].elementsEqual(type.utf8) { return type.type }
+        let bytes = reader.bytes.baseAddress! + name.range.lowerBound
+        for type in byLength[count] where count == 0 || type.utf8.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes, count) == 0 }) {
+            return type.type
+        }
         return nil
     }
 

@@ -58,13 +58,30 @@ public struct EnvelopeView {
     public init?(_ json: UnsafeRawBufferPointer, parts: Parts) {
         guard let base = json.baseAddress else { return nil }
         var reader = JSONReader(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: json.count))
-        var missing = parts.intersection([.device, .service, .correlationId, .replyTo, .id])
-        if !parts.isDisjoint(with: [.element, .style]) { missing.insert(.body) }
+        // In bits: sets written as array literals are built in an array at each call.
+        let header = Parts.device.rawValue | Parts.service.rawValue | Parts.correlationId.rawValue | Parts.replyTo.rawValue | Parts.id.rawValue
+        var missing = Parts(rawValue: parts.rawValue & header)
+        if parts.rawValue & (Parts.element.rawValue | Parts.style.rawValue) != 0 { missing.insert(.body) }
         do {
             try reader.beginObject()
             var first = true
-            while !missing.isEmpty, let key = try reader.nextKey(&first) {
-                if let part = Self.part(named: key, reader), missing.contains(part) {
+            // The member expected next in the codec's order: one absent optional member is
+            // stepped over; any other key is read and named in full.
+            var expected = 0
+            while !missing.isEmpty {
+                let part: Parts?
+                if let (name, known) = Self.written(expected), reader.nextKeyIs(name, &first) {
+                    part = known
+                    expected += 1
+                } else if let (name, known) = Self.written(expected + 1), reader.nextKeyIs(name, &first) {
+                    part = known
+                    expected += 2
+                } else if let key = try reader.nextKey(&first) {
+                    part = Self.part(named: key, reader)
+                } else {
+                    break
+                }
+                if let part, missing.contains(part) {
                     missing.remove(part)
                     switch part {
                     case .device: device = try Self.string(&reader)
@@ -80,6 +97,22 @@ public struct EnvelopeView {
             }
         } catch {
             return nil
+        }
+    }
+
+    /// The header's members in the order the codec writes them (`EnvelopeCodec.header`), up
+    /// to the last the view reads, each with its part (`nil` for `v` and `type`).
+    @inline(__always) private static func written(_ index: Int) -> (StaticString, Parts?)? {
+        switch index {
+        case 0: ("v", nil)
+        case 1: ("type", nil)
+        case 2: ("device", .device)
+        case 3: ("service", .service)
+        case 4: ("correlationId", .correlationId)
+        case 5: ("body", .body)
+        case 6: ("replyTo", .replyTo)
+        case 7: ("id", .id)
+        default: nil
         }
     }
 
@@ -103,40 +136,64 @@ public struct EnvelopeView {
     }
 
     /// The body's `element` and `point`, or its `presentation`'s `style`, from the body that
-    /// comes next (anything but an object is passed over).
+    /// comes next (anything but an object is passed over), in one pass over its members, each
+    /// taken where it first appears (a tap's `element` is most often first).
     private mutating func readBody(_ reader: inout JSONReader, parts: Parts) throws(JSONError) {
         guard try reader.kind() == .object else { return try reader.skipValue() }
-        var body = try JSONObjectReader(&reader)
-        if parts.contains(.element) {
-            if try body.find("element", &reader) {
-                element = try Self.string(&reader)
-                body.taken(&reader)
+        try reader.beginObject()
+        var wantsElement = parts.contains(.element), wantsPoint = wantsElement, wantsPresentation = parts.contains(.style)
+        var first = true
+        while true {
+            let member: BodyMember?
+            if wantsElement, reader.nextKeyIs("element", &first) {
+                member = .element
+            } else if let key = try reader.nextKey(&first) {
+                member = Self.bodyMember(key, reader)
+            } else {
+                return
             }
-            if try body.find("point", &reader) {
+            switch member {
+            case .element? where wantsElement:
+                wantsElement = false
+                element = try Self.string(&reader)
+            case .point? where wantsPoint:
+                wantsPoint = false
                 point = !reader.readNull()
                 if point { try reader.skipValue() }
-                body.taken(&reader)
+            case .presentation? where wantsPresentation:
+                wantsPresentation = false
+                try readStyle(&reader)
+            default:
+                try reader.skipMemberValue()
             }
         }
-        if parts.contains(.style), try body.find("presentation", &reader) {
-            if try reader.kind() == .object {
-                var presentation = try JSONObjectReader(&reader)
-                if try presentation.find("style", &reader) {
-                    style = try Self.string(&reader)
-                    presentation.taken(&reader)
-                }
-                try presentation.close(&reader)
-            } else {
-                try reader.skipValue()
-            }
-            body.taken(&reader)
+    }
+
+    /// The members of a body the view reads.
+    private enum BodyMember { case element, point, presentation }
+
+    /// The member of a body whose key is `key`, if the view reads it.
+    private static func bodyMember(_ key: JSONReader.Key, _ reader: JSONReader) -> BodyMember? {
+        if reader.key(key, is: "element") { return .element }
+        if reader.key(key, is: "point") { return .point }
+        if reader.key(key, is: "presentation") { return .presentation }
+        return nil
+    }
+
+    /// The `style` of the presentation that comes next (anything but an object is passed over).
+    private mutating func readStyle(_ reader: inout JSONReader) throws(JSONError) {
+        guard try reader.kind() == .object else { return try reader.skipValue() }
+        var presentation = try JSONObjectReader(&reader)
+        if try presentation.find("style", &reader) {
+            style = try Self.string(&reader)
+            presentation.taken(&reader)
         }
-        try body.close(&reader)
+        try presentation.close(&reader)
     }
 
     /// The string that comes next, or nil (and the value passed over) when it is not a string.
-    private static func string(_ reader: inout JSONReader) throws(JSONError) -> JSONReader.Key? {
-        guard try reader.kind() == .string else {
+    @inline(__always) private static func string(_ reader: inout JSONReader) throws(JSONError) -> JSONReader.Key? {
+        guard try reader.stringFollows() else {
             try reader.skipValue()
             return nil
         }

@@ -136,35 +136,86 @@ public enum Topic {
         return topic[..<slash]
     }
 
+    /// Whether the type part of topic frame `topic` (`typePart(_:)`) is `type`'s name, compared
+    /// in place (a type's name holds no `/`).
+    public static func hasType(_ topic: [UInt8], _ type: MessageType) -> Bool {
+        let name = type.topicFrame
+        guard topic.count == name.count || (topic.count > name.count && topic[name.count] == separator) else { return false }
+        return topic.withUnsafeBytes { topic in name.withUnsafeBytes { memcmp(topic.baseAddress!, $0.baseAddress!, $0.count) == 0 } }
+    }
+
     /// The topic frame `type`, `type/first` or `type/first/second`, made in one allocation and
     /// copied in pieces: what a sender and the bus write for every message.
     public static func frame(_ type: MessageType, _ first: UnsafeRawBufferPointer?, _ second: UnsafeRawBufferPointer? = nil) -> [UInt8] {
-        type.topicFrame.withUnsafeBytes { name in
-            let count = name.count + (first.map { 1 + $0.count } ?? 0) + (second.map { 1 + $0.count } ?? 0)
-            return [UInt8](unsafeUninitializedCapacity: count) { frame, written in
-                let base = UnsafeMutableRawPointer(frame.baseAddress!)
-                base.copyMemory(from: name.baseAddress!, byteCount: name.count)
-                var at = name.count
-                func append(_ part: UnsafeRawBufferPointer?) {
-                    guard let part else { return }
-                    base.storeBytes(of: separator, toByteOffset: at, as: UInt8.self)
-                    if let bytes = part.baseAddress, part.count > 0 { (base + at + 1).copyMemory(from: bytes, byteCount: part.count) }
-                    at += 1 + part.count
-                }
-                append(first)
-                append(second)
-                written = at
-            }
+        var memo: FrameMemo?
+        return frame(type, first, second, memo: &memo)
+    }
+
+    /// `frame(_:_:_:)`, the array kept in `memo` when it holds the same bytes.
+    public static func frame(_ type: MessageType, _ first: UnsafeRawBufferPointer?, _ second: UnsafeRawBufferPointer?, memo: inout FrameMemo?) -> [UInt8] {
+        let name = type.topicFrame
+        let count = name.count + (first.map { 1 + $0.count } ?? 0) + (second.map { 1 + $0.count } ?? 0)
+        // Put together on the stack, then copied into an array made from a buffer: the array
+        // initialisers that take a count (`repeating:count:`, `unsafeUninitializedCapacity:`)
+        // look the array's type up at run time, at several times the cost of the copies.
+        return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { frame in
+            let base = frame.baseAddress!
+            name.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            append(second, to: base, at: append(first, to: base, at: name.count))
+            return memo?.frame(of: UnsafeRawBufferPointer(frame)) ?? [UInt8](UnsafeRawBufferPointer(frame))
         }
     }
 
-    /// `frame(_:_:_:)` of parts given as text (borrowed where they lie, as native strings allow).
+    /// Writes `/` and `part` at `at` of `base`, returning where they end (`at` without a part).
+    @discardableResult @inline(__always)
+    private static func append(_ part: UnsafeRawBufferPointer?, to base: UnsafeMutableRawPointer, at: Int) -> Int {
+        guard let part else { return at }
+        base.storeBytes(of: separator, toByteOffset: at, as: UInt8.self)
+        if let bytes = part.baseAddress, part.count > 0 { (base + at + 1).copyMemory(from: bytes, byteCount: part.count) }
+        return at + 1 + part.count
+    }
+
+    /// `frame(_:_:_:)` of parts given as text (borrowed where they lie, as native strings are).
     public static func frame(_ type: MessageType, _ first: String?, _ second: String? = nil) -> [UInt8] {
-        func withBytes<R>(_ text: String?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
-            guard let text else { return body(nil) }
-            if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
-            return Array(text.utf8).withUnsafeBytes { body($0) }
+        // Without a first part the second follows the type alone.
+        let parts = first == nil ? (second, nil) : (first, second)
+        guard var one = parts.0 else { return type.topicFrame }
+        guard var two = parts.1 else { return one.withUTF8 { frame(type, UnsafeRawBufferPointer($0)) } }
+        return one.withUTF8 { one in two.withUTF8 { two in frame(type, UnsafeRawBufferPointer(one), UnsafeRawBufferPointer(two)) } }
+    }
+}
+
+/// The topic frames made lately, by their bytes: a frame made again (the bus keys one device's
+/// requests alike, action after action) is the array kept (a retain) rather than a new one. One
+/// thread's own.
+public struct FrameMemo {
+    private var frames: [[UInt8]] = []
+    /// The frame the next one replaces once all are taken.
+    private var oldest = 0
+
+    /// How many frames are kept.
+    static let capacity = 8
+
+    /// Nothing kept yet.
+    public init() {}
+
+    /// The kept frame whose bytes are `bytes`, else a new one, kept.
+    mutating func frame(of bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        let kept: [UInt8]? = frames.withUnsafeBufferPointer { frames in
+            for index in frames.indices where frames[index].count == bytes.count
+                && frames[index].withUnsafeBytes({ bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+                return frames[index]
+            }
+            return nil
         }
-        return withBytes(first) { one in withBytes(second) { two in frame(type, one, two) } }
+        if let kept { return kept }
+        let made = [UInt8](bytes)
+        if frames.count < Self.capacity {
+            frames.append(made)
+        } else {
+            frames[oldest] = made
+            oldest = (oldest + 1) % Self.capacity
+        }
+        return made
     }
 }

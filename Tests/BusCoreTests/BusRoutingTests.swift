@@ -39,6 +39,21 @@ import TestTiers
         }
     }
 
+    @Test func aKeptTopicIsTheOneTheBusWouldWrite() throws {
+        // Every sample twice over, through one memo that keeps fewer frames than there are
+        // keys: each topic taken from it is the one written without it.
+        var memo: FrameMemo? = FrameMemo()
+        for envelope in Self.envelopes + Self.envelopes {
+            let json = try codec.encode(envelope)
+            let topic = Array(envelope.type.rawValue.utf8)
+            let plain = policy.route(from: .anonymous, frames: [topic, json])
+            let kept = topic.withUnsafeBytes { topic in
+                json.withUnsafeBytes { policy.route(from: .anonymous, topic: topic, frames: 2, json: $0, memo: &memo) }
+            }
+            #expect(kept == plain, "\(envelope.type.rawValue) \(envelope.device ?? "-")")
+        }
+    }
+
     @Test func whatASenderWritesIsWhatTheBusForwards() throws {
         for envelope in Self.envelopes {
             let frames = try codec.frames(envelope)

@@ -63,3 +63,54 @@ import TestTiers
         #expect(try strings(text, names) == (0..<12).map { "v\($0)" })
     }
 }
+
+/// `nextKeyIs` takes a key in one step only where `nextKey` would read that same key: written
+/// plainly right at the reader; any other spelling, spacing or key is left for `nextKey`.
+@Suite(.tags(.unit)) struct JSONReaderKnownKeyTests {
+    /// Whether `nextKeyIs(name)` takes the first key of `text` (after `{`, or after its first
+    /// member when `second`), and where the reader is then.
+    func takes(_ name: StaticString, in text: String, second: Bool = false) throws -> (taken: Bool, rest: String) {
+        try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var reader = JSONReader(bytes)
+            try reader.beginObject()
+            var first = true
+            if second {
+                _ = try reader.nextKey(&first)
+                try reader.skipValue()
+            }
+            let before = (reader.position, first)
+            let taken = reader.nextKeyIs(name, &first)
+            if !taken { #expect(reader.position == before.0 && first == before.1, "nothing is consumed when the key is not taken") }
+            return (taken, String(decoding: bytes[reader.position...], as: UTF8.self))
+        }
+    }
+
+    @Test func aPlainlyWrittenKeyIsTakenWithItsColon() throws {
+        #expect(try takes("a", in: #"{"a":1}"#) == (true, "1}"))
+        #expect(try takes("correlationId", in: #"{"correlationId":"x"}"#) == (true, #""x"}"#))
+        #expect(try takes("b", in: #"{"a":1,"b":2}"#, second: true) == (true, "2}"))
+    }
+
+    @Test func anyOtherFormIsLeftForNextKey() throws {
+        for text in [#"{ "a":1}"#, #"{"a" :1}"#, #"{"\u0061":1}"#, #"{"ab":1}"#, #"{"b":1}"#, #"{}"#, #"{"a""#, #"{"A":1}"#] {
+            #expect(try takes("a", in: text).taken == false, "\(text)")
+        }
+        #expect(try takes("ab", in: #"{"a":1}"#).taken == false)
+        #expect(try takes("b", in: #"{"a":1 ,"b":2}"#, second: true).taken == false)
+        #expect(try takes("b", in: #"{"a":1}"#, second: true).taken == false)
+    }
+
+    @Test func aFoundMemberIsTheSameWhetherTakenInOneStepOrRead() throws {
+        // The same members, written plainly (every key taken in one step) and spaced out (every
+        // key read by `nextKey`), in every order of asking.
+        let plain = #"{"one":"1","two":"2","three":"3"}"#
+        let spaced = "{ \"one\" : \"1\" ,\n\"two\"\t:\"2\",  \"three\":\"3\" }"
+        let names: [StaticString] = ["one", "two", "three"]
+        for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0], [0, 2, 1]] {
+            let asked = order.map { names[$0] }
+            let expected = order.map { ["1", "2", "3"][$0] }
+            #expect(try JSONObjectReaderTests().strings(plain, asked) == expected)
+            #expect(try JSONObjectReaderTests().strings(spaced, asked) == expected)
+        }
+    }
+}

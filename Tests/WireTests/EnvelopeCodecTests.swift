@@ -47,6 +47,28 @@ import TestTiers
         }
     }
 
+    @Test func aSendersKeptTopicFramesAreThoseItWouldMake() throws {
+        // Answers of several types, styles and clients in turn, more than the memo keeps: each
+        // frame taken from it is the frame made afresh.
+        var memo: BodyMemo? = BodyMemo()
+        var topics: TopicMemo? = TopicMemo()
+        let writer = JSONWriter()
+        let popover = Samples.popover
+        let bodies: [Body] = [
+            .ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])),
+            .presented(Presented(presentation: Samples.alert, reason: "tap")),
+            .presented(Presented(presentation: popover, reason: "tap")),
+            .dismissed(Dismissed(presentation: popover, reason: "button", button: nil, buttonIndex: nil)),
+            .pong(Pong(service: "presentation-policy", version: "1", pid: 1)),
+        ]
+        for round in 0..<40 {
+            var envelope = Samples.envelope(bodies[round % bodies.count])
+            envelope.replyTo = [nil, "0123456789abcdef", "fedcba9876543210"][(round / 3) % 3]
+            let kept = try codec.frames(envelope, using: writer, memo: &memo, topics: &topics)
+            #expect(kept == (try codec.frames(envelope)), "round \(round)")
+        }
+    }
+
     @Test func anAnswerIsKeyedByItsSenderAndAnyOtherMessageIsItsType() throws {
         var ack = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
         #expect(try codec.frames(ack)[0] == Array("ack".utf8))
@@ -75,13 +97,32 @@ import TestTiers
         #expect(try codec.frames(beat)[0] == Array("sys.heartbeat".utf8))
     }
 
+    @Test func aReceiversKeptReplyToIsTakenOnlyWhenTheSame() throws {
+        var recent = TextMemo()
+        for replyTo in ["0123456789abcdef", "0123456789abcdef", "fedcba9876543210", nil, "0123456789abcdef", "01234567"] {
+            var envelope = Samples.envelope(.ping(Ping()))
+            envelope.replyTo = replyTo
+            #expect(try codec.receive(frames: codec.frames(envelope), recent: &recent).envelope == envelope, "\(replyTo ?? "none")")
+        }
+    }
+
+    @Test func anActionCorrelatedWithItselfOrNotReadsBothIds() throws {
+        var envelope = Samples.envelope(.ping(Ping()))
+        envelope.correlationId = envelope.id
+        #expect(try codec.decode(codec.encode(envelope)) == envelope)
+        envelope.correlationId = envelope.id + "x"
+        #expect(try codec.decode(codec.encode(envelope)) == envelope)
+        envelope.correlationId = String(envelope.id.dropLast())
+        #expect(try codec.decode(codec.encode(envelope)) == envelope)
+    }
+
     @Test func theReceiverTrustsTheKeyAndChecksTheType() throws {
         var answer = Samples.envelope(.ack(Ack(handled: "device.tap", handledId: "a", emitted: [], forwarded: [])))
         answer.replyTo = "0123456789abcdef"
         let json = try codec.encode(answer)
         func decode(_ topic: String) throws(MessageError) -> Envelope { try codec.decode(frames: [Array(topic.utf8), json]) }
         for topic in ["ack", "ack/0123456789abcdef", "ack/anything/at/all"] { #expect(try decode(topic) == answer, "\(topic)") }
-        for wrong in ["ackx", "error/0123456789abcdef", "", "/ack"] {
+        for wrong in ["ackx", "ac", "ack.x/ack", "error/0123456789abcdef", "", "/ack"] {
             let error = try #require(throws: MessageError.self) { try decode(wrong) }
             #expect(error.code == .topicMismatch, "\(wrong)")
             #expect(error.offendingId == answer.id)

@@ -64,8 +64,9 @@ public struct BusPolicy: Sendable {
     /// Most frames a message may have (the protocol's messages have two).
     public static let maximumFrames = 4
 
-    /// One type of the vocabulary as the bus routes it.
-    private struct TypeEntry: Sendable {
+    /// One type of the vocabulary as the bus routes it: a class, so that looking one up for a
+    /// message retains it once rather than each of its tables.
+    private final class TypeEntry: Sendable {
         let type: MessageType
         /// The roles that may publish it, as bits (`bit(_:)`).
         let publishers: UInt8
@@ -74,6 +75,10 @@ public struct BusPolicy: Sendable {
         /// Who owns it by what it touches (`OwnerTable`), and its owners of named elements by
         /// the names' bytes, for a type whose owner depends on its body.
         let owners: (rule: OwnerTable.Rule, byElement: ByteTable<String>)?
+
+        init(type: MessageType, publishers: UInt8, parts: EnvelopeView.Parts, owners: (rule: OwnerTable.Rule, byElement: ByteTable<String>)?) {
+            self.type = type; self.publishers = publishers; self.parts = parts; self.owners = owners
+        }
     }
 
     /// Every type of the vocabulary by its name.
@@ -136,6 +141,13 @@ public struct BusPolicy: Sendable {
     /// reaches the service its type goes to (a tap its default owner), which answers it. A type outside
     /// the vocabulary is published by no role.
     public func route(from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, json: UnsafeRawBufferPointer?) -> Route {
+        var memo: FrameMemo?
+        return route(from: sender, topic: topic, frames: frames, json: json, memo: &memo)
+    }
+
+    /// `route(from:topic:frames:json:)`, a topic written the same as one in `memo` (a device's
+    /// requests, action after action) taken from it.
+    public func route(from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, json: UnsafeRawBufferPointer?, memo: inout FrameMemo?) -> Route {
         guard frames <= Self.maximumFrames else { return .refuse(.tooManyFrames, refused(json)) }
         var role: Role?
         switch sender {
@@ -158,13 +170,14 @@ public struct BusPolicy: Sendable {
             if forged { return .refuse(.forgedService, refused(json)) }
         }
         guard entry.type.addressing == .byDevice else { return .forward(topic: nil) }
-        let written = topicFrame(entry, view: view, json: json)
-        return .forward(topic: written.elementsEqual(topic) ? nil : written)
+        let written = topicFrame(entry, view: view, json: json, memo: &memo)
+        let same = written.count == topic.count && written.withUnsafeBytes { memcmp($0.baseAddress!, topic.baseAddress!, topic.count) == 0 }
+        return .forward(topic: same ? nil : written)
     }
 
     /// The topic frame of a device request of `entry`'s type whose JSON reads as `view`:
     /// `type/OWNER/BUCKET`, each part left out when the message does not give it.
-    private func topicFrame(_ entry: TypeEntry, view: EnvelopeView?, json: UnsafeRawBufferPointer?) -> [UInt8] {
+    private func topicFrame(_ entry: TypeEntry, view: EnvelopeView?, json: UnsafeRawBufferPointer?, memo: inout FrameMemo?) -> [UInt8] {
         let owner = entry.owners.map { Self.owner(by: $0.rule, $0.byElement, view: view, json: json) }
         var bucket: Int?
         if let view, let json, let device = view.device, !device.range.isEmpty {
@@ -175,8 +188,8 @@ public struct BusPolicy: Sendable {
         let digits = bucket.map { (Topic.hexDigit($0 >> 4), Topic.hexDigit($0 & 15)) } ?? (0, 0)
         return withUnsafeBytes(of: digits) { two in
             let bucketBytes = bucket == nil ? nil : two
-            guard var owner else { return Topic.frame(entry.type, bucketBytes) }
-            return owner.withUTF8 { Topic.frame(entry.type, UnsafeRawBufferPointer($0), bucketBytes) }
+            guard var owner else { return Topic.frame(entry.type, bucketBytes, nil, memo: &memo) }
+            return owner.withUTF8 { Topic.frame(entry.type, UnsafeRawBufferPointer($0), bucketBytes, memo: &memo) }
         }
     }
 

@@ -19,6 +19,8 @@ final class BusProxy {
     private let identities: ClientIdentities
     private let counters: ProxyCounters
     private let message = Multipart(capacity: BusPolicy.maximumFrames)
+    /// The topics the bus wrote lately: a device's next request is keyed with the same array.
+    private let topics = ThreadOwned<FrameMemo?>(FrameMemo())
     // The loop's state, read and written on its one thread, on every message.
     /// The connection (file descriptor) each publisher's key last sent from.
     private let publisherKeys = ThreadOwned([Int32: String]())
@@ -79,7 +81,7 @@ final class BusProxy {
             if let userId { track(userId: userId, client: client) }
             let (topic, body) = message.topicAndBody()
             // The topic is the bus's to write: the key read from the JSON, whatever the sender wrote.
-            switch policy.route(from: client.sender, topic: topic, frames: message.frameCount, json: body) {
+            switch policy.route(from: client.sender, topic: topic, frames: message.frameCount, json: body, memo: &topics.value) {
             case .refuse(let refusal, let refused):
                 refuse(refusal, client: client, topic: topic, refused: refused)
                 message.discard()
