@@ -30,7 +30,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard received.sent == Timestamp.parse(decoded.time) else {
         fatalError("the decoder's time \(received.sent) is not the envelope's \(decoded.time)")
     }
-    guard (try? JSONSerialization.jsonObject(with: Data(json))) != nil else {
+    // Foundation refuses a number too large for a double wherever it stands; the decoder reads
+    // no value of a member it does not know, so it may pass over one there (the tree reader,
+    // which reads every value, refuses it with Foundation).
+    guard (try? JSONSerialization.jsonObject(with: Data(json))) != nil || onlyANumberTooLarge(json) else {
         fatalError("the decoder accepted what Foundation's parser refuses: \(String(decoding: json, as: UTF8.self))")
     }
     compareViewWithEnvelope(json, decoded)
@@ -46,6 +49,16 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("writing into a writer and the frames disagree for \(decoded)")
     }
     return 0
+}
+
+/// Whether the tree reader refuses `json` only for a value a double cannot hold.
+func onlyANumberTooLarge(_ json: [UInt8]) -> Bool {
+    do {
+        _ = try JSONValue.parse(json)
+        return false
+    } catch {
+        return error.kind == .value && error.reason.contains("too large for a double")
+    }
 }
 
 /// What the tree reader accepts as JSON, Foundation's parser accepts.

@@ -58,19 +58,16 @@ import TestTiers
         #expect(throws: JSONError.self) { try Self.read("1e999") { try $0.readDouble() } }
     }
 
-    /// A number too large for a double is refused wherever it stands, passed over or read, as
-    /// Foundation's parser refuses it: 308 digits and an exponent are within reach, one more is not.
-    @Test func aNumberTooLargeForADoubleIsRefusedEvenWhenPassedOver() throws {
-        let nines = String(repeating: "9", count: 308), tooMany = "1" + String(repeating: "0", count: 309)
+    /// A number too large for a double is refused when a value is read, as Foundation's parser
+    /// refuses it; passed over unread (a member no one asked for), it is only checked against
+    /// the grammar, like any value passed over.
+    @Test func aNumberTooLargeForADoubleIsRefusedWhenRead() throws {
+        let tooMany = "1" + String(repeating: "0", count: 309)
         for text in ["{\"skipped\":2e308}", "[1,{\"x\":-1e999}]", "{\"a\":\(tooMany)}"] {
             let error = #expect(throws: JSONError.self, "\(text.prefix(40))") { try parse(text) }
             #expect(error?.kind == .value, "\(text.prefix(40))")
-            #expect(throws: JSONError.self) { try Self.read(text) { try $0.skipValue() } }
             #expect(foundation(text) == nil, "Foundation reads \(text.prefix(40))")
-        }
-        for text in ["{\"a\":1.7976931348623157e308}", "{\"a\":1e-400}", "{\"a\":\(nines)}"] {
             #expect(throws: Never.self) { try Self.read(text) { try $0.skipValue() } }
-            #expect(foundation(text) != nil, "Foundation refuses \(text.prefix(40))")
         }
     }
 
