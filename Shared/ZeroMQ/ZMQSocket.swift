@@ -178,18 +178,19 @@ public final class ZMQSocket {
         }
     }
 
-    /// The `ZMQ_RCVTIMEO` last set: libzmq's default (-1, for ever) until changed.
-    private var receiveTimeout: Int32 = -1
+    /// The `ZMQ_RCVTIMEO` last set: libzmq's default (-1, for ever) until changed. Read before
+    /// every receive, by the socket's one thread.
+    private let receiveTimeout = ThreadOwned(Int32(-1))
 
     /// Sets `ZMQ_RCVTIMEO` (how long a receive waits for a first frame) when it changes.
     private func setReceiveTimeout(_ milliseconds: Int) throws {
         let milliseconds = Int32(clamping: max(-1, milliseconds))
-        guard milliseconds != receiveTimeout else { return }
+        guard milliseconds != receiveTimeout.value else { return }
         var value = milliseconds
         guard zmq_setsockopt(handle, ZMQ_RCVTIMEO, &value, MemoryLayout<Int32>.size) == 0 else {
             throw ZMQError.last("setsockopt ZMQ_RCVTIMEO")
         }
-        receiveTimeout = milliseconds
+        receiveTimeout.value = milliseconds
     }
 
     // MARK: Options
