@@ -183,6 +183,25 @@ import TestTiers
 
     // MARK: Taps at a point: the keyboard's window is hit-tested first
 
+    /// The picker's squares never touch: at least 8 pt between neighbours and from the view's
+    /// sides, on every width it takes (iPhone portrait to iPad landscape), inside the view.
+    @Test func thePickersSquaresKeepEightPointsApartAtEveryWidth() throws {
+        let buttons = InputElement.weaponPickerButtons
+        for (width, height) in [(320.0, 110.0), (375, 110), (414, 110), (480, 110), (568, 110), (768, 110), (1024, 110)] {
+            let box = Rect(x: 0, y: 400, width: width, height: height)
+            let frames = InputViews.buttonFrames(frame: box, buttons: buttons)
+            try #require(frames.count == buttons.count)
+            let squares = zip(buttons, frames).filter { $0.0 != InputElement.close }.map(\.1).sorted { $0.x < $1.x }
+            try #require(squares.count == buttons.count - 1)
+            #expect(squares.allSatisfy { $0.width > 0 && $0.width == $0.height && $0.minY >= box.minY && $0.maxY <= box.maxY }, "\(width)")
+            #expect(squares[0].minX - box.minX >= 8 - 1e-9, "\(width): the first square's left margin")
+            #expect(box.maxX - squares[squares.count - 1].maxX >= 8 - 1e-9, "\(width): the last square's right margin")
+            for (left, right) in zip(squares, squares.dropFirst()) {
+                #expect(right.minX - left.maxX >= 8 - 1e-9, "\(width): \(left) and \(right)")
+            }
+        }
+    }
+
     @Test func aPointOnAKeyOfThePickerIsThatKey() {
         var core = InputCore()
         _ = tap(&core, "weapon")
