@@ -338,6 +338,24 @@ import TestTiers
             == ["-density", "72", "a.svg", "b.png"])
     }
 
+    /// The converter's status and the file it wrote are all there is to go by: both must hold.
+    @Test func convert_succeedsOnlyWhenTheConverterWroteTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let svg = directory.path + "/in.svg", png = directory.path + "/out.png"
+        try "<svg xmlns=\"http://www.w3.org/2000/svg\"/>".write(toFile: svg, atomically: true, encoding: .utf8)
+        try directory.executable("rsvg-convert", "#!/bin/sh\n[ \"$3\" = --output ] && printf PNG > \"$4\"\n")
+        let writes = PNGConverter.Tool(kind: .rsvgConvert, path: directory.path + "/rsvg-convert")
+        #expect(try PNGConverter.convert(svgFile: svg, pngFile: png, tool: writes) == writes)
+        #expect(try String(contentsOfFile: png, encoding: .utf8) == "PNG")
+
+        try FileManager.default.removeItem(atPath: png)
+        try directory.executable("convert", "#!/bin/sh\nexit 0\n")
+        let silent = PNGConverter.Tool(kind: .convert, path: directory.path + "/convert")
+        #expect(throws: PNGConverter.ConversionError(.conversionFailed, "convert at \(silent.path) wrote no file at \(png)")) {
+            try PNGConverter.convert(svgFile: svg, pngFile: png, tool: silent)
+        }
+    }
+
     @Test(.enabled(if: PNGConverter.findTool()?.kind == .rsvgConvert))
     func convert_writesAPNGOfTheScreen() throws {
         let directory = try TemporaryDirectory()

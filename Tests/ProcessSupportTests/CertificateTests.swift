@@ -1,3 +1,4 @@
+import Foundation
 import Processes
 import ProcessSupport
 import Testing
@@ -136,6 +137,17 @@ import TestTiers
         try other.save(in: folder.path, name: "gateway", overwrite: true)
         #expect(try Certificate.load(folder.file("gateway.key_secret")) == other)
         #expect(try folder.mode("gateway.key_secret") == 0o600)
+    }
+
+    /// What `keys init` writes into `authorized/`: a public certificate alone, and no secret file.
+    @Test func aPublicCertificateSavesItsPublicFileOnly() throws {
+        let folder = try TemporaryFolder()
+        let certificate = try Certificate.generate(metadata: ["name": "roster"]).publicCertificate
+        let written = try certificate.save(in: folder.path, name: "roster")
+        #expect(written == [folder.file("roster.key")])
+        #expect(try Certificate.load(folder.file("roster.key")) == certificate)
+        #expect(try folder.mode("roster.key") == 0o644)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("roster.key_secret")))
     }
 
     @Test func aMissingFileIsNamedWithTheReason() {
