@@ -58,7 +58,7 @@ public final class EtcdServer {
     /// Where etcd keeps its data: in memory (`/dev/shm`) when there is one, so that its fsyncs on
     /// a busy disk slow neither a test to a time-out nor the bench's row (they are about
     /// ownership, fencing and the services, not etcd's durability); else in `folder`.
-    private static func dataFolder(_ folder: String) -> String {
+    static func dataFolder(_ folder: String) -> String {
         guard access("/dev/shm", W_OK) == 0 else { return folder + "/data" }
         return "/dev/shm/" + (folder.split(separator: "/").last.map(String.init) ?? "monster-bus-etcd") + "-etcd-data"
     }

@@ -18,7 +18,7 @@ extension ServiceMain {
         }
         guard let shard else { return run(name: name, environment: EnvironmentVariable.shardedService, makeHandler: makeHandler) }
         return run(name: name, environment: EnvironmentVariable.shardedService) { config, log in
-            let client = try EtcdClient(endpoint: shard.endpoint)
+            let client = try EtcdClient(endpoints: shard.endpoints)
             let membership = try ShardMembership(service: name, config: shard, client: client, log: log)
             return ShardedHandler(try makeHandler(config, log), service: name, membership: membership, client: client, log: log)
         }

@@ -1,5 +1,7 @@
 import Domain
+import Glibc
 import JSON
+import ProcessSupport
 import Wire
 
 /// What went wrong talking to etcd.
@@ -25,47 +27,39 @@ public struct EtcdKeyValue: Sendable, Equatable {
 /// from the cooperative pool) until etcd answers or `timeout` passes. It speaks HTTP/1.1 itself
 /// (`HTTPClient`) and codes JSON with the project's coders, so that no process loads Foundation
 /// (and its resident memory) for it.
+///
+/// It knows every member of the cluster and asks one at a time; a member that cannot be reached,
+/// does not answer in time, or answers that it is unavailable (no leader, an election under way)
+/// is left for the next, within the same deadline (`EtcdRotation`), so that a client keeps its
+/// lease while a majority of the members is up. Retrying on another member is safe for every
+/// call made here: ranges, keep-alives, puts and deletes are idempotent in their effect (a put
+/// of the same value, a second delete, a second keep-alive change nothing that is read); a lease
+/// granted by an attempt whose answer was lost expires unused after its TTL; and a fenced write
+/// (`write`) compares the key's revision, so a retry of one that had been applied is refused and
+/// changes nothing (see `write`).
 public final class EtcdClient: Sendable {
     private typealias M = EtcdMessages
-    private let endpoint: String
-    private let basePath: String
-    private let http: HTTPClient
+    private let members: [(endpoint: EtcdEndpoint, http: HTTPClient)]
+    private let rotation: Locked<EtcdRotation>
     private let timeout: Double
+
+    /// A client of the cluster whose members' client URLs are `endpoints` (at least one), each
+    /// call given `timeout` seconds in all.
+    public init(endpoints: [EtcdEndpoint], timeout: Double = 2) throws(EtcdError) {
+        guard !endpoints.isEmpty else { throw EtcdError(description: "no etcd endpoint given") }
+        members = endpoints.map { ($0, HTTPClient(host: $0.host, port: $0.port)) }
+        rotation = Locked(EtcdRotation(members: endpoints.count))
+        self.timeout = timeout
+    }
 
     /// A client of the etcd at `endpoint` (`http://HOST:PORT`, e.g. `http://127.0.0.1:2379`;
     /// a path after it prefixes every call's).
-    public init(endpoint: String, timeout: Double = 2) throws(EtcdError) {
-        let scheme = "http://"
-        guard endpoint.hasPrefix(scheme) else {
-            throw EtcdError(description: endpoint.hasPrefix("https://")
-                ? "etcd endpoint '\(endpoint)': https is not supported (etcd's client URL must be http://HOST:PORT)"
-                : "etcd endpoint '\(endpoint)' is not an http URL (http://HOST:PORT)")
-        }
-        let rest = endpoint.dropFirst(scheme.count)
-        let authority = rest.prefix { $0 != "/" }
-        var path = String(rest.dropFirst(authority.count))
-        while path.hasSuffix("/") { path.removeLast() }
-        var host = Substring(authority)
-        var portText: Substring?
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if !after.isEmpty { portText = after.hasPrefix(":") ? after.dropFirst() : after }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            portText = authority[authority.index(after: colon)...]
-        }
-        let port = portText.map { UInt16($0) } ?? 80
-        guard let port, port > 0, !host.isEmpty,
-              host.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "@" && $0 != "/" })
-        else {
-            throw EtcdError(description: "etcd endpoint '\(endpoint)' is not an http URL (http://HOST:PORT)")
-        }
-        self.endpoint = endpoint
-        basePath = path
-        http = HTTPClient(host: String(host), port: port)
-        self.timeout = timeout
+    public convenience init(endpoint: String, timeout: Double = 2) throws(EtcdError) {
+        try self.init(endpoints: [EtcdEndpoint(endpoint)], timeout: timeout)
     }
+
+    /// The member that requests go to first now.
+    public var endpoint: EtcdEndpoint { members[rotation.current.preferred].endpoint }
 
     /// Grants a lease of `ttl` seconds; returns its id.
     public func grantLease(ttl: Int) throws(EtcdError) -> Int64 {
@@ -111,6 +105,14 @@ public final class EtcdClient: Sendable {
     /// with create revision `createRevision` — a write fenced by an epoch — and, when
     /// `keyRevision` is given, only if `key` was last changed at that revision (0: `key` does not
     /// exist). Returns the revision of the write, or nil when it was not done.
+    ///
+    /// Sent again to another member after an attempt whose answer was lost (a member killed as
+    /// it applied it), the transaction is the same, compare included: if the lost attempt had
+    /// been applied, `key` is no longer at `keyRevision`, so the retry is refused and changes
+    /// nothing, and nil says the caller's copy is stale — it must read `key` back rather than
+    /// trust what it wrote (`ShardedHandler` answers an error, forgets the device, and reads its
+    /// snapshot at the next action, where the action's id is found among the recent ones). Without
+    /// `keyRevision`, a retry puts the same value (or deletes) again: the same content.
     public func write(
         _ key: String, _ value: [UInt8]?, ifKey guardKey: String, wasCreatedAt createRevision: Int64,
         andKeyIsAt keyRevision: Int64? = nil
@@ -140,7 +142,26 @@ public final class EtcdClient: Sendable {
         }
     }
 
-    /// Posts `request` as JSON to `path` and returns etcd's JSON answer as an `Answer`.
+    /// The id of the member that answers and of the leader it follows (etcd's ids, as decimal
+    /// text), or nil for a leader when it knows none.
+    public func status() throws(EtcdError) -> (member: String, leader: String?) {
+        let answer = try call("/v3/maintenance/status", M.Empty(), as: M.Status.self)
+        guard let member = answer.header?.memberID else { throw EtcdError(description: "status: no member_id in etcd's answer") }
+        return (member, answer.leader.flatMap { $0 == "0" ? nil : $0 })
+    }
+
+    /// What one attempt at one member came to.
+    private enum Outcome {
+        /// The member's answer, status 200 and no error in it.
+        case answered([UInt8])
+        /// Not reached, no answer in time, or etcd unavailable there: another member may do.
+        case unavailable(String)
+        /// An answer that another member would give too (a bad request, a lease not found).
+        case refused(EtcdError)
+    }
+
+    /// Posts `request` as JSON to `path` and returns etcd's JSON answer as an `Answer`, asking
+    /// the members in turn (`EtcdRotation`) until one answers or `timeout` has passed.
     private func call<Request: FieldValue, Answer: FieldValue>(_ path: String, _ request: Request, as: Answer.Type) throws(EtcdError) -> Answer {
         let body: [UInt8]
         do {
@@ -148,22 +169,63 @@ public final class EtcdClient: Sendable {
         } catch {
             throw EtcdError(description: "\(path): cannot encode the request: \(error)")
         }
+        let deadline = Timestamp.monotonic() + timeout
+        var attempts = EtcdAttempts(members: members.count, first: rotation.current.preferred)
+        var reasons: [Int: String] = [:]
+        while let attempt = attempts.next(secondsLeft: deadline - Timestamp.monotonic()) {
+            if attempt.pause > 0 { usleep(UInt32(attempt.pause * 1_000_000)) }
+            switch post(path, body, to: attempt.member, seconds: attempt.seconds) {
+            case .answered(let answer):
+                do {
+                    return try JSONCoding.decode(Answer.self, from: answer)
+                } catch {
+                    throw EtcdError(description: "\(path): etcd's answer is not what was expected (\(error)): \(String(decoding: answer.prefix(300), as: UTF8.self))")
+                }
+            case .refused(let error):
+                throw error
+            case .unavailable(let reason):
+                reasons[attempt.member] = reason
+                rotation.withLock { $0.failed(attempt.member) }
+            }
+        }
+        if members.count == 1 {
+            throw EtcdError(description: "\(path): etcd at \(members[0].endpoint) (timeout \(timeout) s): \(reasons[0] ?? "no time left")")
+        }
+        let tried = reasons.keys.sorted().map { "\(members[$0].endpoint): \(reasons[$0] ?? "")" }
+        throw EtcdError(description: "\(path): no etcd member answered within \(timeout) s (\(tried.joined(separator: "; ")))")
+    }
+
+    /// One attempt: `body` posted to `path` at member `index`, within `seconds`.
+    private func post(_ path: String, _ body: [UInt8], to index: Int, seconds: Double) -> Outcome {
+        let member = members[index]
         let response: HTTPClient.Response
         do {
-            response = try http.post(basePath + path, body: body, contentType: "application/json", timeout: timeout)
+            response = try member.http.post(member.endpoint.basePath + path, body: body, contentType: "application/json", timeout: seconds)
         } catch {
-            throw EtcdError(description: "\(path): etcd at \(endpoint) (timeout \(timeout) s): \(error.description)")
+            return .unavailable(error.description)
         }
         let text = String(decoding: response.body.prefix(300), as: UTF8.self)
-        guard response.status == 200 else { throw EtcdError(description: "\(path): etcd answered \(response.status): \(text)") }
-        // A streamed RPC (keepalive) answers {"result": …} or {"error": …}.
-        if let failure = (try? JSONValue.parse(response.body))?["error"] {
-            throw EtcdError(description: "\(path): \(failure["message"]?.stringValue ?? text)")
+        // A unary call's error is the body {"error", "code", "message"} with an HTTP status; a
+        // streamed one's (keepalive) is {"error": {"grpc_code", "http_code", "message"}} with 200.
+        let failure: (code: Int?, message: String)
+        if response.status == 200 {
+            guard let error = (try? JSONValue.parse(response.body))?["error"] else { return .answered(response.body) }
+            failure = (error["grpc_code"]?.doubleValue.flatMap { Int(exactly: $0) }, error["message"]?.stringValue ?? text)
+        } else {
+            let error = try? JSONValue.parse(response.body)
+            failure = (error?["code"]?.doubleValue.flatMap { Int(exactly: $0) }, error?["message"]?.stringValue ?? text)
         }
-        do {
-            return try JSONCoding.decode(Answer.self, from: response.body)
-        } catch {
-            throw EtcdError(description: "\(path): etcd's answer is not what was expected (\(error)): \(text)")
-        }
+        let reason = response.status == 200 ? failure.message : "etcd answered \(response.status): \(text)"
+        return Self.isUnavailable(status: response.status, code: failure.code, message: failure.message)
+            ? .unavailable(reason) : .refused(EtcdError(description: "\(path): \(reason)"))
+    }
+
+    /// Whether an error answer means that this member cannot serve now, where another may: gRPC's
+    /// Unavailable (14; HTTP 503: no leader, a request timed out as the leader failed, a member
+    /// stopping), a gateway time-out (504), or a proposal dropped by a follower that has no
+    /// leader during an election (etcd answers it as Unknown, 500). Anything else (a bad
+    /// request, a lease not found, no space) any member would answer alike.
+    static func isUnavailable(status: Int, code: Int?, message: String) -> Bool {
+        status == 503 || status == 504 || code == 14 || message == "raft proposal dropped"
     }
 }

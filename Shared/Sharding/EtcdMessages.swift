@@ -162,4 +162,30 @@ enum EtcdMessages {
             try fields.field("header", &header)
         }
     }
+
+    /// A request without fields (`/v3/maintenance/status`).
+    struct Empty: FieldSet {
+        static var placeholder: Empty { Empty() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {}
+    }
+
+    /// The answering member's header (its id: an unsigned 64-bit number, kept as text).
+    struct MemberHeader: FieldSet {
+        var memberID: String?
+        static var placeholder: MemberHeader { MemberHeader() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("member_id", &memberID)
+        }
+    }
+
+    /// A member's status: who it is and which member it follows as leader.
+    struct Status: FieldSet {
+        var header: MemberHeader?
+        var leader: String?
+        static var placeholder: Status { Status() }
+        mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+            try fields.field("header", &header)
+            try fields.field("leader", &leader)
+        }
+    }
 }

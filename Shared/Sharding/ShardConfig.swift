@@ -5,23 +5,26 @@ import ProcessSupport
 /// it on (unset: one instance, as always), `INSTANCE_ID` names the instance,
 /// `SHARD_LEASE_TTL_SECONDS` is its membership lease's TTL.
 public struct ShardConfig: Sendable, Equatable {
-    /// etcd's client URL (the first of `ETCD_ENDPOINTS`, comma-separated).
-    public var endpoint: String
+    /// Every etcd member's client URL (`ETCD_ENDPOINTS`, comma-separated): the client asks one
+    /// and moves to the next when it fails.
+    public var endpoints: [EtcdEndpoint]
     /// This instance's name among its service's.
     public var instance: String
     /// The membership lease's TTL in seconds.
     public var leaseSeconds: Int
 
-    /// Sharding through the etcd at `endpoint` as `instance`, with leases of `leaseSeconds`.
-    public init(endpoint: String, instance: String, leaseSeconds: Int) {
-        self.endpoint = endpoint
+    /// Sharding through the etcd members at `endpoints` as `instance`, with leases of `leaseSeconds`.
+    public init(endpoints: [EtcdEndpoint], instance: String, leaseSeconds: Int) {
+        self.endpoints = endpoints
         self.instance = instance
         self.leaseSeconds = leaseSeconds
     }
 
-    /// The configuration in `environment`, or nil when `ETCD_ENDPOINTS` is unset or empty.
+    /// The configuration in `environment`, or nil when `ETCD_ENDPOINTS` is unset or empty; an
+    /// error names the first bad value (every member's URL is checked here, at start).
     public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current) throws -> ShardConfig? {
-        guard let endpoints = environment[EnvironmentVariable.etcdEndpoints.name], let first = endpoints.split(separator: ",").first else { return nil }
+        guard let list = environment[EnvironmentVariable.etcdEndpoints.name], !list.isEmpty else { return nil }
+        let endpoints = try EtcdEndpoint.list(list)
         let ttlText = environment[EnvironmentVariable.shardLeaseTimeToLive.name] ?? "3"
         guard let ttl = Int(ttlText), (1...300).contains(ttl) else {
             throw EtcdError(description: "SHARD_LEASE_TTL_SECONDS must be a whole number of seconds from 1 to 300, not '\(ttlText)'")
@@ -31,8 +34,7 @@ public struct ShardConfig: Sendable, Equatable {
         guard !instance.contains("/"), instance.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
             throw EtcdError(description: "INSTANCE_ID '\(instance)' must have no '/', spaces or control characters")
         }
-        let endpoint = first.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-        return ShardConfig(endpoint: String(endpoint), instance: instance, leaseSeconds: ttl)
+        return ShardConfig(endpoints: endpoints, instance: instance, leaseSeconds: ttl)
     }
 
     /// This machine's host name (the default instance name's first part).

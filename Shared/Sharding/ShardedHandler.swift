@@ -177,7 +177,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         guard let revision = try client.write(
             snapshots + device, value, ifKey: membership.memberKey, wasCreatedAt: epoch, andKeyIsAt: known)
         else {
-            throw EtcdError(description: "its snapshot was not stored: this instance's epoch \(epoch) is over or another instance wrote it")
+            // Refused: the epoch is over, another instance wrote it, or an attempt of this very
+            // write whose answer was lost had stored it (EtcdClient.write). Either way the copy
+            // here is stale: the caller forgets the device and reads it back at its next action.
+            throw EtcdError(description: "its snapshot was not stored: this instance's epoch \(epoch) is over, or the snapshot changed since it was read (by another instance, or by an earlier attempt of this write whose answer was lost)")
         }
         if state == nil {
             held.removeValue(forKey: device)

@@ -4,7 +4,8 @@ import Sharding
 import Testing
 import TestTiers
 
-/// The etcd client against a real etcd: leases, keys with a lease, prefixes, fenced writes.
+/// The etcd client against a real etcd: leases, keys with a lease, prefixes, fenced writes; and
+/// against a cluster of three that loses the member the client uses.
 @Suite(.serialized, .tags(.processes)) struct EtcdClientTests {
     @Test func putGetListAndDelete() throws {
         let etcd = try EtcdServer()
@@ -41,6 +42,9 @@ import TestTiers
         #expect(try client.get("/snap/d")?.modRevision == first)
         // Another writer's revision: refused (two owners of one device cannot both write).
         #expect(try client.write("/snap/d", Array("x".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: 0) == nil)
+        // The same write again, as a retry whose first answer was lost sends it: refused, unchanged.
+        #expect(try client.write("/snap/d", Array("1".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: 0) == nil)
+        #expect(try client.get("/snap/d")?.modRevision == first)
         #expect(try client.write("/snap/d", Array("1".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: first) != nil)
         // The guard key deleted and created again: a new incarnation, the old epoch is fenced off.
         try client.delete("/members/x")
@@ -55,5 +59,62 @@ import TestTiers
         let client = try EtcdClient(endpoint: "http://127.0.0.1:\(try freeTCPPort())", timeout: 1)
         #expect(throws: EtcdError.self) { try client.get("/x") }
         #expect(throws: EtcdError.self) { try EtcdClient(endpoint: "not a url") }
+    }
+
+    /// Three members started together; the one a client and a sharded presentation-policy use
+    /// first killed with -9. It is a follower: what is shown is the move to another member; losing
+    /// the leader adds an election, whose length is etcd's (1–2 s, more on a split vote), and
+    /// `EtcdHTTPTests` cover the "unavailable" answers given meanwhile. For twice the lease's TTL after the kill, every renewal and every
+    /// action given to the instance succeeds; the lease's key is still there at its first
+    /// incarnation, and the instance never stopped deciding nor changed its epoch.
+    @Test func aClientAndAShardedInstanceCarryOnWhenTheirEtcdMemberIsKilled() throws {
+        let cluster = try EtcdCluster(members: 3)
+        let leader = try #require(try cluster.leader(), "no leader among \(cluster.endpoints)")
+        let follower = (leader + 1) % cluster.endpoints.count
+        let list = ([follower] + cluster.endpoints.indices.filter { $0 != follower }).map { cluster.endpoints[$0] }.joined(separator: ",")
+
+        let stack = try Stack(services: ["roster", "input-handling"])
+        var environment = stack.environment
+        environment["ETCD_ENDPOINTS"] = list
+        environment["INSTANCE_ID"] = "pp-a"
+        let instance = try ChildProcess(
+            name: "pp-a", executable: Products.url("presentation-policy").path, environment: environment,
+            logPath: stack.folder.appendingPathComponent("pp-a.log").path)
+        defer {
+            instance.signal(SIGKILL)
+            _ = instance.waitForExit(timeout: 5)
+        }
+        try #require(instance.waitForStderr(timeout: 20) { $0.contains("shard members: pp-a; this instance pp-a at epoch") }, "\(instance.stderr)")
+        try stack.waitUntilAnswering(["presentation-policy"])
+        let before = try stack.json("member-loss-0", "--profile", "ipad", "tap", "add")
+        #expect(before.types.contains("presentation.presented"), "\(before.stdout) \(before.stderr)")
+
+        // The client's lease, granted now: nothing renewed it while the stack started.
+        let client = try EtcdClient(endpoints: try EtcdEndpoint.list(list))
+        let ttl = 3
+        let lease = try client.grantLease(ttl: ttl)
+        try client.put("/t/member", [], lease: lease)
+        let epoch = try #require(try client.get("/t/member")).createRevision
+        #expect(client.endpoint.url == cluster.endpoints[follower])
+
+        let mark = instance.stderr.count
+        cluster.kill(member: follower)
+        let killed = Date()
+        var devices = 0
+        while Date().timeIntervalSince(killed) < Double(2 * ttl) {
+            #expect(try client.keepAlive(lease: lease) > 0, "the lease expired \(Date().timeIntervalSince(killed)) s after the member")
+            devices += 1
+            let tap = try stack.json("member-loss-\(devices)", "--profile", "ipad", "tap", "add")
+            #expect(tap.types.contains("presentation.presented"), "\(tap.stdout) \(tap.stderr) \(instance.stderr.dropFirst(mark))")
+        }
+        #expect(client.endpoint.url != cluster.endpoints[follower])
+        #expect(try client.get("/t/member")?.createRevision == epoch)
+        // A fenced write through the survivors, and its retry after a lost answer refused.
+        let written = try #require(try client.write("/t/snap", Array("1".utf8), ifKey: "/t/member", wasCreatedAt: epoch, andKeyIsAt: 0))
+        #expect(try client.write("/t/snap", Array("1".utf8), ifKey: "/t/member", wasCreatedAt: epoch, andKeyIsAt: 0) == nil)
+        #expect(try client.get("/t/snap")?.modRevision == written)
+        let since = String(instance.stderr.dropFirst(mark))
+        #expect(!since.contains("stops deciding") && !since.contains("shard members:"), "\(since)")
+        #expect(devices >= 3, "only \(devices) actions in \(2 * ttl) s")
     }
 }

@@ -27,4 +27,11 @@ import TestTiers
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown option '--bogus'"))
     }
+
+    @Test func aShardedServiceRefusesABadEtcdMemberByName() throws {
+        let result = try runToCompletion(
+            Products.url("presentation-policy"), [], environment: ["ETCD_ENDPOINTS": "http://127.0.0.1:2379, http//etcd-1:2379"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("ETCD_ENDPOINTS entry 2 of 2: etcd endpoint 'http//etcd-1:2379' is not an http URL"), "\(result.stderr)")
+    }
 }

@@ -174,6 +174,65 @@ import TestTiers
         }
     }
 
+    /// A member that refuses connections, then one that has no leader: the request is answered
+    /// by the third, which requests go to from then on.
+    @Test func aRequestMovesToTheNextMemberAndTheNextRequestStaysThere() throws {
+        let gone = try ScriptedServer([])
+        gone.stop()
+        let unavailable = Self.answer("{\"error\":\"etcdserver: no leader\",\"code\":14,\"message\":\"etcdserver: no leader\"}", status: "503 Service Unavailable")
+        let electing = try ScriptedServer([.answer(unavailable)])
+        let serving = try ScriptedServer([.answer(Self.answer("{\"kvs\":[]}")), .answer(Self.answer("{\"kvs\":[]}"))])
+        let endpoints = try [gone, electing, serving].map { try EtcdEndpoint("http://127.0.0.1:\($0.port)") }
+        let client = try EtcdClient(endpoints: endpoints, timeout: 5)
+        #expect(try client.get("k") == nil)
+        #expect(client.endpoint == endpoints[2])
+        #expect(try client.get("k") == nil)
+        #expect(electing.requests.count == 1)
+        #expect(serving.requests.count == 2)
+        #expect(serving.requests.allSatisfy { $0.hasSuffix("{\"key\":\"aw==\"}") }, "\(serving.requests)")
+    }
+
+    /// A streamed keep-alive that says Unavailable goes to the next member; an answer any member
+    /// would give (a bad request) does not.
+    @Test func aStreamedUnavailableMovesOnAndARefusalDoesNot() throws {
+        let electing = try ScriptedServer([
+            .answer(Self.answer("{\"error\":{\"grpc_code\":14,\"http_code\":503,\"message\":\"etcdserver: no leader\"}}")),
+        ])
+        let bad = Self.answer("{\"error\":\"etcdserver: key is not provided\",\"code\":3,\"message\":\"etcdserver: key is not provided\"}", status: "400 Bad Request")
+        let serving = try ScriptedServer([.answer(Self.answer("{\"result\":{\"ID\":\"7\",\"TTL\":\"5\"}}")), .answer(bad)])
+        let client = try EtcdClient(endpoints: try [electing, serving].map { try EtcdEndpoint("http://127.0.0.1:\($0.port)") }, timeout: 5)
+        #expect(try client.keepAlive(lease: 7) == 5)
+        #expect(throws: EtcdError.self) { try client.get("") }
+        #expect(electing.requests.count == 1, "a refusal was sent to another member: \(electing.requests)")
+        #expect(serving.requests.count == 2)
+    }
+
+    /// A member that accepts the request and never answers holds it half a second, not the
+    /// whole deadline: the next member still has time to answer.
+    @Test func aSilentMemberIsLeftAfterHalfASecond() throws {
+        let silent = try ScriptedServer([.silence])
+        let serving = try ScriptedServer([.answer(Self.answer("{\"kvs\":[]}"))])
+        let client = try EtcdClient(endpoints: try [silent, serving].map { try EtcdEndpoint("http://127.0.0.1:\($0.port)") }, timeout: 2)
+        #expect(try client.get("k") == nil)
+        #expect(silent.requests.count == 1)
+    }
+
+    /// With every member gone, the error names each one and what happened there.
+    @Test func noMemberAnsweringIsOneErrorNamingEach() throws {
+        let first = try ScriptedServer([]), second = try ScriptedServer([])
+        first.stop()
+        second.stop()
+        let client = try EtcdClient(endpoints: try [first, second].map { try EtcdEndpoint("http://127.0.0.1:\($0.port)") }, timeout: 0.5)
+        do {
+            _ = try client.get("k")
+            Issue.record("no member, yet an answer")
+        } catch {
+            #expect(error.description.hasPrefix("/v3/kv/range: no etcd member answered within 0.5 s"), "\(error)")
+            #expect(error.description.contains("http://127.0.0.1:\(first.port): cannot connect"), "\(error)")
+            #expect(error.description.contains("http://127.0.0.1:\(second.port): cannot connect"), "\(error)")
+        }
+    }
+
     @Test func endpointsAreHTTPURLs() throws {
         for good in ["http://127.0.0.1:2379", "http://etcd:2379/", "http://[::1]:2379", "http://localhost", "http://h:1/prefix"] {
             #expect(throws: Never.self, "\(good)") { try EtcdClient(endpoint: good) }
@@ -183,8 +242,8 @@ import TestTiers
         }
     }
 
-    private static func answer(_ body: String) -> [UInt8] {
-        Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+    private static func answer(_ body: String, status: String = "200 OK") -> [UInt8] {
+        Array("HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
     }
 }
 

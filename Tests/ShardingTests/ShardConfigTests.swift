@@ -10,12 +10,37 @@ struct ShardConfigTests {
         #expect(try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": ""]) == nil)
     }
 
-    @Test func theFirstEndpointTheInstanceAndTheTTL() throws {
+    @Test func everyEndpointTheInstanceAndTheTTL() throws {
         let config = try #require(try ShardConfig.fromEnvironment([
-            "ETCD_ENDPOINTS": "http://10.0.0.1:2379,http://10.0.0.2:2379", "INSTANCE_ID": "pp-0", "SHARD_LEASE_TTL_SECONDS": "5",
+            "ETCD_ENDPOINTS": "http://10.0.0.1:2379, http://10.0.0.2:2379 ,http://etcd-2.etcd:2379", "INSTANCE_ID": "pp-0",
+            "SHARD_LEASE_TTL_SECONDS": "5",
         ]))
-        #expect(config == ShardConfig(endpoint: "http://10.0.0.1:2379", instance: "pp-0", leaseSeconds: 5))
+        let endpoints = try ["http://10.0.0.1:2379", "http://10.0.0.2:2379", "http://etcd-2.etcd:2379"].map(EtcdEndpoint.init)
+        #expect(config == ShardConfig(endpoints: endpoints, instance: "pp-0", leaseSeconds: 5))
         #expect(try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": "http://e:2379"])?.leaseSeconds == 3)
+        #expect(try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": "http://e:2379"])?.endpoints.map(\.url) == ["http://e:2379"])
+    }
+
+    /// Every member is checked at start, and the error names the entry: a typo in the third
+    /// member's URL is found now, not the day the first member fails.
+    @Test func aBadMemberIsRefusedByName() {
+        let refused: [(String, String)] = [
+            ("http://a:2379,http://b:2379,htp://c:2379", "ETCD_ENDPOINTS entry 3 of 3: etcd endpoint 'htp://c:2379' is not an http URL"),
+            ("http://a:2379,https://b:2379", "ETCD_ENDPOINTS entry 2 of 2: etcd endpoint 'https://b:2379': https is not supported"),
+            ("http://a:2379,http://b:0", "ETCD_ENDPOINTS entry 2 of 2: etcd endpoint 'http://b:0' is not an http URL"),
+            ("http://a:2379,,http://c:2379", "ETCD_ENDPOINTS 'http://a:2379,,http://c:2379': entry 2 of 3 is empty"),
+            ("http://a:2379,", "entry 2 of 2 is empty"),
+            (" ", "entry 1 of 1 is empty"),
+            ("http://a:2379,http://b:2379,http://a:2379/", "ETCD_ENDPOINTS names 'http://a:2379/' twice"),
+        ]
+        for (list, message) in refused {
+            do {
+                _ = try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": list])
+                Issue.record("'\(list)' was accepted")
+            } catch {
+                #expect("\(error)".contains(message), "'\(list)': \(error)")
+            }
+        }
     }
 
     @Test func badValuesAreRefused() {

@@ -83,7 +83,7 @@ extension EnvironmentVariable {
         "ROSTER_BACKUP_DIR", default: "backups beside ROSTER_DB", "the one folder gateway roster backup FILE may write in")
     /// `ETCD_ENDPOINTS`.
     public static let etcdEndpoints = EnvironmentVariable(
-        "ETCD_ENDPOINTS", default: nil, "etcd's client URL: turns on sharding among instances (docs/scaling.md)")
+        "ETCD_ENDPOINTS", default: nil, "every etcd member's client URL, comma-separated: turns on sharding among instances (docs/scaling.md)")
     /// `INSTANCE_ID`.
     public static let instanceID = EnvironmentVariable(
         "INSTANCE_ID", default: "host name and pid", "this instance's name among its service's")
