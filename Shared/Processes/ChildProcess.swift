@@ -142,16 +142,14 @@ public final class ChildProcess: @unchecked Sendable {
         private let condition = NSCondition()
 
         func locked<T>(_ body: (State) -> T) -> T {
-            condition.lock()
-            defer { condition.unlock() }
-            return body(self)
+            condition.withLock { body(self) }
         }
 
         private func change(_ body: (State) -> Void) {
-            condition.lock()
-            body(self)
-            condition.broadcast()
-            condition.unlock()
+            condition.withLock {
+                body(self)
+                condition.broadcast()
+            }
         }
 
         func wait<T>(timeout: Double, _ found: (State) -> T?) -> T? {
@@ -160,12 +158,12 @@ public final class ChildProcess: @unchecked Sendable {
 
         /// Waits until `found` gives a value, `deadline` passes, or nothing more can change.
         func wait<T>(until deadline: Date, _ found: (State) -> T?) -> T? {
-            condition.lock()
-            defer { condition.unlock() }
-            while true {
-                if let value = found(self) { return value }
-                if ended && status != nil { return nil }
-                if !condition.wait(until: deadline) { return found(self) }
+            condition.withLock {
+                while true {
+                    if let value = found(self) { return value }
+                    if ended && status != nil { return nil }
+                    if !condition.wait(until: deadline) { return found(self) }
+                }
             }
         }
 

@@ -100,27 +100,25 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
     }
 
     fileprivate func deliver(_ frames: [[UInt8]], topic: [UInt8]) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard prefixes.contains(where: { topic.starts(with: $0) }) else { return }
-        queue.append(frames)
-        condition.signal()
+        condition.withLock {
+            guard prefixes.contains(where: { topic.starts(with: $0) }) else { return }
+            queue.append(frames)
+            condition.signal()
+        }
     }
 
     public func receiveFramesNow() throws -> [[UInt8]]? {
-        condition.lock()
-        defer { condition.unlock() }
-        return take()
+        condition.withLock { take() }
     }
 
     public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
-        condition.lock()
-        defer { condition.unlock() }
         let until = ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)
-        while head == queue.count && !stopped {
-            if !condition.wait(until: until) { break }
+        return condition.withLock {
+            while head == queue.count && !stopped {
+                if !condition.wait(until: until) { break }
+            }
+            return take()
         }
-        return take()
     }
 
     /// The oldest waiting message; the caller holds the lock.
@@ -146,13 +144,13 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
     }
 
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
-        condition.lock()
-        defer { condition.unlock() }
         let until = ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)
-        while head == queue.count && !stopped {
-            if !condition.wait(until: until) { break }
+        return condition.withLock {
+            while head == queue.count && !stopped {
+                if !condition.wait(until: until) { break }
+            }
+            return TransportWake(message: head < queue.count, stop: stopped)
         }
-        return TransportWake(message: head < queue.count, stop: stopped)
     }
 
     /// Makes `wait` return `stop` (the runtime then handles what had arrived and leaves).

@@ -42,64 +42,70 @@ final class ConnectionWaker: @unchecked Sendable {
 
     /// Notes a change of the model (`MonitorHub` calls it after each).
     func modelChanged(change newChange: UInt64, shown newShown: UInt64) {
-        condition.lock()
-        change = max(change, newChange)
-        shown = max(shown, newShown)
-        condition.signal()
-        condition.unlock()
+        condition.withLock {
+            change = max(change, newChange)
+            shown = max(shown, newShown)
+            condition.signal()
+        }
     }
 
     /// Suspends `connection` (from one of libmicrohttpd's callbacks for it) until a change of
     /// kind `wake` past `seen` at or after `notBefore`, or `deadline`. False, and nothing
     /// suspended, once stopping.
     func park(_ connection: OpaquePointer, wake: Wake, seen: UInt64, notBefore: Double, deadline: Double) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopped else { return false }
-        MHD_suspend_connection(connection)
-        parked[connection] = Parked(wake: wake, seen: seen, notBefore: notBefore, deadline: deadline)
-        condition.signal()
-        return true
+        condition.withLock {
+            guard !stopped else { return false }
+            MHD_suspend_connection(connection)
+            parked[connection] = Parked(wake: wake, seen: seen, notBefore: notBefore, deadline: deadline)
+            condition.signal()
+            return true
+        }
     }
 
     /// Resumes connections as their time comes, until `stop`.
     func run() {
-        condition.lock()
-        defer { condition.unlock() }
         var choreAt = Timestamp.monotonic() + choreInterval
-        while !stopped {
-            var now = Timestamp.monotonic()
-            if now >= choreAt {
-                condition.unlock()
+        while true {
+            let turn: Turn = condition.withLock {
+                guard !stopped else { return .stop }
+                let now = Timestamp.monotonic()
+                if now >= choreAt { return .chore }
+                var next = choreAt
+                var due: [OpaquePointer] = []
+                for (connection, entry) in parked {
+                    let changed = (entry.wake == .shown ? shown : change) > entry.seen
+                    let wakeAt = changed ? min(entry.notBefore, entry.deadline) : entry.deadline
+                    if wakeAt <= now { due.append(connection) } else { next = min(next, wakeAt) }
+                }
+                for connection in due {
+                    parked.removeValue(forKey: connection)
+                    MHD_resume_connection(connection)
+                }
+                if due.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: next - now)) }
+                return .again
+            }
+            switch turn {
+            case .stop: return
+            case .chore:
+                // Outside the lock: the chore may take a while, and parking must not wait on it.
                 chore()
-                condition.lock()
-                now = Timestamp.monotonic()
-                choreAt = now + choreInterval
+                choreAt = Timestamp.monotonic() + choreInterval
+            case .again: continue
             }
-            var next = choreAt
-            var due: [OpaquePointer] = []
-            for (connection, entry) in parked {
-                let changed = (entry.wake == .shown ? shown : change) > entry.seen
-                let wakeAt = changed ? min(entry.notBefore, entry.deadline) : entry.deadline
-                if wakeAt <= now { due.append(connection) } else { next = min(next, wakeAt) }
-            }
-            for connection in due {
-                parked.removeValue(forKey: connection)
-                MHD_resume_connection(connection)
-            }
-            if !due.isEmpty { continue }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: next - now))
         }
     }
+
+    /// What `run` does after a turn under the lock.
+    private enum Turn { case stop, chore, again }
 
     /// Resumes every connection and suspends none from now on (libmicrohttpd must not be
     /// stopped with connections suspended); `run` returns.
     func stop() {
-        condition.lock()
-        stopped = true
-        for connection in parked.keys { MHD_resume_connection(connection) }
-        parked.removeAll()
-        condition.signal()
-        condition.unlock()
+        condition.withLock {
+            stopped = true
+            for connection in parked.keys { MHD_resume_connection(connection) }
+            parked.removeAll()
+            condition.signal()
+        }
     }
 }

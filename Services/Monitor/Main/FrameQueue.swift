@@ -21,56 +21,52 @@ final class FrameQueue: @unchecked Sendable {
 
     /// Adds messages; those that do not fit are dropped and counted.
     func push(_ batch: [Item]) {
-        condition.lock()
-        for item in batch {
-            let size = item.frames.reduce(0) { $0 + $1.count }
-            if bytes + size > Self.maxBytes {
-                droppedSinceTaken += 1
-            } else {
-                items.append(item)
-                bytes += size
+        condition.withLock {
+            for item in batch {
+                let size = item.frames.reduce(0) { $0 + $1.count }
+                if bytes + size > Self.maxBytes {
+                    droppedSinceTaken += 1
+                } else {
+                    items.append(item)
+                    bytes += size
+                }
             }
+            condition.broadcast()
         }
-        condition.broadcast()
-        condition.unlock()
     }
 
     /// Everything waiting, and how many were dropped since the last call; waits up to `timeout`
     /// seconds for something. `nil` once closed and empty.
     func take(timeout: Double) -> (items: [Item], dropped: UInt64)? {
         let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty && droppedSinceTaken == 0 && !closed {
-            if !condition.wait(until: deadline) { break }
+        return condition.withLock {
+            while items.isEmpty && droppedSinceTaken == 0 && !closed {
+                if !condition.wait(until: deadline) { break }
+            }
+            if closed && items.isEmpty { return nil }
+            let taken = (items, droppedSinceTaken)
+            items = []
+            bytes = 0
+            droppedSinceTaken = 0
+            return taken
         }
-        if closed && items.isEmpty { return nil }
-        let taken = (items, droppedSinceTaken)
-        items = []
-        bytes = 0
-        droppedSinceTaken = 0
-        return taken
     }
 
     /// How many messages are waiting.
     var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return items.count
+        condition.withLock { items.count }
     }
 
     /// Wakes the worker (to send what a page asked for).
     func poke() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock { condition.broadcast() }
     }
 
     /// No more messages: the worker takes what is left, then stops.
     func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
     }
 }

@@ -29,26 +29,22 @@ final class MonitorHub: @unchecked Sendable {
 
     /// Changes the model (and the counters), then reports the change.
     func update<Result>(_ body: (inout MonitorModel, inout MonitorCounters) -> Result) -> Result {
-        lock.lock()
-        let result = body(&model, &counters)
-        change += 1
-        let (now, shown) = (change, model.shownVersion)
-        lock.unlock()
+        let (result, now, shown) = lock.withLock {
+            let result = body(&model, &counters)
+            change += 1
+            return (result, change, model.shownVersion)
+        }
         changed(now, shown)
         return result
     }
 
     /// The model as it is now.
     func snapshot() -> Snapshot {
-        lock.lock()
-        defer { lock.unlock() }
-        return Snapshot(model: model, counters: counters, change: change, stopped: stopped)
+        lock.withLock { Snapshot(model: model, counters: counters, change: change, stopped: stopped) }
     }
 
     /// Stops: streams end at their next turn.
     func stop() {
-        lock.lock()
-        stopped = true
-        lock.unlock()
+        lock.withLock { stopped = true }
     }
 }
