@@ -1,3 +1,5 @@
+import Domain
+
 /// Settings read from the environment (12-factor), with defaults for a laptop.
 public struct BusConfig: Sendable {
     /// Where publishers connect; the bus binds XSUB here (`BUS_FRONTEND`).
@@ -49,6 +51,9 @@ public struct BusConfig: Sendable {
         var config = BusConfig()
         if let value = environment[EnvironmentVariable.busFrontend.name], !value.isEmpty { config.frontend = value }
         if let value = environment[EnvironmentVariable.busBackend.name], !value.isEmpty { config.backend = value }
+        let binds = component == MonsterBus.Service.bus
+        try BusEndpoint.check(config.frontend, variable: EnvironmentVariable.busFrontend.name, binds: binds)
+        try BusEndpoint.check(config.backend, variable: EnvironmentVariable.busBackend.name, binds: binds)
         func integer(_ variable: EnvironmentVariable, _ range: ClosedRange<Int>, _ unit: String) throws(ConfigError) -> Int? {
             guard let value = environment[variable.name], !value.isEmpty else { return nil }
             guard let number = Int(value), range.contains(number) else {

@@ -10,7 +10,8 @@ public enum ServiceMain {
     /// `--version`, and `options`) and the configuration from the environment, makes the handler
     /// and runs it as service `name` until SIGTERM/SIGINT. Returns the exit status (2 for a bad
     /// command line or configuration, 1 when the handler cannot be made). `--help` lists
-    /// `options` and `environment`, then `notes`.
+    /// `options` and `environment`, then `notes`. `makeHandler` throws `ConfigError` for a setting
+    /// that cannot be used (status 2), anything else when the service cannot start (status 1).
     public static func run<Handler: ServiceHandler>(
         name: String, options: [ProgramOption] = [], environment: [EnvironmentVariable] = EnvironmentVariable.connection,
         notes: String = "", arguments: ArraySlice<String> = CommandLine.arguments.dropFirst(),
@@ -39,6 +40,10 @@ public enum ServiceMain {
         let handler: Handler
         do {
             handler = try makeHandler(config, log, parsed)
+        } catch let error as ConfigError {
+            // A setting the handler reads (DEVICE_IDLE_EXPIRY_SECONDS) is configuration too.
+            Log.standardError("\(name): \(error)\n")
+            return 2
         } catch {
             log.error("cannot start: \(error)")
             return 1

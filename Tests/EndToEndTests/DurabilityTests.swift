@@ -27,7 +27,7 @@ import TestTiers
     func refusedStart(_ stack: Stack, arguments: [String] = []) throws -> String {
         let roster = try stack.start("roster", arguments: arguments)
         let status = roster.waitForExit(timeout: 20)
-        #expect(status != nil && status != 0, "roster should refuse to start: \(roster.stderr)")
+        #expect(status == 1, "roster should refuse to start with status 1: \(roster.stderr)")
         // Its standard error may still be on its way through the pipe: wait for the refusal.
         let refusal = roster.waitForLine(timeout: 10) { $0.contains("cannot start") ? String($0) : nil }
         #expect(refusal != nil, "no refusal logged: \(roster.stderr)")
@@ -299,7 +299,7 @@ import TestTiers
         let stack = try Stack(services: [])
         stack.extraEnvironment["DEVICE_IDLE_EXPIRY_SECONDS"] = "soon"
         let roster = try stack.start("roster")
-        #expect(roster.waitForExit(timeout: 10) == 1)
+        #expect(roster.waitForExit(timeout: 10) == 2)
         #expect(roster.waitForLine(timeout: 10) { $0.contains("DEVICE_IDLE_EXPIRY_SECONDS must be a positive number") ? true : nil } == true)
     }
 }

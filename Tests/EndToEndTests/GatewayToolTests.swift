@@ -76,6 +76,13 @@ import TestTiers
         #expect(result.stderr.contains("false.scenario:3: expectation failed"))
         #expect(result.stderr.contains("presentation.style is alert"))
         #expect(!result.stdout.contains("tap cancel"))
+        // The alert left up refuses the next `tap add`: a refusal no expectation follows ends the
+        // run too, with the refusal's status.
+        try "--device iphone tap add\n--device iphone tap cancel\n".write(to: file, atomically: true, encoding: .utf8)
+        let refused = try stack.gateway(["run", file.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("gateway: \(file.path):1: refused by presentation-policy [modal-alert]: "), "\(refused.stderr)")
+        #expect(!refused.stdout.contains("tap cancel"))
     }
 
     @Test func watchShowsWhatAnotherGatewayCaused() throws {

@@ -61,6 +61,62 @@ final class MonitorTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")
     }
 
+    /// The live `/metrics`, read here rather than by the script: every series with its labels,
+    /// for what the stack did — two taps answered, one refused, a describe — with every service
+    /// heard (MetricsLabelsTests checks each label's value of the rendering exactly).
+    @Test func theLiveMetricsCarryEverySeriesWithItsLabels() throws {
+        let deadline = Date(timeIntervalSinceNow: 15)
+        while httpGet(url, "/healthz")?.status != 200 && Date() < deadline {}
+        #expect(httpGet(url, "/healthz")?.status == 200, "the monitor never heard its own ping")
+        #expect(try stack.gateway(["--device", "ipad", "tap", "add"]).status == 0)
+        #expect(try stack.gateway(["--device", "ipad", "tap", "outside"]).status == 0)
+        #expect(try stack.gateway(["--device", "iphone", "tap", "photo"]).status == 1)
+        #expect(try stack.gateway(["--device", "ipad", "describe"]).status == 0)
+
+        let services = ["bus", "input-handling", "presentation-policy", "roster"]
+        let tap = #"action="device.tap""#, describe = #"action="device.describe""#
+        var samples: [String: String] = [:]
+        repeat {
+            samples = Self.samples(httpGet(url, "/metrics")?.body ?? "")
+        } while Date() < deadline && !(samples["monsterbus_actions_total{\(tap),outcome=\"refused\"}"] == "1"
+            && samples["monsterbus_actions_total{\(tap),outcome=\"ok\"}"] == "2" && samples["monsterbus_actions_total{\(describe),outcome=\"ok\"}"] == "1"
+            && services.allSatisfy { samples["monsterbus_service_up{service=\"\($0)\"}"] == "1" })
+        let text = samples.keys.sorted().joined(separator: "\n")
+        for service in services {
+            #expect(samples["monsterbus_service_up{service=\"\(service)\"}"] == "1", "\(service): \(text)")
+            #expect(samples["monsterbus_heartbeat_age_seconds{service=\"\(service)\"}"] != nil, "\(service)")
+            #expect(samples["monsterbus_uptime_seconds{service=\"\(service)\"}"] != nil, "\(service)")
+        }
+        for service in services where service != "bus" {
+            #expect(samples["monsterbus_received_total{service=\"\(service)\"}"] != nil, "\(service): \(text)")
+        }
+        #expect(samples["monsterbus_messages_in_total{service=\"bus\"}"] != nil, "\(text)")
+        #expect(samples["monsterbus_actions_total{\(tap),outcome=\"ok\"}"] == "2", "\(text)")
+        #expect(samples["monsterbus_actions_total{\(tap),outcome=\"refused\"}"] == "1", "\(text)")
+        #expect(samples["monsterbus_actions_total{\(describe),outcome=\"ok\"}"] == "1", "\(text)")
+        for bound in ["0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1.0", "2.5"] {
+            #expect(samples["monsterbus_action_round_trip_seconds_bucket{\(tap),le=\"\(bound)\"}"] != nil, "le=\(bound): \(text)")
+        }
+        #expect(samples["monsterbus_action_round_trip_seconds_bucket{\(tap),le=\"+Inf\"}"] == "3", "\(text)")
+        #expect(samples["monsterbus_action_round_trip_seconds_count{\(tap)}"] == "3", "\(text)")
+        #expect(samples["monsterbus_action_round_trip_seconds_sum{\(tap)}"] != nil, "\(text)")
+        #expect(samples["monsterbus_action_round_trip_seconds_count{\(describe)}"] == "1", "\(text)")
+        #expect(samples["monsterbus_monitor_devices"] == "2", "\(text)")
+        for name in ["monsterbus_monitor_messages_total", "monsterbus_monitor_dropped_total", "monsterbus_monitor_resyncs_total"] {
+            #expect(samples[name] != nil, "\(name): \(text)")
+        }
+    }
+
+    /// Each sample of a Prometheus text, by its name and labels as written.
+    static func samples(_ text: String) -> [String: String] {
+        var samples: [String: String] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " ") else { continue }
+            samples[String(line[..<space])] = String(line[line.index(after: space)...])
+        }
+        return samples
+    }
+
     @Test func clientsThatStopReadingDoNotHoldUpTheMonitor() throws {
         let result = try check("stalled")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)\nmonitor: \(stack.processes["monitor"]?.stderr ?? "")")

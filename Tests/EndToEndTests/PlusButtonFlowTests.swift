@@ -105,6 +105,11 @@ import TestTiers
         // add` does not: input-handling reads its presentation, an alert being modal over its window).
         let outside = try stack.gateway(["--timeout", "1", "tap", "outside"])
         #expect(outside.status == 0, "\(outside.stderr)")
+        // `gateway status` exits 1 with the missing service named.
+        let status = try stack.gateway(["status"])
+        #expect(status.status == 1, "\(status.stdout)\(status.stderr)")
+        let row = status.stdout.split(separator: "\n").first { $0.hasPrefix("input-handling ") }
+        #expect(row?.contains("MISSING") == true, "\(status.stdout)")
     }
 
     @Test func unknownCommandsAndBadArgumentsExitTwoWithUsage() throws {

@@ -109,6 +109,69 @@ import TestTiers
     }
 }
 
+/// `gateway run FILE`'s status when an action of the file fails: the status the action would
+/// have had alone, naming FILE:LINE, and nothing after it runs.
+@Suite(.tags(.unit)) struct ScenarioRunStatusTests {
+    /// Runs `text`: `tap add` answered, `tap photo` refused, `fail` throwing `error`; returns the
+    /// status, the complaints, and the actions performed.
+    func run(_ text: String, failing error: any Error = UsageError("unused")) throws -> (status: Int32, complaints: [String], performed: [String]) {
+        var complaints: [String] = []
+        var performed: [String] = []
+        let refusal = Envelope(
+            id: "e", correlationId: "a", service: "presentation-policy", device: "iphone", seq: 1, time: "t",
+            body: .error(ErrorBody(code: "no-such-element", message: "'photo' is not on screen")))
+        var runner = ScenarioRunner(
+            source: "f.scenario",
+            perform: { words in
+                performed.append(words.joined(separator: " "))
+                if words == ["fail"] { throw error }
+                if words == ["tap", "photo"] { return ActionOutcome(messages: [refusal], status: ExitStatus.refused) }
+                return ActionOutcome(messages: [], status: ExitStatus.ok)
+            },
+            say: { _ in }, complain: { complaints.append($0) })
+        let status = runner.run(try ScenarioParser.parse(text))
+        return (status, complaints, performed)
+    }
+
+    static let failures: [(error: any Error, status: Int32)] = [
+        (UsageError("unknown command 'fly'"), 2),
+        (NoAnswer(description: "no answer from presentation-policy"), 3),
+        (TransportError("cannot connect to the bus"), 4),
+        (FileError("cannot write /nowhere/s.svg"), 5),
+    ]
+
+    @Test(arguments: 0..<ScenarioRunStatusTests.failures.count)
+    func anActionThatFailsEndsTheRunWithItsOwnStatus(_ index: Int) throws {
+        let (error, status) = Self.failures[index]
+        let result = try run("tap add\nfail\nexpect error\ntap add\n", failing: error)
+        #expect(result.status == status, "\(error)")
+        #expect(result.complaints == ["f.scenario:2: \(error)"])
+        #expect(result.performed == ["tap add", "fail"])
+    }
+
+    @Test func aRefusalNoExpectationFollowsEndsTheRunWithOne() throws {
+        let refusal = "f.scenario:2: refused by presentation-policy [no-such-element]: 'photo' is not on screen, and no expectation follows it (`expect error code=…` when the refusal is meant)"
+        let last = try run("tap add\ntap photo\n")
+        #expect(last.status == 1)
+        #expect(last.complaints == [refusal])
+        let before = try run("tap add\ntap photo\ntap add\n")
+        #expect(before.status == 1)
+        #expect(before.complaints == [refusal])
+        #expect(before.performed == ["tap add", "tap photo"])
+    }
+
+    @Test func aRefusalThatExpectationsFollowIsJudgedByThem() throws {
+        let expected = try run("tap photo\nexpect error code=no-such-element\ntap add\n")
+        #expect(expected.status == 0)
+        #expect(expected.complaints.isEmpty)
+        #expect(expected.performed == ["tap photo", "tap add"])
+        let unexpected = try run("tap photo\nexpect error code=modal-alert\ntap add\n")
+        #expect(unexpected.status == 1)
+        #expect(unexpected.complaints.first?.hasPrefix("f.scenario:2: expectation failed: expect error code=modal-alert") == true, "\(unexpected.complaints)")
+        #expect(unexpected.performed == ["tap photo"])
+    }
+}
+
 /// `watch` filters.
 @Suite(.tags(.inMemory)) struct WatchFilterTests {
     func envelope(_ body: Body, device: String? = "ipad") -> Envelope {

@@ -272,7 +272,7 @@ public enum GatewayCommands {
         },
         withOneArgument(
             "run", usage: "run FILE", argument: "a scenario file", completion: .files,
-            summary: "Run a scenario: each line is what you would type after `gateway`; `expect TYPE [FIELD=VALUE…]` and `expect-no TYPE […]` check the messages the previous action caused (FIELD is a body key, dotted for nesting); # starts a comment. Stops at the first failed expectation with exit 1, naming FILE:LINE.",
+            summary: "Run a scenario: each line is what you would type after `gateway`; `expect TYPE [FIELD=VALUE…]` and `expect-no TYPE […]` check the messages the previous action caused (FIELD is a body key, dotted for nesting); # starts a comment. Stops at the first failed expectation with exit 1, naming FILE:LINE; an action that fails stops it with its own status (a refusal no expectation follows: 1).",
             examples: ["gateway run Scenarios/plus-button-ipad.scenario", "gateway --json run my.scenario"], GatewayCommand.run),
         GatewayCommandDeclaration(
             "test", usage: "test [PATH…] [--live] [--jobs N] [--junit FILE]",

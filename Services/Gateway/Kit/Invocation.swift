@@ -138,7 +138,7 @@ public struct TransportError: Error, CustomStringConvertible {
 }
 
 /// A file the command reads or writes cannot be: an unreadable scenario, an unwritable
-/// `screen --out` (exit status 5).
+/// `screen --out` or `keys init` folder (exit status 5).
 public struct FileError: Error, CustomStringConvertible {
     /// What is wrong, naming the file.
     public let description: String
@@ -168,7 +168,7 @@ public enum ExitStatus {
         (usage, "usage error (with the usage)"),
         (timeout, "the bus or a service did not answer in time"),
         (transport, "the bus cannot be reached as configured: a bad BUS_FRONTEND or BUS_BACKEND endpoint, CURVE keys missing or wrong, or another bad bus setting"),
-        (file, "a file cannot be read or written: the scenario of run or test, the FILE of screen --out or test --junit"),
+        (file, "a file cannot be read or written: the scenario of run or test, the FILE of screen --out or test --junit, the DIR of keys init"),
     ]
 
     /// The status of `error`; a kind not named above (ZeroMQ's, the configuration's) is the

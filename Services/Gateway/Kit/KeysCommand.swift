@@ -20,9 +20,10 @@ public struct KeysRequest: Sendable, Equatable {
 /// `gateway keys init DIR`: creates a CURVE certificate for the bus and for every component
 /// (`NAME.key` public, `NAME.key_secret` secret, mode 0600, in a folder of mode 0700), each with
 /// its `name` and `role` in the `metadata` section, and authorises every component but the bus
-/// by copying its public certificate into `DIR/authorized/`. Refuses to replace existing
-/// certificates unless `--force`, and refuses symbolic links (the folder, `authorized/`, or a
-/// file it would write) always. Never prints a secret key.
+/// by copying its public certificate into `DIR/authorized/`. Refuses (status 1) to replace
+/// existing certificates unless `--force`, and symbolic links (the folder, `authorized/`, or a
+/// file it would write) always; a folder or file it cannot write is status 5. Never prints a
+/// secret key.
 enum KeysCommand {
     /// Every certificate made, the bus's first, with the role the bus grants its holder.
     static let components: [(name: String, role: String)] =
@@ -95,8 +96,9 @@ enum KeysCommand {
                 }
             }
         } catch {
+            // A folder or certificate that cannot be written.
             Log.standardError("gateway: \(error)\n")
-            return ExitStatus.refused
+            return ExitStatus.file
         }
         print("""
             created CURVE certificates in \(folder) (mode 0700; NAME.key public, NAME.key_secret secret, mode 0600):

@@ -1,3 +1,4 @@
+import Domain
 import Wire
 
 /// What one action of a scenario caused.
@@ -14,6 +15,11 @@ public struct ActionOutcome: Sendable {
 /// Runs scenario steps: actions through `perform`, expectations against the messages the
 /// previous action caused. In a file the first failure stops the run; in a shell it is
 /// reported and the session goes on.
+///
+/// In a file an action ends the run with the status it would have had alone: 2 for a line that
+/// is not a command, 3 when nothing answered in time, 4 and 5 for the bus and files, and 1 for a
+/// refusal — unless expectations follow it, which then judge its messages (`expect error
+/// code=modal-alert`).
 public struct ScenarioRunner {
     /// The name failures are reported under (the file, or `shell`).
     let source: String
@@ -24,6 +30,8 @@ public struct ScenarioRunner {
     /// Failures (standard error).
     let complain: (String) -> Void
     private var lastMessages: [Envelope]?
+    /// The last action's refusal, while no expectation has followed it: where, and what.
+    private var uncheckedRefusal: String?
     private(set) var actions = 0
     private(set) var expectationsPassed = 0
 
@@ -38,10 +46,27 @@ public struct ScenarioRunner {
     /// Runs every step, stopping at the first failure; returns the exit status.
     public mutating func run(_ steps: [ScenarioStep]) -> Int32 {
         for step in steps {
+            if case .action = step.kind, let status = failUncheckedRefusal() { return status }
             if let status = self.step(step) { return status }
         }
+        if let status = failUncheckedRefusal() { return status }
         say("\(source): \(actions) action(s), \(expectationsPassed) expectation(s) passed")
         return ExitStatus.ok
+    }
+
+    /// Exit 1 when the last action was refused and no expectation followed it.
+    private mutating func failUncheckedRefusal() -> Int32? {
+        guard let refusal = uncheckedRefusal else { return nil }
+        complain("\(refusal), and no expectation follows it (`expect error code=…` when the refusal is meant)")
+        return ExitStatus.refused
+    }
+
+    /// `FILE:LINE: refused by SERVICE [CODE]: MESSAGE` for the refusal among `messages`.
+    private static func refusal(in messages: [Envelope], at place: String) -> String {
+        for message in messages {
+            if case .error(let error) = message.body { return "\(place): refused by \(message.service) [\(error.code)]: \(error.message)" }
+        }
+        return "\(place): refused"
     }
 
     /// Runs one step; returns an exit status when it failed, `nil` when it went well.
@@ -53,6 +78,7 @@ public struct ScenarioRunner {
             do {
                 let outcome = try perform(words)
                 lastMessages = outcome.messages
+                uncheckedRefusal = outcome.status == ExitStatus.refused ? Self.refusal(in: outcome.messages, at: place) : nil
                 actions += 1
                 return nil
             } catch let error as UsageError {
@@ -63,6 +89,7 @@ public struct ScenarioRunner {
                 return ExitStatus.of(error)
             }
         case .expectation(let expectation):
+            uncheckedRefusal = nil
             guard let messages = lastMessages else {
                 complain("\(place): \(expectation) comes before any action")
                 return ExitStatus.refused

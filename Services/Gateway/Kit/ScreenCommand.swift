@@ -5,6 +5,8 @@ import ProcessSupport
 /// `gateway screen`: asks the services for the device's state and draws it.
 enum ScreenCommand {
     static func run(_ invocation: Invocation, out: String?, session: GatewaySession) throws -> ActionOutcome {
+        // Inside a scenario too, a FILE that cannot be written is refused before the bus is asked.
+        if let out { try checkWritable(out) }
         var describe = invocation
         describe.command = .describe
         let outcome = try session.perform(describe, printing: false)
