@@ -61,7 +61,7 @@ import TestTiers
         ]
         if name != "roster" {
             cases += [
-                (["ETCD_ENDPOINTS": "etcd:2379"], "etcd endpoint 'etcd:2379' is not an http URL (http://HOST:PORT)"),
+                (["ETCD_ENDPOINTS": "etcd:2379"], "ETCD_ENDPOINTS entry 1 of 1: etcd endpoint 'etcd:2379' is not an http URL (http://HOST:PORT)"),
                 (["ETCD_ENDPOINTS": "http://127.0.0.1:2379", "SHARD_LEASE_TTL_SECONDS": "0"],
                  "SHARD_LEASE_TTL_SECONDS must be a whole number of seconds from 1 to 300, not '0'"),
             ]
