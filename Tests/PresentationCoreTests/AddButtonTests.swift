@@ -55,6 +55,26 @@ import TestTiers
         #expect(try #require(effects.first?.presented).presentation.style == .alert)
     }
 
+    /// Popovers exist from iPhone OS 3.2: that version and every later one get the popover (and
+    /// the split view with its Monster List button); every earlier one the alert and no split view.
+    @Test(arguments: ["3.2", "3.2.0", "3.2.1", "3.10", "4.0", "17.0"])
+    func anIPadFromTheFirstOSWithPopoversOnGetsThePopover(_ os: String) throws {
+        var profile = DeviceProfile.ipad
+        profile.os = try #require(OSVersion(os))
+        var harness = Harness()
+        #expect(try #require(harness.tap("pad", "add", profile: profile).first?.presented).presentation.style == .popover)
+        #expect(try #require(harness.tap("list", "monster-list", profile: profile).first?.presented).presentation.content == .monsterList)
+    }
+
+    @Test(arguments: ["3.1.9", "3.1.3", "3.1", "3", "2.0"])
+    func anIPadBeforeTheFirstOSWithPopoversGetsTheAlert(_ os: String) throws {
+        var profile = DeviceProfile.ipad
+        profile.os = try #require(OSVersion(os))
+        var harness = Harness()
+        #expect(try #require(harness.tap("pad", "add", profile: profile).first?.presented).presentation.style == .alert)
+        #expect(harness.tap("list", "monster-list", profile: profile).first?.errorBody?.code == "no-such-element")
+    }
+
     @Test func photoInThePopoverDismissesItAndRequestsAPhoto() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "add")
