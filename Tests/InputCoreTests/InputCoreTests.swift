@@ -76,6 +76,25 @@ import TestTiers
         #expect(core.devices["ipad"] == nil)
     }
 
+    /// docs/security.md: keyboard metrics from 0 to 100,000 pt are taken; a hair outside either end is refused.
+    @Test func keyboardMetricsFromZeroTo100000PointsAreTaken_aHairOutsideIsRefused() {
+        for keyboard in [KeyboardMetrics(width: 0, systemHeight: 0, windowHeight: 0),
+                         KeyboardMetrics(width: 100_000, systemHeight: 100_000, windowHeight: 100_000)] {
+            var core = InputCore()
+            #expect(types(tap(&core, "notes", keyboard: keyboard)) == [.inputShown], "\(keyboard)")
+        }
+        for keyboard in [KeyboardMetrics(width: -0.001, systemHeight: 264, windowHeight: 1024),
+                         KeyboardMetrics(width: 768, systemHeight: -0.001, windowHeight: 1024),
+                         KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: -0.001),
+                         KeyboardMetrics(width: 100_000.001, systemHeight: 264, windowHeight: 1024),
+                         KeyboardMetrics(width: 768, systemHeight: 100_000.001, windowHeight: 1024),
+                         KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 100_000.001)] {
+            var core = InputCore()
+            #expect(tap(&core, "notes", keyboard: keyboard).map { $0.errorBody?.code } == ["bad-keyboard"], "\(keyboard)")
+            #expect(core.devices.isEmpty)
+        }
+    }
+
     @Test func tappingTheWeaponAgainWhileItIsFirstResponderSaysNothingChanged() {
         var core = InputCore()
         _ = tap(&core, "weapon")
@@ -351,5 +370,66 @@ extension Effect {
                 }
             }
         }
+    }
+}
+
+/// A refused action changes nothing in input-handling either: its error alone is published, the
+/// device is held as before (its keyboard too, when the refused action carried another), and the
+/// next action does what it would have done had the refused one never come.
+@Suite(.tags(.unit)) struct InputRefusalTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let before: [InputAction]
+        let refused: InputAction
+        let code: String
+        let next: InputAction
+        var testDescription: String { name }
+    }
+
+    static let portrait = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
+    static let landscape = KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768)
+    static let weapon = InputAction.inputTap(InputTap(element: "weapon", keyboard: portrait))
+    static let alert = Presentation(
+        style: .alert, content: .add, message: "Add…", buttons: ["Cancel", "Photo", "Audio"], buttonFrames: [],
+        cancelButtonIndex: 0, anchor: nil, permittedArrowDirections: nil, arrowDirection: .unknown, arrowTip: nil,
+        frame: Rect(x: 249, y: 437, width: 270, height: 200), contentSize: Size(width: 270, height: 200), passthrough: [])
+
+    static let cases: [Case] = [
+        Case(name: "a picker button under an alert", before: [weapon, .presented(Presented(presentation: alert, reason: "tap"))],
+             refused: .tap(Tap(element: "fire")), code: "modal-alert",
+             next: .dismissed(Dismissed(presentation: alert, reason: "button"))),
+        Case(name: "a first responder that is not one, with another keyboard", before: [weapon],
+             refused: .inputTap(InputTap(element: "laser", keyboard: landscape)), code: "unknown-element",
+             next: .tap(Tap(element: "fire"))),
+        Case(name: "a button with interaction off", before: [weapon, .interaction(Interaction(element: "fire", enabled: false))],
+             refused: .tap(Tap(element: "fire")), code: "interaction-disabled", next: .tap(Tap(element: "smoke"))),
+        Case(name: "a picker button while the picker is hidden", before: [.interaction(Interaction(element: "close", enabled: false))],
+             refused: .tap(Tap(element: "sword")), code: "no-such-element", next: weapon),
+        Case(name: "a button the picker has not", before: [weapon],
+             refused: .tap(Tap(element: "laser")), code: "unknown-element", next: .tap(Tap(element: "close"))),
+        Case(name: "an interaction of a button the picker has not", before: [weapon],
+             refused: .interaction(Interaction(element: "add", enabled: false)), code: "unknown-element", next: .describe(Describe())),
+        Case(name: "keyboard metrics out of range in a layout", before: [weapon],
+             refused: .layout(DeviceLayout(
+                orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
+                keyboard: KeyboardMetrics(width: 1e6, systemHeight: 352, windowHeight: 768), reason: "rotation")),
+             code: "bad-keyboard", next: .tap(Tap(element: "blowgun"))),
+    ]
+
+    @Test(arguments: cases)
+    func aRefusedActionChangesNothing_theNextActsAsIfItNeverCame(_ refusal: Case) {
+        var refusing = InputCore(), twin = InputCore()
+        for action in refusal.before {
+            _ = refusing.handle(device: "ipad", action: action)
+            _ = twin.handle(device: "ipad", action: action)
+        }
+        let before = refusing.devices
+        let effects = refusing.handle(device: "ipad", action: refusal.refused)
+        #expect(effects.map { $0.errorBody?.code } == [refusal.code], "\(effects)")
+        #expect(refusing.devices == before)
+        // The next action: a weapon tap after a hidden picker, or the picker as it was.
+        let next = refusing.handle(device: "ipad", action: refusal.next)
+        #expect(next == twin.handle(device: "ipad", action: refusal.next))
+        #expect(refusing.devices == twin.devices)
     }
 }
