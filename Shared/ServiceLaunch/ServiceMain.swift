@@ -9,7 +9,8 @@ public enum ServiceMain {
     /// Ends with its starter (`ParentWatch`), reads the command line (the common `--help` and
     /// `--version`, and `options`) and the configuration from the environment, makes the handler
     /// and runs it as service `name` until SIGTERM/SIGINT. Returns the exit status (2 for a bad
-    /// command line or configuration, 1 when the handler cannot be made). `--help` lists
+    /// command line or configuration, a `ConfigError` from `makeHandler` included; 1 when the
+    /// handler cannot be made). `--help` lists
     /// `options` and `environment`, then `notes`.
     public static func run<Handler: ServiceHandler>(
         name: String, options: [ProgramOption] = [], environment: [EnvironmentVariable] = EnvironmentVariable.connection,
@@ -39,6 +40,10 @@ public enum ServiceMain {
         let handler: Handler
         do {
             handler = try makeHandler(config, log, parsed)
+        } catch let error as ConfigError {
+            // A setting the handler reads (e.g. DEVICE_IDLE_EXPIRY_SECONDS) is configuration too.
+            Log.standardError("\(name): \(error)\n")
+            return 2
         } catch {
             log.error("cannot start: \(error)")
             return 1

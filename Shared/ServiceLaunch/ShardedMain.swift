@@ -10,15 +10,17 @@ extension ServiceMain {
         name: String, makeHandler: @escaping (BusConfig, Log) throws -> Handler
     ) -> Int32 {
         let shard: ShardConfig?
+        let client: EtcdClient?
         do {
             shard = try ShardConfig.fromEnvironment()
+            // An endpoint that is not http://HOST:PORT is a bad setting too (nothing is sent yet).
+            client = try shard.map { try EtcdClient(endpoint: $0.endpoint) }
         } catch {
             Log.standardError("\(name): \(error)\n")
             return 2
         }
-        guard let shard else { return run(name: name, environment: EnvironmentVariable.shardedService, makeHandler: makeHandler) }
+        guard let shard, let client else { return run(name: name, environment: EnvironmentVariable.shardedService, makeHandler: makeHandler) }
         return run(name: name, environment: EnvironmentVariable.shardedService) { config, log in
-            let client = try EtcdClient(endpoint: shard.endpoint)
             let membership = try ShardMembership(service: name, config: shard, client: client, log: log)
             return ShardedHandler(try makeHandler(config, log), service: name, membership: membership, client: client, log: log)
         }

@@ -181,6 +181,8 @@ extension ChildProcess {
         ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("cannot read the folder \(keys.path)/authorized: No such file or directory"))
+        // Refused before binding: no socket was made at either endpoint.
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/f") && !FileManager.default.fileExists(atPath: "\(folder)/b"))
     }
 
     @Test func aServiceWithoutItsCertificateSaysWhichFileIsMissing() throws {
