@@ -100,7 +100,7 @@ extension ChildProcess {
     @Test func aClientWithAnotherBusKeyIsShutOut() throws {
         // Its key is admitted, but it expects another server: the handshake fails.
         let gateway = try Certificate.load(keys.path + "/gateway.key_secret")
-        try expectShutOut(CurveSettings(keys: gateway.keyPair!, serverKey: try CurveKeyPair.generate().publicKey, certificatePath: "(gateway)"), device: "mitm")
+        try expectShutOut(CurveSettings(keys: try #require(gateway.keyPair), serverKey: try CurveKeyPair.generate().publicKey, certificatePath: "(gateway)"), device: "mitm")
     }
 
     @Test func aClientAddedToAuthorizedIsAdmittedAfterSIGHUP() throws {

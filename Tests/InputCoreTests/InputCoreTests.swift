@@ -123,13 +123,13 @@ import TestTiers
         #expect(core.devices["ipad"]?.firstResponder == nil)
     }
 
-    @Test func everyWeaponButtonPicksItsWeapon() {
+    @Test func everyWeaponButtonPicksItsWeapon() throws {
         for weapon in Weapon.allCases {
             var core = InputCore()
             _ = tap(&core, "weapon")
             let effects = tap(&core, weapon.buttonElement)
             #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: weapon)))
-            #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: Weapon(rawValue: weapon.rawValue)!)))
+            #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: try #require(Weapon(rawValue: weapon.rawValue)))))
         }
     }
 
@@ -221,18 +221,20 @@ import TestTiers
         }
     }
 
-    @Test func aPointOnAKeyOfThePickerIsThatKey() {
+    @Test func aPointOnAKeyOfThePickerIsThatKey() throws {
         var core = InputCore()
         _ = tap(&core, "weapon")
+        try #require(picker.buttonFrames.count == 6)
         let blowgun = picker.buttonFrames[0]
         let effects = tap(&core, at: Point(x: blowgun.midX, y: blowgun.midY))
         #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: .blowgun)))
         #expect(core.devices["ipad"]?.firstResponder == nil)
     }
 
-    @Test func aPointOnClose_closesThePicker() {
+    @Test func aPointOnClose_closesThePicker() throws {
         var core = InputCore()
         _ = tap(&core, "weapon")
+        try #require(picker.buttonFrames.count == 6)
         let close = picker.buttonFrames[5]
         #expect(tap(&core, at: Point(x: close.midX, y: close.midY)) == [.publish(.inputHidden(InputHidden(input: picker, reason: "closed")))])
     }
@@ -254,9 +256,10 @@ import TestTiers
         #expect(types(tap(&core, at: Point(x: 100, y: 900))) == [.inputPassed])
     }
 
-    @Test func aKeyWithInteractionOffIsRefused_byNameAndByPoint() {
+    @Test func aKeyWithInteractionOffIsRefused_byNameAndByPoint() throws {
         var core = InputCore()
         _ = tap(&core, "weapon")
+        try #require(picker.buttonFrames.count == 6)
         let blowgun = picker.buttonFrames[0]
         #expect(interaction(&core, "blowgun", false) == [.publish(.interactionChanged(
             InteractionChanged(element: "blowgun", enabled: false, interactionDisabled: ["blowgun"])))])
@@ -301,12 +304,13 @@ import TestTiers
             frame: Rect(x: 249, y: 437, width: 270, height: 150), contentSize: Size(width: 270, height: 150), passthrough: [])
     }
 
-    @Test func anAlertUpRefusesInputViewButtonsAndPassesPointsBack() {
+    @Test func anAlertUpRefusesInputViewButtonsAndPassesPointsBack() throws {
         var core = InputCore()
         _ = tap(&core, "weapon")
         let alert = presentation(.alert)
         #expect(core.handle(device: "ipad", action: .presented(Presented(presentation: alert, reason: "tap"))) == [])
         #expect(tap(&core, "fire").first?.errorBody?.code == "modal-alert")
+        try #require(picker.buttonFrames.count == 6)
         let fire = picker.buttonFrames[1]
         #expect(types(tap(&core, at: Point(x: fire.midX, y: fire.midY))) == [.inputPassed])
         #expect(core.handle(device: "ipad", action: .dismissed(Dismissed(presentation: alert, reason: "button"))) == [])
@@ -323,7 +327,7 @@ import TestTiers
         #expect(tap(&core, "fire").first?.errorBody?.code == "modal-alert")
     }
 
-    @Test func inSlideOverThePickerSpansTheScreenNotTheWindow() {
+    @Test func inSlideOverThePickerSpansTheScreenNotTheWindow() throws {
         // A 320 pt window at the right edge of a 1024 pt landscape screen.
         var core = InputCore()
         let slideOver = KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768, left: -704)
@@ -331,7 +335,7 @@ import TestTiers
         guard case .inputShown(let input) = shown.first?.body else { Issue.record("expected input.shown"); return }
         #expect(input.input.width == 1024)
         #expect(input.input.frame == Rect(x: -704, y: 658, width: 1024, height: 110))
-        #expect(input.input.buttonFrames.count == 6)
+        try #require(input.input.buttonFrames.count == 6)
         // A key left of the window (negative x) is still the keyboard's to take.
         let fire = input.input.buttonFrames[1]
         #expect(fire.minX < 0)

@@ -146,12 +146,12 @@ import TestTiers
         #expect(!next.contains("class=\\\"popover add"))
     }
 
-    @Test func everyScreenOnAPageHasItsOwnIds() {
+    @Test func everyScreenOnAPageHasItsOwnIds() throws {
         var wire = Wire()
         _ = wire.ready()
         wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
         wire.answerDescribe("ipad", id: "monitor-describe-1")
-        let svg = MonitorFragments.screen("ipad", wire.model.devices["ipad"]!, model: wire.model) ?? ""
+        let svg = MonitorFragments.screen("ipad", try #require(wire.model.devices["ipad"]), model: wire.model) ?? ""
         #expect(svg.contains(" id=\"d69706164-popover\""))
         #expect(svg.contains("clip-path=\"url(#d69706164-window-clip)\""))
         #expect(!svg.contains(" id=\"popover\""))

@@ -42,6 +42,7 @@ import TestTiers
     @Test func cancelIsIndex0ButDrawnAsTheBottomRowSoATapThereCancels() throws {
         var harness = Harness()
         let alert = try #require(harness.tap("iphone", "add").first?.presented).presentation
+        try #require(alert.buttonFrames.count == 3)
         #expect(alert.buttonFrames[0] == Rect(x: 52.5, y: 389.5, width: 270, height: 44))
         #expect(alert.buttonFrames[1] == Rect(x: 52.5, y: 301.5, width: 270, height: 44))
         #expect(alert.buttonFrames[2] == Rect(x: 52.5, y: 345.5, width: 270, height: 44))

@@ -33,8 +33,8 @@ import TestTiers
         do {
             let database = try prepared()
             try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-1", now: 1000)
-            try database.store(.monster(Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire), revision: 1), messageId: "m-2", now: 1001)
-            #expect(try database.store(.monster(Catalogue.monster(named: "Ice-Bot")!.with(color: .red), revision: 2), messageId: "m-3", now: 1002) == 3)
+            try database.store(.monster(try #require(Catalogue.monster(named: "Dog-Bot")).with(weapon: .fire), revision: 1), messageId: "m-2", now: 1001)
+            #expect(try database.store(.monster(try #require(Catalogue.monster(named: "Ice-Bot")).with(color: .red), revision: 2), messageId: "m-3", now: 1002) == 3)
         }
         let (core, lastUsed) = try prepared().load()
         #expect(core.revision == 2)
@@ -74,7 +74,7 @@ import TestTiers
 
     @Test func aBackupIsAConsistentCopyWithTheSameIdentity() throws {
         let database = try prepared()
-        try database.store(.monster(Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire), revision: 1), messageId: "m-1", now: 0)
+        try database.store(.monster(try #require(Catalogue.monster(named: "Dog-Bot")).with(weapon: .fire), revision: 1), messageId: "m-1", now: 0)
         let copy = folder.path("copy.db")
         try database.backup(to: copy)
         let original = try database.position()

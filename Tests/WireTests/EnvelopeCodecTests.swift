@@ -25,7 +25,7 @@ import TestTiers
     func everyBodyRoundTrips(_ body: Body) throws {
         let envelope = Samples.envelope(body)
         let frames = try codec.frames(envelope)
-        #expect(frames.count == 2)
+        try #require(frames.count == 2)
         // A sender keys an answer (its client's address, a presentation's style first); the
         // bus keys a device's request, and a broadcast has no key.
         #expect(frames[0] == Array((envelope.type.addressing == .toClient ? envelope.topic : envelope.type.rawValue).utf8))
@@ -344,10 +344,10 @@ import TestTiers
 
 /// Small model rules.
 @Suite(.tags(.unit)) struct ModelTests {
-    @Test func osVersionsCompareNumerically() {
-        #expect(OSVersion("3.1.3")! < OSVersion.firstWithPopovers)
-        #expect(OSVersion("3.2")! >= OSVersion.firstWithPopovers)
-        #expect(OSVersion("10.0")! > OSVersion("9.3")!)
+    @Test func osVersionsCompareNumerically() throws {
+        #expect(try #require(OSVersion("3.1.3")) < OSVersion.firstWithPopovers)
+        #expect(try #require(OSVersion("3.2")) >= OSVersion.firstWithPopovers)
+        #expect(try #require(OSVersion("10.0")) > #require(OSVersion("9.3")))
         #expect(OSVersion("x") == nil)
         #expect(OSVersion("1..2") == nil)
     }
