@@ -197,6 +197,20 @@ import PresentationService
         #expect(harness.tap("bad", "add", profile: profile).first?.errorBody?.code == "bad-profile")
     }
 
+    /// A screen is 1 to 4096 points on each side (the `bad-profile` error says so): both ends
+    /// are taken, a hair outside either is refused and no device is made.
+    @Test func aScreenFrom1To4096PointsIsTaken_aHairOutsideIsRefused() {
+        for (width, height, taken) in [(1.0, 1.0, true), (4096.0, 4096.0, true), (768, 4096, true),
+                                       (0.5, 1024, false), (768, 0.999, false), (4096.001, 1024, false), (768, 4097, false)] {
+            var harness = Harness()
+            var profile = DeviceProfile.ipad
+            profile.screen = Size(width: width, height: height)
+            let effects = harness.tap("sized", "add", profile: profile)
+            #expect((effects.first?.errorBody?.code == "bad-profile") == !taken, "\(width)×\(height): \(effects)")
+            #expect((harness.core.devices["sized"] != nil) == taken, "\(width)×\(height)")
+        }
+    }
+
     @Test func aRefusedActionLeavesTheDeviceAsItWas() {
         var harness = Harness()
         _ = harness.tap("ipad", "add")
