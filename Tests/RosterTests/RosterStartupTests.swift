@@ -190,6 +190,24 @@ import TestTiers
         #expect(refusal()?.contains("another database") == true)
     }
 
+    /// docs/durability.md: the marker is one fixed-size record of 256 bytes. A position whose
+    /// text fills it (255 bytes and the newline) is recorded; one byte more is refused, and the
+    /// marker is left as it was — or not made, when there was none.
+    @Test func aPositionFillingTheRecordIsWritten_aByteMoreIsRefusedAndChangesNothing() throws {
+        // "database-id ID\nrevision 1\ncommits 2\n" is 34 bytes besides the id.
+        let fits = StoredPosition(databaseId: String(repeating: "i", count: 255 - 34), revision: 1, commits: 2)
+        let over = StoredPosition(databaseId: String(repeating: "i", count: 256 - 34), revision: 1, commits: 2)
+        #expect(throws: StoreFileError.self) { try self.marker.write(over) }
+        #expect(files().isEmpty)
+        try marker.write(fits)
+        #expect(try marker.read() == fits)
+        let record = try Data(contentsOf: URL(fileURLWithPath: marker.path))
+        #expect(record.count == AcknowledgedMarker.recordBytes && AcknowledgedMarker.recordBytes == 256)
+        #expect(throws: StoreFileError.self) { try self.marker.write(over) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: marker.path)) == record)
+        #expect(files().keys.sorted() == ["roster.db.acknowledged"])
+    }
+
     /// A restore needs a roster backup: a database without the roster's identity is refused.
     @Test func aRestoreFromADatabaseWithoutARosterIdentityIsRefused() throws {
         try start(changes: 1)
