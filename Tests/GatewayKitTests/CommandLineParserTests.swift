@@ -41,6 +41,14 @@ import TestTiers
         #expect(invocation.device == "ipad")
     }
 
+    /// A device id has 1 to 64 characters (as the envelope's `device`): 64 taken, 65 refused.
+    @Test func aDeviceIdOf64CharactersIsTaken_65AreRefused() throws {
+        let longest = String(repeating: "d", count: 64)
+        #expect(try parse("--device \(longest) --profile ipad tap add").device == longest)
+        #expect(usageError("--device \(longest)d --profile ipad tap add")?.description == "a device id has 1 to 64 characters")
+        #expect(usageError("--device= --profile ipad tap add")?.description == "a device id has 1 to 64 characters")
+    }
+
     @Test func theDeviceDefaultsToIpadOrTheEnvironment() throws {
         #expect(try parse("roster").device == "ipad")
         #expect(try parse("roster", environment: ["GATEWAY_DEVICE": "iphone"]).profile == .iphone)
