@@ -53,6 +53,25 @@ import TestTiers
         #expect(try RosterDatabase(path: path).hasApplied("m-1"))
     }
 
+    /// docs/security.md: roster keeps the last 100,000 applied ids, so a repeat among them is a
+    /// duplicate even after a restart: the 100,000th latest is known, the one before it is not.
+    @Test func theLast100000AppliedIdsAreKept() throws {
+        let database = try prepared()
+        // The first 99,999 written at once (one transaction), then two changes as roster stores them.
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.transaction { () throws(SQLiteError) in
+                for index in 1..<RosterDatabase.appliedIdsKept { try connection.query("INSERT INTO applied (id) VALUES (?)", [.text("m-\(index)")]) }
+            }
+        }
+        try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-100000", now: 0)
+        #expect(try database.hasApplied("m-1"))
+        #expect(try database.store(.selection(device: "ipad", monster: "Ice-Bot"), messageId: "m-100001", now: 0) == 100_001)
+        #expect(try !database.hasApplied("m-1"))
+        #expect(try database.hasApplied("m-2") && database.hasApplied("m-100001"))
+        #expect(RosterDatabase.appliedIdsKept == 100_000)
+    }
+
     @Test func textWithANulInsideIsStoredWholeSoTwoIdsStayTwo() throws {
         let database = try prepared()
         try database.store(.selection(device: "nul\u{0}A", monster: "Dog-Bot"), messageId: "m\u{0}1", now: 0)
