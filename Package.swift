@@ -117,7 +117,7 @@ let package = Package(
         tests("ContractTests", ["Contract"]),
         tests("PresentationCoreTests", ["PresentationCore", "PresentationService", "Wire"]),
         tests("PresentationServiceTests", ["PresentationService", "PresentationCore"]),
-        tests("RosterTests", ["RosterCore", "RosterStore"]),
+        tests("RosterTests", ["RosterCore", "RosterStore", "RosterService"]),
         tests("InputCoreTests", ["InputCore", "Wire"]),
         tests("GatewayKitTests", ["GatewayKit", "Contract", "InputCore", "PresentationCore"]),
         tests("MonitorKitTests", ["MonitorKit", "PresentationCore", "PresentationService"]),

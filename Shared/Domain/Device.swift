@@ -134,7 +134,7 @@ public struct DeviceProfile: Sendable, Hashable {
     /// Problems that make this profile unusable, empty when it is fine.
     public var problems: [String] {
         var problems: [String] = []
-        if !(screen.width > 0 && screen.height > 0 && screen.width <= 4096 && screen.height <= 4096) {
+        if !(screen.width >= 1 && screen.height >= 1 && screen.width <= 4096 && screen.height <= 4096) {
             problems.append("screen must be between 1 and 4096 points on each side")
         }
         return problems

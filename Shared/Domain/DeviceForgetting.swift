@@ -66,7 +66,7 @@ public struct DeviceActivity: Sendable {
     public mutating func remove(_ device: String) { lastUsed[device] = nil }
 
     /// The devices idle for more than `limit` at `now`, no longer tracked. The dictionary is
-    /// scanned at most every `limit / 10` seconds (at most once a minute), so a sweep costs
+    /// scanned once a minute, or every tenth of the limit when that is shorter, so sweeps cost
     /// little whatever the number of devices.
     public mutating func expire(at now: Double) -> [String] {
         guard now >= nextSweep else { return [] }

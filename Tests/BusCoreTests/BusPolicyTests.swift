@@ -123,6 +123,9 @@ import TestTiers
     @Test func revokedKeysAndTooManyFramesAreRefusedAndPlaintextIsAsBefore() {
         #expect(policy.refusal(from: .revoked, frames: message("sys.ping", service: "gateway")) == .revoked)
         #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "gateway") + [[], [], []]) == .tooManyFrames)
+        // At most 4 frames: the fourth passes, the fifth is refused.
+        #expect(BusPolicy.maximumFrames == 4)
+        #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "gateway") + [[], []]) == nil)
         #expect(policy.refusal(from: .anonymous, frames: message("roster.snapshot", service: "roster")) == nil)
         #expect(policy.refusal(from: .anonymous, frames: message("device.shake", service: "gateway")) == nil)
     }
@@ -137,6 +140,11 @@ import TestTiers
         #expect(!policy.acceptsSubscription("bench.", from: .client(.gateway)))
         #expect(policy.acceptsSubscription("bench.", from: .anonymous))
         #expect(!policy.acceptsSubscription(String(repeating: "a", count: 100), from: .anonymous))
+        // In plaintext only the length counts: the longest topic is accepted, a byte more is not.
+        let longest = policy.longestTopic
+        let atLongest = policy.acceptsSubscription(String(repeating: "a", count: longest), from: .anonymous)
+        let pastLongest = policy.acceptsSubscription(String(repeating: "a", count: longest + 1), from: .anonymous)
+        #expect(atLongest && !pastLongest, "\(longest) bytes: \(atLongest), \(longest + 1): \(pastLongest)")
         #expect(!policy.acceptsSubscription(String(repeating: "a", count: 200_000), from: .client(.gateway)))
         #expect(!policy.acceptsSubscription("sys.", from: .revoked))
         #expect(policy.distinctSubscriptions < 1_000)

@@ -55,6 +55,20 @@ import TestTiers
         #expect(!replica.isCurrent)
     }
 
+    /// docs/messages.md: the last 256 revisions applied are remembered to tell one reused with
+    /// other content; an older one is no longer known.
+    @Test func theLast256RevisionsAreRememberedNoOlderOne() {
+        func reused(_ revision: UInt64) -> RosterReplica.Need {
+            var replica = RosterReplica()
+            _ = replica.receive(snapshot(0))
+            for applied in UInt64(1)...300 { _ = replica.receive(update(applied, "Dog-Bot", applied % 2 == 0 ? .fire : .sword)) }
+            return replica.receive(update(revision, "Ice-Bot", .smoke))
+        }
+        #expect(RosterReplica.historyKept == 256)
+        #expect(reused(300 - 255) == .snapshot)
+        #expect(reused(300 - 256) == .nothing)
+    }
+
     @Test func aNewReplicaWaitsForASnapshot() {
         let replica = RosterReplica()
         #expect(!replica.isCurrent)

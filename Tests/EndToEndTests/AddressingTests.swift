@@ -62,7 +62,7 @@ import TestTiers
         let device = "bucketed"
         let bucket = Topic.bucket(ofDevice: device)
         // Subscribed to that bucket's taps only, and to another bucket's.
-        let other = Topic.bucketName((Int(bucket, radix: 16)! + 1) % Topic.bucketCount)
+        let other = Topic.bucketName((try #require(Int(bucket, radix: 16)) + 1) % Topic.bucketCount)
         let listener = try TestClient(
             stack, subscriptions: ["device.tap/presentation-policy/" + bucket, "device.tap/presentation-policy/" + other, "device.tap/input-handling", "ack"],
             service: "listener")

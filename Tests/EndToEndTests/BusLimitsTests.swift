@@ -26,7 +26,7 @@ func residentBytes(of pid: Int32) -> Int? {
         keys = try KeysFolder()
         stack = try Stack(curve: keys)
         context = try ZMQContext()
-        gatewayKeys = try Certificate.load(keys.path + "/gateway.key_secret").keyPair!
+        gatewayKeys = try #require(try Certificate.load(keys.path + "/gateway.key_secret").keyPair)
     }
 
     /// A socket of `type` connected as the gateway to `endpoint`.

@@ -100,7 +100,7 @@ extension ChildProcess {
     @Test func aClientWithAnotherBusKeyIsShutOut() throws {
         // Its key is admitted, but it expects another server: the handshake fails.
         let gateway = try Certificate.load(keys.path + "/gateway.key_secret")
-        try expectShutOut(CurveSettings(keys: gateway.keyPair!, serverKey: try CurveKeyPair.generate().publicKey, certificatePath: "(gateway)"), device: "mitm")
+        try expectShutOut(CurveSettings(keys: try #require(gateway.keyPair), serverKey: try CurveKeyPair.generate().publicKey, certificatePath: "(gateway)"), device: "mitm")
     }
 
     @Test func aClientAddedToAuthorizedIsAdmittedAfterSIGHUP() throws {
@@ -181,6 +181,8 @@ extension ChildProcess {
         ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("cannot read the folder \(keys.path)/authorized: No such file or directory"))
+        // Refused before binding: no socket was made at either endpoint.
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/f") && !FileManager.default.fileExists(atPath: "\(folder)/b"))
     }
 
     @Test func aServiceWithoutItsCertificateSaysWhichFileIsMissing() throws {

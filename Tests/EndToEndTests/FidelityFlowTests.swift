@@ -12,7 +12,7 @@ import TestTiers
     @Test func aTapAtAPointOnThePickerIsThatKey_asDrawnByScreen() throws {
         let shown = try stack.json("ipad", "tap", "weapon")
         let frames = try #require(value(shown.body("input.shown"), "input.buttonFrames") as? [[String: Any]])
-        #expect(frames.count == 6)
+        try #require(frames.count == 6)
         // Blowgun's key, where the model (and so `gateway screen`) puts it.
         let x = try #require(frames[0]["x"] as? Double ?? (frames[0]["x"] as? Int).map(Double.init))
         let y = try #require(frames[0]["y"] as? Double ?? (frames[0]["y"] as? Int).map(Double.init))

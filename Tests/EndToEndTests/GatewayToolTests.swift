@@ -94,7 +94,7 @@ import TestTiers
         _ = try stack.json("ipad", "tap", "outside")
         #expect(watch.waitForExit(timeout: 10) == 0)
         let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
-        let types = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.map { "\($0["device"]!) \($0["type"]!)" }
+        let types = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.map { "\($0["device"] ?? "-") \($0["type"] ?? "-")" }
         #expect(types == ["ipad presentation.presented", "ipad presentation.dismissed"])
     }
 

@@ -45,7 +45,7 @@ import TestTiers
         var pids: [String: pid_t] = [:]
         for name in names {
             pids[name] = helper.waitForLine(timeout: 10) { line -> pid_t? in
-                line.hasPrefix("started \(name) ") ? pid_t(line.split(separator: " ").last!) : nil
+                line.hasPrefix("started \(name) ") ? line.split(separator: " ").last.flatMap { pid_t($0) } : nil
             }
         }
         defer { for pid in pids.values { kill(pid, SIGKILL) } }

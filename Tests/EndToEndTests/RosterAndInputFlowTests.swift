@@ -18,7 +18,7 @@ import TestTiers
         let roster = try stack.json("ipad", "roster")
         let monsters = try #require(value(roster.body("roster.snapshot"), "monsters") as? [[String: Any]])
         #expect(monsters.count == 6)
-        #expect(monsters.map { "\($0["description"]!) \($0["icon"]!) \($0["weapon"]!)" }.first == "MEE-OW meetcatbot.png Sword")
+        #expect(monsters.map { "\($0["description"] ?? "-") \($0["icon"] ?? "-") \($0["weapon"] ?? "-")" }.first == "MEE-OW meetcatbot.png Sword")
         let select = try stack.json("ipad", "select", "Dog-Bot")
         let monster = try #require(value(select.body("roster.selection"), "monster") as? [String: Any])
         #expect(monster["description"] as? String == "BOW-WOW")

@@ -41,6 +41,28 @@ import TestTiers
         #expect(invocation.device == "ipad")
     }
 
+    /// A device id has 1 to 64 characters (as the envelope's `device`): 64 taken, 65 refused.
+    @Test func aDeviceIdOf64CharactersIsTaken_65AreRefused() throws {
+        let longest = String(repeating: "d", count: 64)
+        #expect(try parse("--device \(longest) --profile ipad tap add").device == longest)
+        #expect(usageError("--device \(longest)d --profile ipad tap add")?.description == "a device id has 1 to 64 characters")
+        #expect(usageError("--device= --profile ipad tap add")?.description == "a device id has 1 to 64 characters")
+    }
+
+    /// --timeout and GATEWAY_TIMEOUT take seconds above 0 up to 3600: both ends of the range
+    /// taken, 0 and a hair over 3600 refused — the variable too, never replaced by the default.
+    @Test func theTimeoutIsAbove0UpTo3600Seconds_fromTheOptionOrTheEnvironment() throws {
+        #expect(try parse("--timeout 3600 roster").timeout == 3600)
+        #expect(try parse("--timeout 0.001 roster").timeout == 0.001)
+        #expect(try parse("roster", environment: ["GATEWAY_TIMEOUT": "3600"]).timeout == 3600)
+        #expect(try parse("roster", environment: ["GATEWAY_TIMEOUT": ""]).timeout == 5)
+        for bad in ["0", "3600.001", "-1", "soon"] {
+            #expect(usageError("--timeout \(bad) roster")?.description.hasPrefix("--timeout takes seconds") == true, "\(bad)")
+            let error = #expect(throws: UsageError.self, "\(bad)") { try self.parse("roster", environment: ["GATEWAY_TIMEOUT": bad]) }
+            #expect(error?.description == "GATEWAY_TIMEOUT takes seconds between 0 and 3600, not '\(bad)'")
+        }
+    }
+
     @Test func theDeviceDefaultsToIpadOrTheEnvironment() throws {
         #expect(try parse("roster").device == "ipad")
         #expect(try parse("roster", environment: ["GATEWAY_DEVICE": "iphone"]).profile == .iphone)

@@ -32,7 +32,7 @@ import TestTiers
         ]
     }
 
-    @Test func describePrintsItsSectionsInOneOrderWhateverOrderTheyArrive() {
+    @Test func describePrintsItsSectionsInOneOrderWhateverOrderTheyArrive() throws {
         let messages = describeMessages()
         let expected = ["p1", "p2", "i1", "i2", "r1", "r2"]
         // Every interleaving of the three parallel answers gives the same order: the first hop's.
@@ -41,7 +41,7 @@ import TestTiers
         let first = Array(messages.prefix(2))
         for arrival in [first + input + roster, roster + input + first, [roster[0], input[0], roster[1]] + first + [input[1]],
                         [input[1], roster[1]] + first + [roster[0], input[0]]] {
-            var tracker = ActionTracker(actionId: "A", firstHop: Routing.firstHop(of: .describe)!)
+            var tracker = ActionTracker(actionId: "A", firstHop: try #require(Routing.firstHop(of: .describe)))
             for envelope in arrival { tracker.observe(envelope) }
             #expect(tracker.isComplete)
             #expect(tracker.ordered.map(\.id) == expected)
@@ -121,7 +121,7 @@ import TestTiers
 }
 
 @Suite(.tags(.inMemory)) struct StatusTableTests {
-    @Test func columnsStayAlignedForStaleAndMissingRows() {
+    @Test func columnsStayAlignedForStaleAndMissingRows() throws {
         let beat = { (service: String) in
             Heartbeat(service: service, version: "0.1.0", pid: 4242, uptimeSeconds: 12, intervalMilliseconds: 200, counters: ["handled": 3])
         }
@@ -130,10 +130,10 @@ import TestTiers
             ServiceStatus(heartbeat: beat("roster"), lastHeartbeatAgeMilliseconds: 1234567, stale: true),
         ])
         let lines = StatusCommand.format(report, missing: ["input-handling"]).split(separator: "\n").map(String.init)
-        #expect(lines.count == 5)
+        try #require(lines.count == 5)
         // Every column starts at the same place on every line.
         for header in ["VERSION", "PID", "UPTIME", "HEARTBEAT", "STATE", "COUNTERS"] {
-            let column = lines[0].range(of: header)!.lowerBound.utf16Offset(in: lines[0])
+            let column = try #require(lines[0].range(of: header)).lowerBound.utf16Offset(in: lines[0])
             for line in lines.dropFirst() where line.count > column {
                 let before = line.prefix(column)
                 #expect(before.hasSuffix("  "), "'\(header)' misaligned in: \(line)")
@@ -164,6 +164,7 @@ import TestTiers
         // Each key is drawn at the frame the model gives.
         let fire = try #require(svg.elements(class: "weapon-button").first { $0.attributes["data-name"] == "fire" })
         let key = try #require(fire.children.last { $0.name == "rect" && $0.attributes["fill"] == ScreenTheme.Keyboard.key })
+        try #require(view.buttonFrames.count == 6)
         let frame = view.buttonFrames[1]
         #expect(key.attributes["x"] == SVGBuilder.number(frame.x))
         #expect(key.attributes["y"] == SVGBuilder.number(frame.y))

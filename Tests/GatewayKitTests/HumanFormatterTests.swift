@@ -40,8 +40,8 @@ import TestTiers
         #expect(line(.mediaAddRequested(MediaAddRequested(kind: .photo)))?.contains("\u{1B}") == false)
     }
 
-    @Test func aWeaponChangeReadsAsASentence() {
-        let monster = Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire)
+    @Test func aWeaponChangeReadsAsASentence() throws {
+        let monster = try #require(Catalogue.monster(named: "Dog-Bot")).with(weapon: .fire)
         #expect(line(.monsterUpdated(MonsterUpdated(revision: 3, monster: monster, change: "weapon")), service: "roster")
             == "ipad Dog-Bot's weapon is now Fire (revision 3)")
     }

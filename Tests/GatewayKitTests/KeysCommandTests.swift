@@ -10,6 +10,34 @@ import TestTiers
         try CommandLineParser.parse(line.split(separator: " ").map(String.init)).command
     }
 
+    /// Everything under `path` (not following links): each entry's kind, mode and contents or
+    /// target, by relative path.
+    func tree(_ path: String) -> [String: String] {
+        var entries: [String: String] = [:]
+        let manager = FileManager.default
+        for name in [""] + ((manager.subpaths(atPath: path)) ?? []) {
+            let full = name.isEmpty ? path : path + "/" + name
+            guard let attributes = try? manager.attributesOfItem(atPath: full) else { continue }
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+            switch attributes[.type] as? FileAttributeType {
+            case .typeSymbolicLink?: entries[name] = "link to " + ((try? manager.destinationOfSymbolicLink(atPath: full)) ?? "?")
+            case .typeDirectory?: entries[name] = "folder \(String(mode, radix: 8))"
+            default: entries[name] = "file \(String(mode, radix: 8)) " + ((manager.contents(atPath: full)?.base64EncodedString()) ?? "?")
+            }
+        }
+        return entries
+    }
+
+    /// Runs `request`, which must be refused, and checks that nothing under `watched` changed.
+    func refused(_ request: KeysRequest, watching watched: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = tree(watched)
+        #expect(KeysCommand.run(request) == ExitStatus.refused, sourceLocation: sourceLocation)
+        let after = tree(watched)
+        for name in Set(before.keys).union(after.keys).sorted() where before[name] != after[name] {
+            Issue.record("a refused keys init changed \(name.isEmpty ? watched : name)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func parsesInitWithAFolderAndForce() throws {
         #expect(try parse("keys init run/keys") == .keys(KeysRequest(folder: "run/keys")))
         #expect(try parse("keys init run/keys --force") == .keys(KeysRequest(folder: "run/keys", force: true)))
@@ -47,7 +75,10 @@ import TestTiers
         #expect(warnings.isEmpty)
 
         let before = try Certificate.load(folder + "/roster.key_secret")
-        #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.refused)
+        // Refused: every file, and the folders' modes (here not 0700 any more), as they were.
+        try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: folder + "/authorized")
+        refused(KeysRequest(folder: folder), watching: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder + "/authorized")
         #expect(try Certificate.load(folder + "/roster.key_secret") == before)
         #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.ok)
         #expect(try Certificate.load(folder + "/roster.key_secret") == before)
@@ -63,7 +94,11 @@ import TestTiers
         #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.ok)
         #expect(FileManager.default.fileExists(atPath: folder + "/gateway.key_secret"))
         try FileManager.default.removeItem(atPath: folder + "/roster.key")
-        #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.refused)
+        refused(KeysRequest(folder: folder, ifMissing: true), watching: folder)
+        // A wholly missing certificate beside the half one is not added either: nothing is written.
+        for file in ["monitor.key", "monitor.key_secret", "authorized/monitor.key"] { try FileManager.default.removeItem(atPath: folder + "/" + file) }
+        refused(KeysRequest(folder: folder, ifMissing: true), watching: folder)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/monitor.key_secret"))
     }
 
     @Test func symbolicLinksAreRefusedAndNothingIsWrittenThroughThem() throws {
@@ -76,8 +111,8 @@ import TestTiers
         // The folder itself as a link.
         try FileManager.default.createDirectory(atPath: base + "/real", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: base + "/real")
-        #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.refused)
-        #expect(KeysCommand.run(KeysRequest(folder: folder + "//")) == ExitStatus.refused)
+        refused(KeysRequest(folder: folder), watching: base)
+        refused(KeysRequest(folder: folder + "//"), watching: base)
         #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/real").isEmpty)
         try FileManager.default.removeItem(atPath: folder)
 
@@ -85,19 +120,22 @@ import TestTiers
         #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.ok)
         try FileManager.default.removeItem(atPath: folder + "/bus.key_secret")
         try FileManager.default.createSymbolicLink(atPath: folder + "/bus.key_secret", withDestinationPath: target)
-        #expect(KeysCommand.run(KeysRequest(folder: folder, force: true)) == ExitStatus.refused)
-        #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.refused)
+        // Also with the folder's mode not 0700: a refusal does not make it private either.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+        refused(KeysRequest(folder: folder, force: true), watching: base)
+        refused(KeysRequest(folder: folder, ifMissing: true), watching: base)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
         try FileManager.default.removeItem(atPath: folder + "/bus.key_secret")
         try FileManager.default.createSymbolicLink(atPath: folder + "/bus.key_secret", withDestinationPath: base + "/nowhere")
-        #expect(KeysCommand.run(KeysRequest(folder: folder, force: true)) == ExitStatus.refused)
+        refused(KeysRequest(folder: folder, force: true), watching: base)
         #expect(!FileManager.default.fileExists(atPath: base + "/nowhere"))
 
         // authorized/ as a link.
         try FileManager.default.removeItem(atPath: folder + "/bus.key_secret")
         try FileManager.default.removeItem(atPath: folder + "/authorized")
         try FileManager.default.createSymbolicLink(atPath: folder + "/authorized", withDestinationPath: base + "/real")
-        #expect(KeysCommand.run(KeysRequest(folder: folder, force: true)) == ExitStatus.refused)
+        refused(KeysRequest(folder: folder, force: true), watching: base)
         #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/real").isEmpty)
     }
 
@@ -123,7 +161,7 @@ import TestTiers
         #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.ok)
         let roster = try Certificate.load(folder + "/roster.key_secret")
         for file in ["monitor.key", "monitor.key_secret", "authorized/monitor.key"] { try FileManager.default.removeItem(atPath: folder + "/" + file) }
-        #expect(KeysCommand.run(KeysRequest(folder: folder)) == ExitStatus.refused)
+        refused(KeysRequest(folder: folder), watching: folder)
         #expect(KeysCommand.run(KeysRequest(folder: folder, ifMissing: true)) == ExitStatus.ok)
         #expect(try Certificate.load(folder + "/monitor.key_secret").role == "observer")
         #expect(try Certificate.load(folder + "/roster.key_secret") == roster)

@@ -151,7 +151,7 @@ import TestTiers
         let alert = try #require(svg.element(id: "alert"))
         #expect(svg.element(id: "alert-message")?.text == "Add…")
         let buttons = alert.elements(class: "alert-button")
-        #expect(buttons.compactMap { $0.attributes["data-title"] } == ["Cancel", "Photo", "Audio"])
+        try #require(buttons.compactMap { $0.attributes["data-title"] } == ["Cancel", "Photo", "Audio"])
         let cancel = try #require(buttons.first { $0.classes.contains("cancel") })
         #expect(cancel.attributes["data-index"] == "0")
         #expect(cancel.all.contains { $0.name == "text" && $0.attributes["font-weight"] == "700" })

@@ -15,7 +15,7 @@ import TestTiers
             traceparent: trace?.traceparent, parentSpan: parent, body: body)
     }
 
-    @Test func theTreeHangsEachMessageUnderItsCauseWithTheHopsLatency() {
+    @Test func theTreeHangsEachMessageUnderItsCauseWithTheHopsLatency() throws {
         let forwardSpan = TraceContext(traceId: root.traceId, spanId: "1111111111111111")
         let action = TraceTree.Hop(envelope: message("a-1", "gateway", .tap(Tap(element: "weapon")), trace: root, parent: nil), at: 10)
         let forward = message("p-1", "presentation-policy", .inputTap(InputTap(element: "weapon", keyboard: KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024))), trace: forwardSpan, parent: root.spanId)
@@ -25,6 +25,7 @@ import TestTiers
             TraceTree.Hop(envelope: forward, at: 10.001), TraceTree.Hop(envelope: ack, at: 10.0015), TraceTree.Hop(envelope: shown, at: 10.00175),
         ])
         let lines = tree.lines()
+        try #require(lines.count == 5)
         #expect(lines[0] == "trace 4bf92f3577b34da6a3ce929d0e0e4736 — 3 message(s) caused by device.tap a-1")
         #expect(lines[1].hasPrefix("gateway device.tap a-1 at 2026-11-30T03:14:39.123Z sent [span 00f067aa0ba902b7]"))
         #expect(lines[2].hasPrefix("├─ presentation-policy input.tap p-1 ") && lines[2].contains(" +1.000 ms "))

@@ -76,6 +76,25 @@ import TestTiers
         #expect(core.devices["ipad"] == nil)
     }
 
+    /// docs/security.md: keyboard metrics from 0 to 100,000 pt are taken; a hair outside either end is refused.
+    @Test func keyboardMetricsFromZeroTo100000PointsAreTaken_aHairOutsideIsRefused() {
+        for keyboard in [KeyboardMetrics(width: 0, systemHeight: 0, windowHeight: 0),
+                         KeyboardMetrics(width: 100_000, systemHeight: 100_000, windowHeight: 100_000)] {
+            var core = InputCore()
+            #expect(types(tap(&core, "notes", keyboard: keyboard)) == [.inputShown], "\(keyboard)")
+        }
+        for keyboard in [KeyboardMetrics(width: -0.001, systemHeight: 264, windowHeight: 1024),
+                         KeyboardMetrics(width: 768, systemHeight: -0.001, windowHeight: 1024),
+                         KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: -0.001),
+                         KeyboardMetrics(width: 100_000.001, systemHeight: 264, windowHeight: 1024),
+                         KeyboardMetrics(width: 768, systemHeight: 100_000.001, windowHeight: 1024),
+                         KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 100_000.001)] {
+            var core = InputCore()
+            #expect(tap(&core, "notes", keyboard: keyboard).map { $0.errorBody?.code } == ["bad-keyboard"], "\(keyboard)")
+            #expect(core.devices.isEmpty)
+        }
+    }
+
     @Test func tappingTheWeaponAgainWhileItIsFirstResponderSaysNothingChanged() {
         var core = InputCore()
         _ = tap(&core, "weapon")
@@ -104,13 +123,13 @@ import TestTiers
         #expect(core.devices["ipad"]?.firstResponder == nil)
     }
 
-    @Test func everyWeaponButtonPicksItsWeapon() {
+    @Test func everyWeaponButtonPicksItsWeapon() throws {
         for weapon in Weapon.allCases {
             var core = InputCore()
             _ = tap(&core, "weapon")
             let effects = tap(&core, weapon.buttonElement)
             #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: weapon)))
-            #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: Weapon(rawValue: weapon.rawValue)!)))
+            #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: try #require(Weapon(rawValue: weapon.rawValue)))))
         }
     }
 
@@ -202,18 +221,20 @@ import TestTiers
         }
     }
 
-    @Test func aPointOnAKeyOfThePickerIsThatKey() {
+    @Test func aPointOnAKeyOfThePickerIsThatKey() throws {
         var core = InputCore()
         _ = tap(&core, "weapon")
+        try #require(picker.buttonFrames.count == 6)
         let blowgun = picker.buttonFrames[0]
         let effects = tap(&core, at: Point(x: blowgun.midX, y: blowgun.midY))
         #expect(effects.first?.body == .weaponSelected(WeaponSelected(weapon: .blowgun)))
         #expect(core.devices["ipad"]?.firstResponder == nil)
     }
 
-    @Test func aPointOnClose_closesThePicker() {
+    @Test func aPointOnClose_closesThePicker() throws {
         var core = InputCore()
         _ = tap(&core, "weapon")
+        try #require(picker.buttonFrames.count == 6)
         let close = picker.buttonFrames[5]
         #expect(tap(&core, at: Point(x: close.midX, y: close.midY)) == [.publish(.inputHidden(InputHidden(input: picker, reason: "closed")))])
     }
@@ -235,9 +256,10 @@ import TestTiers
         #expect(types(tap(&core, at: Point(x: 100, y: 900))) == [.inputPassed])
     }
 
-    @Test func aKeyWithInteractionOffIsRefused_byNameAndByPoint() {
+    @Test func aKeyWithInteractionOffIsRefused_byNameAndByPoint() throws {
         var core = InputCore()
         _ = tap(&core, "weapon")
+        try #require(picker.buttonFrames.count == 6)
         let blowgun = picker.buttonFrames[0]
         #expect(interaction(&core, "blowgun", false) == [.publish(.interactionChanged(
             InteractionChanged(element: "blowgun", enabled: false, interactionDisabled: ["blowgun"])))])
@@ -282,12 +304,13 @@ import TestTiers
             frame: Rect(x: 249, y: 437, width: 270, height: 150), contentSize: Size(width: 270, height: 150), passthrough: [])
     }
 
-    @Test func anAlertUpRefusesInputViewButtonsAndPassesPointsBack() {
+    @Test func anAlertUpRefusesInputViewButtonsAndPassesPointsBack() throws {
         var core = InputCore()
         _ = tap(&core, "weapon")
         let alert = presentation(.alert)
         #expect(core.handle(device: "ipad", action: .presented(Presented(presentation: alert, reason: "tap"))) == [])
         #expect(tap(&core, "fire").first?.errorBody?.code == "modal-alert")
+        try #require(picker.buttonFrames.count == 6)
         let fire = picker.buttonFrames[1]
         #expect(types(tap(&core, at: Point(x: fire.midX, y: fire.midY))) == [.inputPassed])
         #expect(core.handle(device: "ipad", action: .dismissed(Dismissed(presentation: alert, reason: "button"))) == [])
@@ -304,7 +327,7 @@ import TestTiers
         #expect(tap(&core, "fire").first?.errorBody?.code == "modal-alert")
     }
 
-    @Test func inSlideOverThePickerSpansTheScreenNotTheWindow() {
+    @Test func inSlideOverThePickerSpansTheScreenNotTheWindow() throws {
         // A 320 pt window at the right edge of a 1024 pt landscape screen.
         var core = InputCore()
         let slideOver = KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768, left: -704)
@@ -312,7 +335,7 @@ import TestTiers
         guard case .inputShown(let input) = shown.first?.body else { Issue.record("expected input.shown"); return }
         #expect(input.input.width == 1024)
         #expect(input.input.frame == Rect(x: -704, y: 658, width: 1024, height: 110))
-        #expect(input.input.buttonFrames.count == 6)
+        try #require(input.input.buttonFrames.count == 6)
         // A key left of the window (negative x) is still the keyboard's to take.
         let fire = input.input.buttonFrames[1]
         #expect(fire.minX < 0)
@@ -351,5 +374,66 @@ extension Effect {
                 }
             }
         }
+    }
+}
+
+/// A refused action changes nothing in input-handling either: its error alone is published, the
+/// device is held as before (its keyboard too, when the refused action carried another), and the
+/// next action does what it would have done had the refused one never come.
+@Suite(.tags(.unit)) struct InputRefusalTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let before: [InputAction]
+        let refused: InputAction
+        let code: String
+        let next: InputAction
+        var testDescription: String { name }
+    }
+
+    static let portrait = KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)
+    static let landscape = KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768)
+    static let weapon = InputAction.inputTap(InputTap(element: "weapon", keyboard: portrait))
+    static let alert = Presentation(
+        style: .alert, content: .add, message: "Add…", buttons: ["Cancel", "Photo", "Audio"], buttonFrames: [],
+        cancelButtonIndex: 0, anchor: nil, permittedArrowDirections: nil, arrowDirection: .unknown, arrowTip: nil,
+        frame: Rect(x: 249, y: 437, width: 270, height: 200), contentSize: Size(width: 270, height: 200), passthrough: [])
+
+    static let cases: [Case] = [
+        Case(name: "a picker button under an alert", before: [weapon, .presented(Presented(presentation: alert, reason: "tap"))],
+             refused: .tap(Tap(element: "fire")), code: "modal-alert",
+             next: .dismissed(Dismissed(presentation: alert, reason: "button"))),
+        Case(name: "a first responder that is not one, with another keyboard", before: [weapon],
+             refused: .inputTap(InputTap(element: "laser", keyboard: landscape)), code: "unknown-element",
+             next: .tap(Tap(element: "fire"))),
+        Case(name: "a button with interaction off", before: [weapon, .interaction(Interaction(element: "fire", enabled: false))],
+             refused: .tap(Tap(element: "fire")), code: "interaction-disabled", next: .tap(Tap(element: "smoke"))),
+        Case(name: "a picker button while the picker is hidden", before: [.interaction(Interaction(element: "close", enabled: false))],
+             refused: .tap(Tap(element: "sword")), code: "no-such-element", next: weapon),
+        Case(name: "a button the picker has not", before: [weapon],
+             refused: .tap(Tap(element: "laser")), code: "unknown-element", next: .tap(Tap(element: "close"))),
+        Case(name: "an interaction of a button the picker has not", before: [weapon],
+             refused: .interaction(Interaction(element: "add", enabled: false)), code: "unknown-element", next: .describe(Describe())),
+        Case(name: "keyboard metrics out of range in a layout", before: [weapon],
+             refused: .layout(DeviceLayout(
+                orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
+                keyboard: KeyboardMetrics(width: 1e6, systemHeight: 352, windowHeight: 768), reason: "rotation")),
+             code: "bad-keyboard", next: .tap(Tap(element: "blowgun"))),
+    ]
+
+    @Test(arguments: cases)
+    func aRefusedActionChangesNothing_theNextActsAsIfItNeverCame(_ refusal: Case) {
+        var refusing = InputCore(), twin = InputCore()
+        for action in refusal.before {
+            _ = refusing.handle(device: "ipad", action: action)
+            _ = twin.handle(device: "ipad", action: action)
+        }
+        let before = refusing.devices
+        let effects = refusing.handle(device: "ipad", action: refusal.refused)
+        #expect(effects.map { $0.errorBody?.code } == [refusal.code], "\(effects)")
+        #expect(refusing.devices == before)
+        // The next action: a weapon tap after a hidden picker, or the picker as it was.
+        let next = refusing.handle(device: "ipad", action: refusal.next)
+        #expect(next == twin.handle(device: "ipad", action: refusal.next))
+        #expect(refusing.devices == twin.devices)
     }
 }

@@ -43,6 +43,36 @@ import TestTiers
         }
     }
 
+    /// Each limit's range holds at both ends and refuses one past either; the per-address limit
+    /// may equal the total, not exceed it.
+    @Test(arguments: [
+        ("MONITOR_MAX_CONNECTIONS", 1, 1_000_000), ("MONITOR_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000),
+        ("MONITOR_MAX_STREAMS", 0, 1_000_000), ("MONITOR_REQUEST_TIMEOUT_SECONDS", 1, 3600),
+    ])
+    func eachRangeHoldsAtBothEnds(_ name: String, _ lowest: Int, _ highest: Int) throws {
+        // The total at its largest and the per-address limit at its least, so that neither
+        // bounds the other: each is judged on its own range.
+        let room = ["MONITOR_MAX_CONNECTIONS": "1000000", "MONITOR_MAX_CONNECTIONS_PER_ADDRESS": "1"]
+        for value in [lowest, highest] {
+            let limits = try MonitorLimits(environment: room.merging([name: String(value)]) { $1 })
+            let read = switch name {
+            case "MONITOR_MAX_CONNECTIONS": limits.maxConnections
+            case "MONITOR_MAX_CONNECTIONS_PER_ADDRESS": limits.maxConnectionsPerAddress
+            case "MONITOR_MAX_STREAMS": limits.maxStreams
+            default: limits.requestTimeout
+            }
+            #expect(read == value, "\(name)=\(value)")
+        }
+        for value in [lowest - 1, highest + 1] {
+            let error = #expect(throws: LimitsError.self, "\(name)=\(value)") {
+                try MonitorLimits(environment: room.merging([name: String(value)]) { $1 })
+            }
+            #expect(error?.description.contains(name) == true)
+        }
+        let equal = try MonitorLimits(environment: ["MONITOR_MAX_CONNECTIONS": "100", "MONITOR_MAX_CONNECTIONS_PER_ADDRESS": "100"])
+        #expect(equal.maxConnectionsPerAddress == 100)
+    }
+
     @Test func limitsAreFittedToTheOpenFilesAllowed() throws {
         let limits = try MonitorLimits(environment: ["MONITOR_MAX_CONNECTIONS": "4000", "MONITOR_MAX_CONNECTIONS_PER_ADDRESS": "3000"])
         #expect(limits.fitting(descriptors: 20_000) == nil)

@@ -127,6 +127,35 @@ import TestTiers
         #expect(text.contains("monsterbus_action_round_trip_seconds_bucket{action=\"device.tap\",le=\"+Inf\"} 1\n"))
     }
 
+    /// Up (`service_up` 1, "up" in the health table) for exactly three heartbeat intervals after
+    /// the last heartbeat, stale a millisecond later — as `gateway status` says (`BusRegistry`).
+    @Test func aServiceIsUpForExactlyThreeIntervals_staleAMillisecondLater() {
+        var wire = Wire()
+        let beat = wire.envelope(.heartbeat(Heartbeat(
+            service: "roster", version: "0.1.0", pid: 1, uptimeSeconds: 2, intervalMilliseconds: 1000, counters: [:])),
+            from: "roster", device: nil)
+        _ = wire.model.receive(beat, at: 128)
+        for (now, up) in [(131.0, true), (131.001, false)] {
+            let metrics = MetricsText.render(wire.model, now: now, monitor: MonitorCounters())
+            #expect(metrics.contains("monsterbus_service_up{service=\"roster\"} \(up ? 1 : 0)\n"), "at +\(now - 128) s")
+            let health = MonitorFragments.health(wire.model, now: now, monitor: MonitorCounters())
+            #expect(health.contains("<tr class=\"\(up ? "up" : "stale")\" data-service=\"roster\">"), "at +\(now - 128) s")
+        }
+    }
+
+    /// docs/monitor.md: the overview draws up to 24 screens; the others are linked.
+    @Test(arguments: [24, 25])
+    func theOverviewDrawsUpTo24ScreensAndLinksTheOthers(_ devices: Int) {
+        var wire = Wire()
+        for index in 0..<devices { wire.act("pad-\(index + 10)", .tap(Tap(element: "add", profile: .ipad))) }
+        #expect(wire.model.devices.count == devices)
+        let page = MonitorPage.overview(wire.model, now: wire.now, monitor: MonitorCounters())
+        #expect(page.components(separatedBy: "<section class=\"device\"").count - 1 == min(devices, MonitorPage.maxScreens))
+        #expect(MonitorPage.maxScreens == 24)
+        #expect(page.contains("<p class=\"more\">") == (devices > 24))
+        #expect(page.contains("<p class=\"more\">and 1 more: <a href=\"/device/pad-34\">pad-34</a></p>") == (devices == 25))
+    }
+
     @Test func anEventStreamSendsOnlyWhatChanged() {
         var wire = Wire()
         _ = wire.ready()
@@ -146,12 +175,12 @@ import TestTiers
         #expect(!next.contains("class=\\\"popover add"))
     }
 
-    @Test func everyScreenOnAPageHasItsOwnIds() {
+    @Test func everyScreenOnAPageHasItsOwnIds() throws {
         var wire = Wire()
         _ = wire.ready()
         wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
         wire.answerDescribe("ipad", id: "monitor-describe-1")
-        let svg = MonitorFragments.screen("ipad", wire.model.devices["ipad"]!, model: wire.model) ?? ""
+        let svg = MonitorFragments.screen("ipad", try #require(wire.model.devices["ipad"]), model: wire.model) ?? ""
         #expect(svg.contains(" id=\"d69706164-popover\""))
         #expect(svg.contains("clip-path=\"url(#d69706164-window-clip)\""))
         #expect(!svg.contains(" id=\"popover\""))

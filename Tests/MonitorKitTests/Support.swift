@@ -2,6 +2,7 @@ import Domain
 import MonitorKit
 import PresentationCore
 import PresentationService
+import Testing
 import Wire
 
 /// Makes envelopes as the processes would send them, and feeds them to a model.
@@ -41,7 +42,11 @@ struct Wire {
         let sent = envelope(action, from: "gateway", device: device)
         deliver(sent)
         var emitted: [String] = []
-        for effect in core.handle(device: device, action: PresentationAction(action)!) where effect.forwardTo == nil {
+        guard let decided = PresentationAction(action) else {
+            Issue.record("\(action.type) is not an action presentation-policy decides")
+            return sent.id
+        }
+        for effect in core.handle(device: device, action: decided) where effect.forwardTo == nil {
             let message = envelope(effect.body, from: "presentation-policy", device: device, correlationId: sent.id)
             emitted.append(message.id)
             deliver(message)

@@ -8,7 +8,7 @@ import TestTiers
     @Test func addOnARegularIPadPresentsAPopoverAnchoredAtThePlusButton() throws {
         var harness = Harness()
         let effects = harness.tap("ipad", "add")
-        #expect(types(effects) == [.presented])
+        try #require(types(effects) == [.presented])
         let popover = try #require(effects[0].presented).presentation
         #expect(popover.style == .popover)
         #expect(popover.content == .add)
@@ -27,7 +27,7 @@ import TestTiers
     @Test func addOnAnIPhonePresentsTheAddAlertAndNeverAPopover() throws {
         var harness = Harness()
         let effects = harness.tap("iphone", "add")
-        #expect(types(effects) == [.presented])
+        try #require(types(effects) == [.presented])
         let alert = try #require(effects[0].presented).presentation
         #expect(alert.style == .alert)
         #expect(alert.message == "Add…")
@@ -55,11 +55,31 @@ import TestTiers
         #expect(try #require(effects.first?.presented).presentation.style == .alert)
     }
 
+    /// Popovers exist from iPhone OS 3.2: that version and every later one get the popover (and
+    /// the split view with its Monster List button); every earlier one the alert and no split view.
+    @Test(arguments: ["3.2", "3.2.0", "3.2.1", "3.10", "4.0", "17.0"])
+    func anIPadFromTheFirstOSWithPopoversOnGetsThePopover(_ os: String) throws {
+        var profile = DeviceProfile.ipad
+        profile.os = try #require(OSVersion(os))
+        var harness = Harness()
+        #expect(try #require(harness.tap("pad", "add", profile: profile).first?.presented).presentation.style == .popover)
+        #expect(try #require(harness.tap("list", "monster-list", profile: profile).first?.presented).presentation.content == .monsterList)
+    }
+
+    @Test(arguments: ["3.1.9", "3.1.3", "3.1", "3", "2.0"])
+    func anIPadBeforeTheFirstOSWithPopoversGetsTheAlert(_ os: String) throws {
+        var profile = DeviceProfile.ipad
+        profile.os = try #require(OSVersion(os))
+        var harness = Harness()
+        #expect(try #require(harness.tap("pad", "add", profile: profile).first?.presented).presentation.style == .alert)
+        #expect(harness.tap("list", "monster-list", profile: profile).first?.errorBody?.code == "no-such-element")
+    }
+
     @Test func photoInThePopoverDismissesItAndRequestsAPhoto() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.tap("ipad", "photo")
-        #expect(types(effects) == [.dismissed, .mediaAddRequested])
+        try #require(types(effects) == [.dismissed, .mediaAddRequested])
         let dismissed = try #require(effects[0].dismissed)
         #expect(dismissed.reason == "button")
         #expect(dismissed.button == "Photo")
@@ -68,11 +88,11 @@ import TestTiers
         #expect(harness.presentation("ipad") == nil)
     }
 
-    @Test func audioInThePopoverDismissesItAndRequestsAudio() {
+    @Test func audioInThePopoverDismissesItAndRequestsAudio() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.tap("ipad", "audio")
-        #expect(types(effects) == [.dismissed, .mediaAddRequested])
+        try #require(types(effects) == [.dismissed, .mediaAddRequested])
         #expect(effects[1].body == .mediaAddRequested(MediaAddRequested(kind: .audio)))
     }
 
@@ -81,7 +101,7 @@ import TestTiers
             var harness = Harness()
             _ = harness.tap("iphone", "add")
             let effects = harness.tap("iphone", button)
-            #expect(types(effects) == [.dismissed, .mediaAddRequested])
+            try #require(types(effects) == [.dismissed, .mediaAddRequested])
             #expect(try #require(effects[0].dismissed).buttonIndex == index)
             #expect(effects[1].body == .mediaAddRequested(MediaAddRequested(kind: kind)))
         }
@@ -91,7 +111,7 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("iphone", "add")
         let effects = harness.tap("iphone", "cancel")
-        #expect(types(effects) == [.dismissed])
+        try #require(types(effects) == [.dismissed])
         let dismissed = try #require(effects[0].dismissed)
         #expect(dismissed.button == "Cancel")
         #expect(dismissed.buttonIndex == 0)

@@ -11,7 +11,7 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.tap("ipad", "outside")
-        #expect(types(effects) == [.dismissed])
+        try #require(types(effects) == [.dismissed])
         #expect(try #require(effects[0].dismissed).reason == "outside-tap")
         #expect(harness.presentation("ipad") == nil)
     }
@@ -21,7 +21,7 @@ import TestTiers
         _ = harness.tap("ipad", "add")
         let effects = harness.tap("ipad", "weapon")
         // The tap is consumed by the dismissal: the weapon image never gets it.
-        #expect(types(effects) == [.dismissed])
+        try #require(types(effects) == [.dismissed])
         #expect(try #require(effects[0].dismissed).reason == "outside-tap")
     }
 
@@ -29,7 +29,7 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.tap("ipad", "add")
-        #expect(types(effects) == [.dismissed])
+        try #require(types(effects) == [.dismissed])
         #expect(try #require(effects[0].dismissed).reason == "toggle")
         #expect(harness.presentation("ipad") == nil)
     }
@@ -38,7 +38,7 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.tap("ipad", "color")
-        #expect(types(effects) == [.dismissed, .presented])
+        try #require(types(effects) == [.dismissed, .presented])
         #expect(try #require(effects[0].dismissed).reason == "replaced")
         #expect(try #require(effects[1].presented).presentation.content == .color)
         #expect(harness.presentation("ipad")?.content == .color)
@@ -56,22 +56,23 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("ipad", "icon")
         let effects = harness.tap("ipad", "add")
-        #expect(types(effects) == [.dismissed])
+        try #require(types(effects) == [.dismissed])
         #expect(try #require(effects[0].dismissed).reason == "outside-tap")
     }
 
-    @Test func aPointOnAPopoverButtonIsThatButton() {
+    @Test func aPointOnAPopoverButtonIsThatButton() throws {
         var harness = Harness()
-        let popover = harness.tap("ipad", "add")[0].presented!.presentation
+        let popover = try #require(harness.tap("ipad", "add").first?.presented).presentation
+        try #require(popover.buttonFrames.count == 2)
         let audio = popover.buttonFrames[1]
         let effects = harness.tap("ipad", at: Point(x: audio.midX, y: audio.midY))
-        #expect(types(effects) == [.dismissed, .mediaAddRequested])
+        try #require(types(effects) == [.dismissed, .mediaAddRequested])
         #expect(effects[1].body == .mediaAddRequested(MediaAddRequested(kind: .audio)))
     }
 
-    @Test func aPointInsideThePopoverOffItsButtonsDoesNothing() {
+    @Test func aPointInsideThePopoverOffItsButtonsDoesNothing() throws {
         var harness = Harness()
-        let popover = harness.tap("ipad", "add")[0].presented!.presentation
+        let popover = try #require(harness.tap("ipad", "add").first?.presented).presentation
         #expect(harness.tap("ipad", at: Point(x: popover.frame.minX + 2, y: popover.frame.maxY - 2)).first?.unchanged?.reason == "inside-popover")
         #expect(harness.presentation("ipad") != nil)
     }
@@ -89,7 +90,7 @@ import TestTiers
 @Suite(.tags(.unit)) struct ModalityTests {
     @Test func whileAnAlertIsUpOtherTapsAreRefusedAndNothingElseIsPresented() throws {
         var harness = Harness()
-        let alert = harness.tap("iphone", "add")[0].presented!.presentation
+        let alert = try #require(harness.tap("iphone", "add").first?.presented).presentation
         for element in ["add", "color", "outside", "weapon", "icon", "laser"] {
             let effects = harness.tap("iphone", element)
             #expect(types(effects) == [.error], "tap \(element)")
@@ -104,10 +105,10 @@ import TestTiers
         #expect(harness.select("iphone", "Dog-Bot").first?.errorBody?.code == "modal-alert")
     }
 
-    @Test func aPointTapOnAnAlertButtonIsThatButton() {
+    @Test func aPointTapOnAnAlertButtonIsThatButton() throws {
         var harness = Harness()
-        let alert = harness.tap("iphone", "add")[0].presented!.presentation
-        let cancel = alert.buttonFrames[0]
+        let alert = try #require(harness.tap("iphone", "add").first?.presented).presentation
+        let cancel = try #require(alert.buttonFrames.first)
         #expect(types(harness.tap("iphone", at: Point(x: cancel.midX, y: cancel.midY))) == [.dismissed])
         #expect(harness.presentation("iphone") == nil)
     }

@@ -20,7 +20,7 @@ import TestTiers
     @Test func inSplitViewTheWindowIsAtTheLeftAndTheKeyboardSpansTheScreen() throws {
         var harness = Harness()
         let effects = harness.send("ipad", .resize(Resize(mode: .splitView, profile: .ipad)))
-        #expect(types(effects) == [.deviceLayout])
+        try #require(types(effects) == [.deviceLayout])
         guard case .deviceLayout(let layout) = effects[0].body, let keyboard = layout.keyboard else {
             Issue.record("expected layout.changed with the keyboard"); return
         }
@@ -53,12 +53,12 @@ import TestTiers
         #expect(harness.send("ipad", .inputPassed(InputPassed(point: Point(x: 400, y: 2000)))).first?.unchanged?.reason == "off-screen")
     }
 
-    @Test func withAnAlertUpAPointNeverReachesTheKeyboard() {
+    @Test func withAnAlertUpAPointNeverReachesTheKeyboard() throws {
         var harness = Harness()
-        let alert = harness.tap("iphone", "add")[0].presented!.presentation
-        let cancel = alert.buttonFrames[0]
+        let alert = try #require(harness.tap("iphone", "add").first?.presented).presentation
+        let cancel = try #require(alert.buttonFrames.first)
         let effects = harness.send("iphone", .tap(Tap(point: Point(x: cancel.midX, y: cancel.midY))))
-        #expect(types(effects) == [.dismissed])
+        try #require(types(effects) == [.dismissed])
         #expect(effects[0].dismissed?.buttonIndex == 0)
     }
 

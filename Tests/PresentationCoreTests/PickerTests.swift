@@ -25,7 +25,7 @@ import PresentationService
         var harness = Harness()
         _ = harness.tap("ipad", "color")
         let effects = harness.tap("ipad", "red")
-        #expect(types(effects) == [.dismissed, .colorSelected])
+        try #require(types(effects) == [.dismissed, .colorSelected])
         #expect(effects[1].body == .colorSelected(ColorSelected(color: .red)))
         #expect(effects[1].forwardTo == MonsterBus.Service.roster)
         #expect(harness.presentation("ipad") == nil)
@@ -37,7 +37,7 @@ import PresentationService
         #expect(alert.style == .alert)
         #expect(alert.buttons == ["Cancel", "Red", "Green", "Blue"])
         let effects = harness.tap("iphone", "blue")
-        #expect(types(effects) == [.dismissed, .colorSelected])
+        try #require(types(effects) == [.dismissed, .colorSelected])
         #expect(effects[1].body == .colorSelected(ColorSelected(color: .blue)))
     }
 
@@ -54,7 +54,7 @@ import PresentationService
         var harness = Harness()
         _ = harness.tap("ipad", "monster-list")
         let effects = harness.select("ipad", "Dog-Bot")
-        #expect(types(effects) == [.dismissed, .rosterSelect])
+        try #require(types(effects) == [.dismissed, .rosterSelect])
         #expect(try #require(effects[0].dismissed).reason == "selection")
         #expect(effects[1].body == .rosterSelect(RosterSelect(monster: "Dog-Bot")))
         #expect(effects[1].forwardTo == MonsterBus.Service.roster)
@@ -64,7 +64,7 @@ import PresentationService
         var harness = Harness()
         _ = harness.tap("ipad", "monster-list")
         let effects = harness.tap("ipad", "ice-bot")
-        #expect(types(effects) == [.dismissed, .rosterSelect])
+        try #require(types(effects) == [.dismissed, .rosterSelect])
         let dismissed = try #require(effects.first?.dismissed)
         #expect(dismissed.reason == "selection")
         #expect(dismissed.presentation.content == .monsterList)
@@ -136,12 +136,12 @@ import PresentationService
         #expect(harness.send("ipad", .tap(tap)).first?.errorBody?.code == "bad-tap")
     }
 
-    @Test func describeGivesTheStateOnly() {
+    @Test func describeGivesTheStateOnly() throws {
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.send("ipad", .describe(Describe()))
         // input-handling and roster answer the same describe themselves (Routing.firstHop).
-        #expect(types(effects) == [.deviceState])
+        try #require(types(effects) == [.deviceState])
         guard case .deviceState(let state) = effects[0].body else { return }
         #expect(state.presentation?.content == .add)
         #expect(state.popoverArrowDirection == .up)
@@ -150,7 +150,7 @@ import PresentationService
     @Test func withNoPopoverTheArrowDirectionIsUnknown() {
         var harness = Harness()
         let effects = harness.send("ipad", .describe(Describe(profile: .ipad)))
-        guard case .deviceState(let state) = effects[0].body else { Issue.record("no state"); return }
+        guard case .deviceState(let state) = effects.first?.body else { Issue.record("no state"); return }
         #expect(state.popoverArrowDirection == .unknown)
     }
 }
@@ -195,6 +195,20 @@ import PresentationService
         var profile = DeviceProfile.ipad
         profile.screen = Size(width: 0, height: 10)
         #expect(harness.tap("bad", "add", profile: profile).first?.errorBody?.code == "bad-profile")
+    }
+
+    /// A screen is 1 to 4096 points on each side (the `bad-profile` error says so): both ends
+    /// are taken, a hair outside either is refused and no device is made.
+    @Test func aScreenFrom1To4096PointsIsTaken_aHairOutsideIsRefused() {
+        for (width, height, taken) in [(1.0, 1.0, true), (4096.0, 4096.0, true), (768, 4096, true),
+                                       (0.5, 1024, false), (768, 0.999, false), (4096.001, 1024, false), (768, 4097, false)] {
+            var harness = Harness()
+            var profile = DeviceProfile.ipad
+            profile.screen = Size(width: width, height: height)
+            let effects = harness.tap("sized", "add", profile: profile)
+            #expect((effects.first?.errorBody?.code == "bad-profile") == !taken, "\(width)×\(height): \(effects)")
+            #expect((harness.core.devices["sized"] != nil) == taken, "\(width)×\(height)")
+        }
     }
 
     @Test func aRefusedActionLeavesTheDeviceAsItWas() {

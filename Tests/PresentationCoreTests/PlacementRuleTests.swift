@@ -23,6 +23,23 @@ import TestTiers
         #expect(geometry.frame.maxY == middle.minY - PopoverGeometry.arrowHeight)
     }
 
+    /// docs/behaviour.md: the first direction where the *whole* content fits wins — a body that
+    /// fills the room below the anchor to the point (window less its 10-pt margin), or the width
+    /// within the margins, still fits; a point more does not, and the next direction is taken.
+    @Test func contentFillingTheRoomExactlyFits_aPointMoreDoesNot() {
+        // Below the anchor: 1024 - 10 (margin) - 13 (arrow) - 125 = 876 for the anchor's bottom.
+        let exact = Rect(x: 300, y: 856, width: 44, height: 20)
+        #expect(PopoverGeometry(anchor: exact, contentSize: size, permitted: .any, window: window).arrowDirection == .up)
+        let lower = Rect(x: 300, y: 857, width: 44, height: 20)
+        #expect(PopoverGeometry(anchor: lower, contentSize: size, permitted: .any, window: window).arrowDirection == .down)
+        // Across: 768 less two margins is 748 points. Wider, nothing fits and the roomiest
+        // direction (down, here) takes the body, shrunk to the width.
+        let fullWidth = PopoverGeometry(anchor: exact, contentSize: Size(width: 748, height: 125), permitted: .any, window: window)
+        #expect(fullWidth.arrowDirection == .up && fullWidth.frame.width == 748)
+        let wider = PopoverGeometry(anchor: exact, contentSize: Size(width: 749, height: 125), permitted: .any, window: window)
+        #expect(wider.arrowDirection == .down && wider.frame.width == 748)
+    }
+
     @Test func acrossTheArrowTheBodyIsCentredOnTheAnchor() {
         let geometry = PopoverGeometry(anchor: middle, contentSize: size, permitted: .any, window: window)
         #expect(geometry.frame.midX == middle.midX)
@@ -42,6 +59,7 @@ import TestTiers
     @Test func cancelIsIndex0ButDrawnAsTheBottomRowSoATapThereCancels() throws {
         var harness = Harness()
         let alert = try #require(harness.tap("iphone", "add").first?.presented).presentation
+        try #require(alert.buttonFrames.count == 3)
         #expect(alert.buttonFrames[0] == Rect(x: 52.5, y: 389.5, width: 270, height: 44))
         #expect(alert.buttonFrames[1] == Rect(x: 52.5, y: 301.5, width: 270, height: 44))
         #expect(alert.buttonFrames[2] == Rect(x: 52.5, y: 345.5, width: 270, height: 44))

@@ -7,9 +7,9 @@ import TestTiers
 @Suite(.tags(.unit)) struct RotationTests {
     @Test func aBarButtonPopoverIsHiddenThenPresentedAgainAtTheAnchorsNewPlace() throws {
         var harness = Harness()
-        let before = harness.tap("ipad", "add")[0].presented!.presentation
+        let before = try #require(harness.tap("ipad", "add").first?.presented).presentation
         let effects = harness.rotate("ipad", .landscape)
-        #expect(types(effects) == [.hidden, .deviceLayout, .presented])
+        try #require(types(effects) == [.hidden, .deviceLayout, .presented])
         #expect(try #require(effects[0].hidden).presentation == before)
         let after = try #require(effects[2].presented)
         #expect(after.reason == "rotation")
@@ -26,7 +26,7 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("ipad", "monster-list")
         let effects = harness.rotate("ipad", .landscape)
-        #expect(types(effects) == [.hidden, .deviceLayout, .dismissed])
+        try #require(types(effects) == [.hidden, .deviceLayout, .dismissed])
         #expect(try #require(effects[2].dismissed).reason == "anchor-gone")
         #expect(harness.presentation("ipad") == nil)
         let refused = harness.tap("ipad", "monster-list")
@@ -37,7 +37,7 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("ipad", "icon")
         let effects = harness.rotate("ipad", .landscape)
-        #expect(types(effects) == [.hidden, .deviceLayout, .dismissed])
+        try #require(types(effects) == [.hidden, .deviceLayout, .dismissed])
         #expect(try #require(effects[2].dismissed).reason == "rect-anchor")
     }
 
@@ -45,7 +45,7 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("iphone", "add")
         let effects = harness.rotate("iphone", .landscape)
-        #expect(types(effects) == [.deviceLayout, .moved])
+        try #require(types(effects) == [.deviceLayout, .moved])
         let alert = try #require(effects[1].moved)
         #expect(alert.reason == "rotation")
         #expect(alert.presentation.frame.midX == 667.0 / 2)
@@ -65,7 +65,7 @@ import TestTiers
     @Test func landscapeShowsTheRosterPaneAndNoMonsterListButton() throws {
         var harness = Harness()
         let effects = harness.rotate("ipad", .landscape)
-        guard case .deviceLayout(let layout) = effects[0].body else { Issue.record("no layout"); return }
+        guard case .deviceLayout(let layout) = effects.first?.body else { Issue.record("no layout"); return }
         let names = layout.elements.map(\.name)
         #expect(!names.contains("monster-list"))
         #expect(names.contains("master"))
@@ -81,7 +81,7 @@ import TestTiers
         var harness = Harness()
         _ = harness.tap("ipad", "add")
         let effects = harness.resize("ipad", .compact)
-        #expect(types(effects) == [.dismissed, .deviceLayout])
+        try #require(types(effects) == [.dismissed, .deviceLayout])
         #expect(try #require(effects[0].dismissed).reason == "size-class")
         guard case .deviceLayout(let layout) = effects[1].body, let keyboard = layout.keyboard else { Issue.record("no keyboard"); return }
         // The keyboard spans the screen, not the 320 pt window at its right edge.

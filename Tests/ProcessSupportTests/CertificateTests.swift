@@ -98,11 +98,11 @@ import TestTiers
         #expect(try Certificate(parsing: text) == certificate)
         let publicText = certificate.publicCertificate.text()
         #expect(!publicText.contains("secret-key"))
-        #expect(!publicText.contains(certificate.keyPair!.secretKey.z85))
+        #expect(!publicText.contains(try #require(certificate.keyPair).secretKey.z85))
         #expect(try Certificate(parsing: publicText) == certificate.publicCertificate)
     }
 
-    @Test func explainsWhatIsWrong() {
+    @Test func explainsWhatIsWrong() throws {
         func problem(_ text: String) -> String? {
             do {
                 _ = try Certificate(parsing: text, source: "x.key")
@@ -114,7 +114,7 @@ import TestTiers
         #expect(problem("metadata\ncurve\n") == "x.key: no public-key (a ZeroMQ certificate has `curve` then `public-key = \"…\"`)")
         #expect(problem("curve\n    public-key = \"tooshort\"") == "x.key: public-key is not a CURVE key (40 characters of Z85)")
         #expect(problem("curve\n    public-key = \"\(Self.publicZ85)") == "x.key, line 2: a quote is not closed")
-        let other = try! CurveKeyPair.generate()
+        let other = try CurveKeyPair.generate()
         let mismatch = problem("curve\n    public-key = \"\(Self.publicZ85)\"\n    secret-key = \"\(other.secretKey.z85)\"")
         #expect(mismatch == "x.key: its public-key is not the one that goes with its secret-key")
         #expect(!(mismatch ?? "").contains(other.secretKey.z85))
@@ -158,7 +158,7 @@ import TestTiers
 
     @Test func descriptionsNeverShowTheSecretKey() throws {
         let certificate = try Certificate.generate()
-        let secret = certificate.keyPair!.secretKey.z85
+        let secret = try #require(certificate.keyPair).secretKey.z85
         #expect(!String(describing: certificate).contains(secret))
         #expect(!String(reflecting: certificate).contains(secret))
     }

@@ -33,11 +33,11 @@ import TestTiers
         #expect(snapshot.selected == "Ice-Bot")
     }
 
-    @Test func selectingShowsTheMonstersDetailAndIsStoredPerDevice() {
+    @Test func selectingShowsTheMonstersDetailAndIsStoredPerDevice() throws {
         let core = RosterCore()
         let decision = core.decide(device: "ipad", action: .rosterSelect(RosterSelect(monster: "Dog-Bot")))
         #expect(decision.change == .selection(device: "ipad", monster: "Dog-Bot"))
-        #expect(decision.effects == [.publish(.selection(RosterSelection(monster: Catalogue.monster(named: "Dog-Bot")!)))])
+        #expect(decision.effects == [.publish(.selection(RosterSelection(monster: try #require(Catalogue.monster(named: "Dog-Bot")))))])
     }
 
     @Test func aNameInAnyCaseSelectsTheMonsterAsTheRosterSpellsIt() {
@@ -51,14 +51,14 @@ import TestTiers
         #expect(decision.effects.first?.isError == true)
     }
 
-    @Test func aNewWeaponUpdatesTheSelectedMonsterAtTheNextRevision() {
+    @Test func aNewWeaponUpdatesTheSelectedMonsterAtTheNextRevision() throws {
         var core = RosterCore()
         core.apply(.selection(device: "ipad", monster: "Dog-Bot"))
         let decision = core.decide(device: "ipad", action: .weaponSelected(WeaponSelected(weapon: .fire)))
-        let fiery = Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire)
+        let fiery = try #require(Catalogue.monster(named: "Dog-Bot")).with(weapon: .fire)
         #expect(decision.change == .monster(fiery, revision: 1))
         #expect(decision.effects == [.publish(.monsterUpdated(MonsterUpdated(revision: 1, monster: fiery, change: "weapon")))])
-        core.apply(decision.change!)
+        core.apply(try #require(decision.change))
         #expect(core.selected(on: "ipad").weapon == .fire)
         #expect(core.revision == 1)
         #expect(core.selected(on: "iphone").name == "Cat-Bot")
@@ -87,12 +87,12 @@ import TestTiers
         #expect(decision.change == nil)
     }
 
-    @Test func forgettingADeviceDropsItsSelectionAndSaysWhetherItHadOne() {
+    @Test func forgettingADeviceDropsItsSelectionAndSaysWhetherItHadOne() throws {
         var core = RosterCore(selections: ["left": "Dog-Bot"], databaseId: "db-1")
         let decision = core.decide(device: "left", action: .forget(Forget()))
         #expect(decision.change == .forget(device: "left"))
         #expect(decision.effects == [.publish(.forgotten(Forgotten(service: "roster", held: true)))])
-        core.apply(decision.change!)
+        core.apply(try #require(decision.change))
         #expect(core.selections.isEmpty)
         #expect(core.decide(device: "left", action: .forget(Forget())).effects == [.publish(.forgotten(Forgotten(service: "roster", held: false)))])
     }

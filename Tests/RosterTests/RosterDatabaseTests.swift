@@ -33,8 +33,8 @@ import TestTiers
         do {
             let database = try prepared()
             try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-1", now: 1000)
-            try database.store(.monster(Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire), revision: 1), messageId: "m-2", now: 1001)
-            #expect(try database.store(.monster(Catalogue.monster(named: "Ice-Bot")!.with(color: .red), revision: 2), messageId: "m-3", now: 1002) == 3)
+            try database.store(.monster(try #require(Catalogue.monster(named: "Dog-Bot")).with(weapon: .fire), revision: 1), messageId: "m-2", now: 1001)
+            #expect(try database.store(.monster(try #require(Catalogue.monster(named: "Ice-Bot")).with(color: .red), revision: 2), messageId: "m-3", now: 1002) == 3)
         }
         let (core, lastUsed) = try prepared().load()
         #expect(core.revision == 2)
@@ -51,6 +51,25 @@ import TestTiers
         try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-1", now: 0)
         #expect(try database.hasApplied("m-1"))
         #expect(try RosterDatabase(path: path).hasApplied("m-1"))
+    }
+
+    /// docs/security.md: roster keeps the last 100,000 applied ids, so a repeat among them is a
+    /// duplicate even after a restart: the 100,000th latest is known, the one before it is not.
+    @Test func theLast100000AppliedIdsAreKept() throws {
+        let database = try prepared()
+        // The first 99,999 written at once (one transaction), then two changes as roster stores them.
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.transaction { () throws(SQLiteError) in
+                for index in 1..<RosterDatabase.appliedIdsKept { try connection.query("INSERT INTO applied (id) VALUES (?)", [.text("m-\(index)")]) }
+            }
+        }
+        try database.store(.selection(device: "ipad", monster: "Dog-Bot"), messageId: "m-100000", now: 0)
+        #expect(try database.hasApplied("m-1"))
+        #expect(try database.store(.selection(device: "ipad", monster: "Ice-Bot"), messageId: "m-100001", now: 0) == 100_001)
+        #expect(try !database.hasApplied("m-1"))
+        #expect(try database.hasApplied("m-2") && database.hasApplied("m-100001"))
+        #expect(RosterDatabase.appliedIdsKept == 100_000)
     }
 
     @Test func textWithANulInsideIsStoredWholeSoTwoIdsStayTwo() throws {
@@ -74,7 +93,7 @@ import TestTiers
 
     @Test func aBackupIsAConsistentCopyWithTheSameIdentity() throws {
         let database = try prepared()
-        try database.store(.monster(Catalogue.monster(named: "Dog-Bot")!.with(weapon: .fire), revision: 1), messageId: "m-1", now: 0)
+        try database.store(.monster(try #require(Catalogue.monster(named: "Dog-Bot")).with(weapon: .fire), revision: 1), messageId: "m-1", now: 0)
         let copy = folder.path("copy.db")
         try database.backup(to: copy)
         let original = try database.position()

@@ -29,13 +29,28 @@ import TestTiers
         return position
     }
 
-    func refusal(_ mode: StartMode = .normal) -> String? {
+    /// Why a start in `mode` is refused, nil if it is not. A refused start leaves every file of
+    /// the data folder (the database, its WAL, the marker, a backup) as it was.
+    func refusal(_ mode: StartMode = .normal, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        let before = files()
         do {
             _ = try RosterStartup.open(path: path, mode: mode, now: 2)
             return nil
         } catch {
+            let after = files()
+            #expect(after.keys.sorted() == before.keys.sorted(), "a refused start changed the folder", sourceLocation: sourceLocation)
+            for (name, bytes) in before where after[name] != bytes {
+                Issue.record("a refused start changed \(name)", sourceLocation: sourceLocation)
+            }
             return error.description
         }
+    }
+
+    /// Every file of the data folder, with its bytes — but the WAL's index (`-shm`), which SQLite
+    /// makes again from the WAL whenever a connection opens it.
+    func files() -> [String: Data] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { !$0.hasSuffix("-shm") }
+        return Dictionary(uniqueKeysWithValues: names.map { ($0, (try? Data(contentsOf: URL(fileURLWithPath: folder.path($0)))) ?? Data()) })
     }
 
     @Test func aFolderWithNeitherFileIsAFirstRun() throws {
@@ -136,6 +151,61 @@ import TestTiers
         try wal.write(to: URL(fileURLWithPath: path + "-wal"))
         let reason = try #require(refusal())
         #expect(reason.contains("\(path)-wal"))
+    }
+
+    /// The files as `kill -9` leaves them: changes committed in the WAL, not yet in the database.
+    func crashWithChangesInTheWAL() throws -> StoredPosition {
+        var saved: [String: Data] = [:]
+        var position: StoredPosition
+        do {
+            var database: RosterDatabase
+            (database, position, _) = try RosterStartup.open(path: path, mode: .normal, now: 1)
+            for index in 0..<2 {
+                position.revision += 1
+                position.commits = try database.store(
+                    .monster(Catalogue.monsters[index].with(weapon: .smoke), revision: position.revision), messageId: "crash-\(index)", now: 0)
+                try marker.write(position)
+            }
+            for name in ["roster.db", "roster.db-wal", "roster.db.acknowledged"] {
+                saved[name] = try Data(contentsOf: URL(fileURLWithPath: folder.path(name)))
+            }
+        }
+        // Closing checkpointed the WAL into the database: put the files back as they were.
+        for (name, bytes) in saved { try bytes.write(to: URL(fileURLWithPath: folder.path(name))) }
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        #expect(saved["roster.db-wal"]?.isEmpty == false)
+        return position
+    }
+
+    /// A refused start is evidence to keep: with changes still in the WAL after a crash, the
+    /// refusal (here: a marker ahead of them, as after a truncated WAL) leaves the WAL where it
+    /// is, not checkpointed into the database nor deleted (`refusal` compares every file).
+    @Test func aRefusalAfterACrashLeavesTheWALAsItWas() throws {
+        var position = try crashWithChangesInTheWAL()
+        position.revision += 1
+        try marker.write(position)
+        #expect(refusal()?.contains("older than") == true)
+        position.databaseId = "another"
+        try marker.write(position)
+        #expect(refusal()?.contains("another database") == true)
+    }
+
+    /// docs/durability.md: the marker is one fixed-size record of 256 bytes. A position whose
+    /// text fills it (255 bytes and the newline) is recorded; one byte more is refused, and the
+    /// marker is left as it was — or not made, when there was none.
+    @Test func aPositionFillingTheRecordIsWritten_aByteMoreIsRefusedAndChangesNothing() throws {
+        // "database-id ID\nrevision 1\ncommits 2\n" is 34 bytes besides the id.
+        let fits = StoredPosition(databaseId: String(repeating: "i", count: 255 - 34), revision: 1, commits: 2)
+        let over = StoredPosition(databaseId: String(repeating: "i", count: 256 - 34), revision: 1, commits: 2)
+        #expect(throws: StoreFileError.self) { try self.marker.write(over) }
+        #expect(files().isEmpty)
+        try marker.write(fits)
+        #expect(try marker.read() == fits)
+        let record = try Data(contentsOf: URL(fileURLWithPath: marker.path))
+        #expect(record.count == AcknowledgedMarker.recordBytes && AcknowledgedMarker.recordBytes == 256)
+        #expect(throws: StoreFileError.self) { try self.marker.write(over) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: marker.path)) == record)
+        #expect(files().keys.sorted() == ["roster.db.acknowledged"])
     }
 
     /// A restore needs a roster backup: a database without the roster's identity is refused.

@@ -82,6 +82,23 @@ import TestTiers
         #expect(window.check(id: "b", time: "2026-12-01T03:14:39.123Z", now: sent) == .fromTheFuture(aheadMilliseconds: 86_400_000))
     }
 
+    /// docs/security.md: an action *older* than `ACTION_TTL_MS` is refused and one *more* than
+    /// `CLOCK_SKEW_MS` ahead is refused: exactly at either limit it is taken. (A half second is
+    /// exact in a double, so the differences below are exactly 30 s and 1 s.)
+    @Test func exactlyAtTheTimeToLiveOrTheSkewAMessageIsTaken_aMillisecondBeyondItIsRefused() {
+        let time = "2026-11-30T03:14:39.500Z", sent = 1_796_008_479.5
+        var atLimit = window(), beyond = window()
+        #expect(atLimit.check(id: "a", time: time, now: sent + 30) == .fresh(sent: sent))
+        #expect(beyond.check(id: "a", time: time, now: sent + 30.001) == .tooOld(waitedMilliseconds: 30_001))
+        // Its repeat is a duplicate for exactly as long, then too old.
+        atLimit.remember(id: "a", sent: sent, ack: ack("a"), now: sent)
+        #expect(atLimit.check(id: "a", time: time, now: sent + 30) == .duplicate(ack("a")))
+        #expect(atLimit.check(id: "a", time: time, now: sent + 30.001) == .tooOld(waitedMilliseconds: 30_001))
+        var ahead = window()
+        #expect(ahead.check(id: "b", time: time, now: sent - 1) == .fresh(sent: sent))
+        #expect(ahead.check(id: "c", time: time, now: sent - 1.001) == .fromTheFuture(aheadMilliseconds: 1001))
+    }
+
     /// A time already read (by the decoder) gets the verdict its text gets.
     @Test func aTimeReadAlreadyGetsTheVerdictOfItsText() {
         let times = [time, "2026-11-30T03:14:40.000Z", "2026-12-01T03:14:39.123Z", "2026-11-30T03:13:00Z", "x"]
@@ -104,7 +121,7 @@ import TestTiers
         #expect(window.check(id: "a", time: "x", now: sent) == .unreadableTime)
     }
 
-    @Test func aFullWindowRefusesMessagesNoNewerThanWhatItForgot() {
+    @Test func aFullWindowRefusesMessagesNoNewerThanWhatItForgot() throws {
         var window = window(capacity: 2)
         window.remember(id: "a", sent: sent, ack: ack("a"), now: sent)
         window.remember(id: "b", sent: sent + 1, ack: ack("b"), now: sent + 1)
@@ -113,7 +130,7 @@ import TestTiers
         // "a" was forgotten before it expired: its repeat is refused, not handled again.
         #expect(window.check(id: "a", time: time, now: sent + 3) == .forgotten(waitedMilliseconds: 3000))
         #expect(window.check(id: "b", time: "2026-11-30T03:14:40.123Z", now: sent + 3) == .duplicate(ack("b")))
-        #expect(window.check(id: "d", time: "2026-11-30T03:14:39.124Z", now: sent + 3) == .fresh(sent: Timestamp.parse("2026-11-30T03:14:39.124Z")!))
+        #expect(window.check(id: "d", time: "2026-11-30T03:14:39.124Z", now: sent + 3) == .fresh(sent: try #require(Timestamp.parse("2026-11-30T03:14:39.124Z"))))
     }
 
     @Test func expiredIdsLeaveTheWindowAndForgettingThemRefusesNothing() {

@@ -150,6 +150,22 @@ import TestTiers
         #expect(largeError?.description == "an answer larger than 1000 bytes", "\(String(describing: largeError))")
     }
 
+    /// docs/security.md: etcd's answer headers are capped at 64 KiB — a header block of exactly
+    /// 65,536 bytes (the status line and the headers, with their CRLFs) is read, a byte more is
+    /// refused.
+    @Test func aHeaderBlockOfExactly64KiBIsRead_aByteMoreIsRefused() throws {
+        // 17 bytes of status line, 12 of "X-Filler: " and its CRLF, 19 of Content-Length: 48 besides the filler.
+        func answer(filler: Int) -> [UInt8] {
+            Array(("HTTP/1.1 200 OK\r\nX-Filler: " + String(repeating: "h", count: filler) + "\r\nContent-Length: 2\r\n\r\n{}").utf8)
+        }
+        let server = try ScriptedServer([.answer(answer(filler: 65_536 - 48))])
+        let read = try HTTPClient(host: "127.0.0.1", port: server.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5)
+        #expect(read.body == Array("{}".utf8))
+        let over = try ScriptedServer([.answer(answer(filler: 65_536 - 48 + 1))])
+        let error = Self.failure { try HTTPClient(host: "127.0.0.1", port: over.port, maxBodyBytes: 1000).post("/a", body: [], contentType: "text/plain", timeout: 5) }
+        #expect(error?.description == "a header block longer than 65536 bytes in the answer", "\(String(describing: error))")
+    }
+
     @Test func anOversizedEtcdAnswerIsAClearErrorOfTheEtcdClientBeforeItIsRead() throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
         for answer in [head + "Content-Length: 1000000000\r\n\r\n{", head + "Transfer-Encoding: chunked\r\n\r\n7fffffff\r\n{"] {

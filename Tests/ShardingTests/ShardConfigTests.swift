@@ -43,6 +43,19 @@ struct ShardConfigTests {
         }
     }
 
+    /// The lease's TTL is a whole number of seconds from 1 to 300: both ends taken, one past either refused.
+    @Test func theLeaseTTLRangeHoldsAtBothEnds() throws {
+        for seconds in [1, 300] {
+            #expect(try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": "http://e", "SHARD_LEASE_TTL_SECONDS": String(seconds)])?.leaseSeconds == seconds)
+        }
+        for seconds in [0, 301] {
+            let error = #expect(throws: EtcdError.self, "\(seconds)") {
+                try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": "http://e", "SHARD_LEASE_TTL_SECONDS": String(seconds)])
+            }
+            #expect(error?.description.contains("SHARD_LEASE_TTL_SECONDS") == true)
+        }
+    }
+
     @Test func badValuesAreRefused() {
         #expect(throws: EtcdError.self) { try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": "http://e", "SHARD_LEASE_TTL_SECONDS": "0"]) }
         #expect(throws: EtcdError.self) { try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": "http://e", "SHARD_LEASE_TTL_SECONDS": "soon"]) }

@@ -25,7 +25,7 @@ import TestTiers
     func everyBodyRoundTrips(_ body: Body) throws {
         let envelope = Samples.envelope(body)
         let frames = try codec.frames(envelope)
-        #expect(frames.count == 2)
+        try #require(frames.count == 2)
         // A sender keys an answer (its client's address, a presentation's style first); the
         // bus keys a device's request, and a broadcast has no key.
         #expect(frames[0] == Array((envelope.type.addressing == .toClient ? envelope.topic : envelope.type.rawValue).utf8))
@@ -198,9 +198,17 @@ import TestTiers
     }
 
     func valid(_ change: (inout [String: Any]) -> Void) -> String {
-        var object = try! JSONSerialization.jsonObject(with: Data(try! codec.encode(Samples.envelope(.tap(Tap(element: "add")))))) as! [String: Any]
+        guard let json = try? codec.encode(Samples.envelope(.tap(Tap(element: "add")))),
+              var object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else {
+            Issue.record("the sample tap could not be encoded and read back")
+            return ""
+        }
         change(&object)
-        return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        guard let changed = try? JSONSerialization.data(withJSONObject: object) else {
+            Issue.record("the changed sample is not JSON")
+            return ""
+        }
+        return String(decoding: changed, as: UTF8.self)
     }
 
     @Test func bytesThatAreNotJSONAreRefused() {
@@ -264,8 +272,13 @@ import TestTiers
         }
     }
 
-    @Test func anUnsupportedVersionIsRefused() {
-        #expect(refusal(valid { $0["v"] = 2 })?.code == .unsupportedVersion)
+    /// docs/messages.md: a version other than 1 is refused — the next one and older ones alike.
+    @Test func theCurrentVersionIsReadAndTheNextOrAnOlderOneIsRefused() {
+        #expect(Envelope.currentVersion == 1)
+        #expect(refusal(valid { $0["v"] = 1 }) == nil)
+        for version in [2, 0, -1] {
+            #expect(refusal(valid { $0["v"] = version })?.code == .unsupportedVersion, "v \(version)")
+        }
     }
 
     @Test func aWeaponOutsideTheEnumIsRefused() {
@@ -297,7 +310,12 @@ import TestTiers
 
     @Test func emptyIdsAndOverlongDeviceIdsAreRefused() {
         #expect(refusal(valid { $0["id"] = "" })?.code == .badShape)
+        #expect(refusal(valid { $0["device"] = "" })?.code == .badShape)
+        #expect(refusal(valid { $0["device"] = "d" }) == nil)
+        // 1 to 64 bytes of UTF-8: 64 is read, 65 refused (also when the 65th byte ends a character).
+        #expect(refusal(valid { $0["device"] = String(repeating: "d", count: 64) }) == nil)
         #expect(refusal(valid { $0["device"] = String(repeating: "d", count: 65) })?.code == .badShape)
+        #expect(refusal(valid { $0["device"] = String(repeating: "d", count: 63) + "é" })?.code == .badShape)
     }
 
     @Test(arguments: ["id", "correlationId", "service", "device"])
@@ -326,10 +344,10 @@ import TestTiers
 
 /// Small model rules.
 @Suite(.tags(.unit)) struct ModelTests {
-    @Test func osVersionsCompareNumerically() {
-        #expect(OSVersion("3.1.3")! < OSVersion.firstWithPopovers)
-        #expect(OSVersion("3.2")! >= OSVersion.firstWithPopovers)
-        #expect(OSVersion("10.0")! > OSVersion("9.3")!)
+    @Test func osVersionsCompareNumerically() throws {
+        #expect(try #require(OSVersion("3.1.3")) < OSVersion.firstWithPopovers)
+        #expect(try #require(OSVersion("3.2")) >= OSVersion.firstWithPopovers)
+        #expect(try #require(OSVersion("10.0")) > #require(OSVersion("9.3")))
         #expect(OSVersion("x") == nil)
         #expect(OSVersion("1..2") == nil)
     }
@@ -353,11 +371,17 @@ import TestTiers
         #expect(Timestamp.parse("2026-11-30T03:14:39.123000+00:00") == 1_796_008_479.123)
         #expect(Timestamp.parse("2026-11-30T05:14:39.123+02:00") == 1_796_008_479.123)
         #expect(Timestamp.parse("2024-02-29T00:00:00Z") == 1_709_164_800)
+        // The limits of what is read: 1 and 9 fraction digits (10 are refused below), offsets to ±23:59.
+        #expect(Timestamp.parse("2026-11-30T03:14:39.5Z") == 1_796_008_479.5)
+        #expect(Timestamp.parse("2026-11-30T03:14:39.500000000Z") == 1_796_008_479.5)
+        #expect(Timestamp.parse("2026-12-01T03:13:39+23:59") == 1_796_008_479)
+        #expect(Timestamp.parse("2026-11-29T03:15:39-23:59") == 1_796_008_479)
         let now = Timestamp.wallClock()
         let parsed = try #require(Timestamp.parse(Timestamp.now()))
         #expect(abs(parsed - now) < 1)
         for bad in ["", "t", "2026-11-30 03:14:39.123Z", "2026-13-30T03:14:39.123Z", "2026-11-30T03:14:39.12xZ",
-                    "2025-02-29T00:00:00Z", "2026-11-30T03:14:39.Z", "2026-11-30T03:14:39.1234567890Z", "2026-11-30T03:14:39+0200"] {
+                    "2025-02-29T00:00:00Z", "2026-11-30T03:14:39.Z", "2026-11-30T03:14:39.1234567890Z", "2026-11-30T03:14:39+0200",
+                    "2026-11-30T03:14:39+24:00", "2026-11-30T03:14:39-00:60"] {
             #expect(Timestamp.parse(bad) == nil, "\(bad)")
         }
     }

@@ -73,7 +73,7 @@ import TestTiers
         let big = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try pub.send([Array("big".utf8), big])
         let received = try #require(try sub.receive(timeoutMilliseconds: 5000))
-        #expect(received.count == 2)
+        try #require(received.count == 2)
         #expect(received[1] == big)
     }
 

@@ -6,9 +6,16 @@ import ProcessSupport
 public enum CommandLineParser {
     /// The invocation `arguments` (without the program name) ask for.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Invocation {
+        var timeout = 5.0
+        if let text = environment["GATEWAY_TIMEOUT"], !text.isEmpty {
+            // Refused as --timeout would be: never silently replaced by the default.
+            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                throw UsageError("GATEWAY_TIMEOUT takes seconds between 0 and 3600, not '\(text)'")
+            }
+            timeout = seconds
+        }
         var draft = CommandLineDraft(
-            device: environment["GATEWAY_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "ipad",
-            timeout: environment["GATEWAY_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 5.0)
+            device: environment["GATEWAY_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "ipad", timeout: timeout)
         var positional: [String] = []
         /// The command-only options given, with the command each belongs to.
         var commandOptions: [(option: String, command: String)] = []

@@ -35,6 +35,12 @@ public final class RosterDatabase {
         connection = try SQLiteConnection(path: path)
     }
 
+    /// Whether closing the database checkpoints its WAL into it and deletes the WAL (the
+    /// default); off while a start is still deciding whether to refuse it.
+    public func checkpointOnClose(_ enabled: Bool) throws(SQLiteError) {
+        try connection.checkpointOnClose(enabled)
+    }
+
     /// Checks the file's structure (`PRAGMA quick_check`); throws what SQLite found wrong.
     public func quickCheck() throws(SQLiteError) {
         let rows = try connection.query("PRAGMA quick_check")

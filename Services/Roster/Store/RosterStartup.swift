@@ -52,6 +52,10 @@ public enum RosterStartup {
         }
         do {
             let database = try RosterDatabase(path: path)
+            // A refused start leaves the files as they were, for whoever looks into them: until
+            // the database is accepted, closing it must not fold a WAL left behind into it (nor
+            // delete it). Without one, closing removes the WAL that opening made.
+            try database.checkpointOnClose(fileSize(wal) == nil)
             try database.quickCheck()
             if let acknowledged {
                 guard let stored = try database.position() else {
@@ -70,6 +74,7 @@ public enum RosterStartup {
             } else if try database.position() != nil {
                 notes.append("\(marker.path) was missing: it now records this database's position")
             }
+            try database.checkpointOnClose(true)
             let position = try database.prepare()
             try marker.write(position)
             return (database, position, notes)

@@ -26,6 +26,12 @@ public final class SQLiteConnection {
 
     deinit { sqlite3_close(handle) }
 
+    /// Whether closing the connection (the last one to the file) checkpoints the WAL into the
+    /// database and deletes it, as SQLite does by default.
+    public func checkpointOnClose(_ enabled: Bool) throws(SQLiteError) {
+        try SQLiteError.check(monsterbus_sqlite3_no_checkpoint_on_close(handle, enabled ? 0 : 1), handle, "no checkpoint on close")
+    }
+
     /// Runs one or more statements that take no parameters.
     public func execute(_ sql: String) throws(SQLiteError) {
         try SQLiteError.check(sqlite3_exec(handle, sql, nil, nil, nil), handle, sql)

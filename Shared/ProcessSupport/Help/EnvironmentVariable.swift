@@ -71,7 +71,7 @@ extension EnvironmentVariable {
         "BUS_PROXY", default: nil, "zmq_proxy: libzmq's proxy, without roles, checks or limits (benchmark only)")
     /// `DEVICE_IDLE_EXPIRY_SECONDS`.
     public static let deviceIdleExpiry = EnvironmentVariable(
-        "DEVICE_IDLE_EXPIRY_SECONDS", default: "2592000", "forget a device unused this long (30 days)")
+        "DEVICE_IDLE_EXPIRY_SECONDS", default: "2592000", "forget a device unused for longer than this (30 days)")
     /// `ROSTER_DB`.
     public static let rosterDatabase = EnvironmentVariable(
         "ROSTER_DB", default: "roster.db", "the SQLite database file; beside it ROSTER_DB.acknowledged")
