@@ -122,7 +122,7 @@ public struct RosterReplica: Sendable {
         resynchronisations += 1
         lastResynchronisation = reason
         awaitingSnapshot = true
+        // The history is read only while current; the snapshot that ends this clears it.
         held = []
-        history = [:]
     }
 }

@@ -154,7 +154,7 @@ public enum Timestamp {
             for _ in digitsStart..<index { scale *= 10 }
             fraction = Double(fractionDigits) / scale
         }
-        var offset = 0
+        let offset: Int
         if index == bytes.count - 1, bytes[index] == UInt8(ascii: "Z") {
             offset = 0
         } else if index == bytes.count - 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),

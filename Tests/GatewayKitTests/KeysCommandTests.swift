@@ -38,6 +38,14 @@ import TestTiers
         }
     }
 
+    @Test func aRefusalNamesTwoFilesInTheWayAndCountsTheRest() {
+        let files = ["/run/keys/bus.key", "/run/keys/bus.key_secret", "/run/keys/authorized/roster.key", "/run/keys/roster.key"]
+        #expect(KeysCommand.named(Array(files.prefix(1))) == "keys/bus.key")
+        #expect(KeysCommand.named(Array(files.prefix(2))) == "keys/bus.key, keys/bus.key_secret")
+        #expect(KeysCommand.named(Array(files.prefix(3))) == "keys/bus.key, keys/bus.key_secret and 1 more")
+        #expect(KeysCommand.named(files) == "keys/bus.key, keys/bus.key_secret and 2 more")
+    }
+
     @Test func parsesInitWithAFolderAndForce() throws {
         #expect(try parse("keys init run/keys") == .keys(KeysRequest(folder: "run/keys")))
         #expect(try parse("keys init run/keys --force") == .keys(KeysRequest(folder: "run/keys", force: true)))

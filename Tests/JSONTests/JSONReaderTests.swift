@@ -50,6 +50,15 @@ import TestTiers
         }
     }
 
+    /// A high surrogate pairs with a low one, \uDC00 to \uDFFF: both ends of both ranges.
+    @Test func surrogatePairsAreTakenAtTheEndsOfTheirRanges() throws {
+        #expect(try parse("\"\\ud800\\udc00\"") == .string("\u{10000}"))
+        #expect(try parse("\"\\udbff\\udfff\"") == .string("\u{10FFFF}"))
+        for text in ["\"\\ud800\\udbff\"", "\"\\ud800\\ue000\"", "\"\\udbff\\ud800\"", "\"\\ud7ff\\udc00\""] {
+            #expect(throws: JSONError.self, "\(text)") { try parse(text) }
+        }
+    }
+
     @Test func numbersAreTheNearestDoubles() throws {
         for text in ["0", "-0", "1", "52.5", "0.05", "123456789012345", "1234567890123456789", "1e2", "1E-2", "-3.25e+10", "0.1",
                      "9007199254740993", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308", "0.000000000000000000001"] {

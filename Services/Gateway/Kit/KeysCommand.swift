@@ -73,8 +73,7 @@ enum KeysCommand {
                 return ExitStatus.ok
             }
             if !existing.isEmpty && !(request.ifMissing && partial.isEmpty) {
-                let named = existing.prefix(2).map(lastComponent).joined(separator: ", ") + (existing.count > 2 ? " and \(existing.count - 2) more" : "")
-                Log.standardError("gateway: \(folder) already has keys (\(named)); "
+                Log.standardError("gateway: \(folder) already has keys (\(named(existing))); "
                     + "use --force to replace them (every process then needs its new certificate)\n")
                 return ExitStatus.refused
             }
@@ -125,7 +124,13 @@ enum KeysCommand {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
-    private static func lastComponent(_ path: String) -> String {
+    /// The files that are in the way, for the refusal: the first two by name, then how many more.
+    static func named(_ existing: [String]) -> String {
+        existing.prefix(2).map(shortPath).joined(separator: ", ") + (existing.count > 2 ? " and \(existing.count - 2) more" : "")
+    }
+
+    /// The file's name and its folder's, e.g. `authorized/roster.key`.
+    private static func shortPath(_ path: String) -> String {
         path.split(separator: "/").suffix(2).joined(separator: "/")
     }
 }
