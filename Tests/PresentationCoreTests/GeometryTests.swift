@@ -78,6 +78,27 @@ import TestTiers
         }
     }
 
+    /// An anchor within a corner's inset of the window's edge: the tip cannot clear the body's
+    /// rounded corner and the anchor at once, and points at the anchor's centre.
+    @Test func anAnchorAtTheWindowsEdgeGetsTheArrowAtItsCentre() {
+        let anchor = Rect(x: 0, y: 300, width: 8, height: 44)
+        let geometry = PopoverGeometry(
+            anchor: anchor, contentSize: Size(width: 200, height: 125), permitted: .up, window: Size(width: 768, height: 1024))
+        #expect(geometry.frame.minX == PopoverGeometry.margin)
+        #expect(geometry.arrowTip == Point(x: 4, y: anchor.maxY))
+    }
+
+    /// The detail pane's labels: 400 pt wide, 280 pt in a window under 500 pt tall (its second
+    /// column then starts 300 pt in).
+    @Test func theLabelsAreNarrowerInAShortWindow() throws {
+        let tall = ScreenLayout(profile: .ipad, orientation: .portrait, widthClass: .regular)
+        let short = ScreenLayout(profile: .iphone, orientation: .landscape, widthClass: .compact)
+        #expect(try #require(tall.element("name")).frame.width == 400)
+        #expect(try #require(tall.element("description")).frame.width == 400)
+        #expect(try #require(short.element("name")).frame.width == 280)
+        #expect(try #require(short.element("description")).frame.width == 280)
+    }
+
     @Test func buttonsOfAShrunkPopoverStayInsideItsBody() {
         let layout = ScreenLayout(profile: .iphone, orientation: .landscape, widthClass: .compact)
         let tiny = ScreenLayout(profile: DeviceProfile(idiom: .pad, screen: Size(width: 300, height: 260), os: OSVersion("17.0")!, orientation: .portrait, widthClass: .regular), orientation: .portrait, widthClass: .regular)
