@@ -97,6 +97,10 @@ import TestTiers
         #expect(try #require(tall.element("description")).frame.width == 400)
         #expect(try #require(short.element("name")).frame.width == 280)
         #expect(try #require(short.element("description")).frame.width == 280)
+        // Top: the status bar (20) and the navigation bar (44); the columns start 20 pt below it.
+        #expect(try #require(tall.element("weapon-label")).frame == Rect(x: 20, y: 64 + 221, width: 200, height: 21))
+        #expect(try #require(short.element("weapon-label")).frame == Rect(x: 320, y: 64 + 20, width: 200, height: 21))
+        #expect(try #require(short.element("weapon")).frame == Rect(x: 320, y: 64 + 50, width: 70, height: 70))
     }
 
     @Test func buttonsOfAShrunkPopoverStayInsideItsBody() {
