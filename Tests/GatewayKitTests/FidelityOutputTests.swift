@@ -182,6 +182,21 @@ import TestTiers
         #expect(svg.element(id: "other-app")?.text.contains("another app") == true)
     }
 
+    /// The other app's area ends with a hairline against the window, on whichever side the
+    /// window leaves free: a gap of one point is still a gap at the left.
+    @Test func theOtherAppsHairlineTouchesTheWindowOnTheFreeSide() throws {
+        for (width, hairline) in [(768.0, 447.0), (321, 0)] {
+            var session = DeviceSession(profile: DeviceProfile(
+                idiom: .pad, screen: Size(width: width, height: 1024), os: OSVersion("17.0")!, orientation: .portrait, widthClass: .regular))
+            session.widthClass = .compact
+            session.mode = .slideOver
+            let svg = try XMLTree.parse(ScreenRenderer.svg(device: session.message, input: nil, roster: nil, deviceName: "ipad"))
+            let area = try #require(svg.element(id: "other-app"))
+            let lines = area.children.filter { $0.attributes["width"] == "1" }
+            #expect(lines.map { $0.attributes["x"] } == [SVGBuilder.number(hairline)], "\(width) pt")
+        }
+    }
+
     @Test func theAlertsMessageIsDrawnAsAMessageNotABoldTitle() throws {
         let session = DeviceSession(profile: .iphone)
         var state = session.message

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import RosterCore
-import RosterStore
+@testable import RosterStore
 import Testing
 import TestTiers
 
@@ -12,6 +12,11 @@ import TestTiers
     init() throws { folder = try DataFolder("roster-tests") }
 
     var path: String { folder.path("roster.db") }
+
+    @Test func anIdentityIsAVersion4UUIDWithEveryByteInTwoDigits() {
+        let bytes: [UInt8] = [0x00, 0x0f, 0x10, 0xff, 0x01, 0x02, 0x0f, 0x03, 0xff, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10]
+        #expect(RosterDatabase.identity(bytes) == "000f10ff-0102-4f03-bf0a-0b0c0d0e0f10")
+    }
 
     /// The database at `path`, its tables created.
     func prepared() throws -> RosterDatabase {

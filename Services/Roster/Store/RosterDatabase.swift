@@ -179,7 +179,12 @@ public final class RosterDatabase {
     /// A new random (version 4) UUID, lower case.
     static func newIdentity() -> String {
         var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return identity((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    /// The version 4 UUID made of 16 random `bytes`, lower case: `8-4-4-4-12` hex digits.
+    static func identity(_ random: [UInt8]) -> String {
+        var bytes = random
         bytes[6] = (bytes[6] & 0x0f) | 0x40
         bytes[8] = (bytes[8] & 0x3f) | 0x80
         let hex = bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }
