@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import FoundationXML
 import InputCore
+import PresentationCore
 import Testing
 @testable import GatewayKit
 import TestTiers
@@ -559,4 +560,90 @@ fileprivate final class TemporaryDirectory {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+// MARK: - Whole screens, as recorded
+
+/// Whole screens drawn exactly as recorded in `Tests/Golden/`: every coordinate, size, colour
+/// and word of the drawing is what a user of `screen` sees, so a change to any of them shows
+/// here. After a deliberate change to the drawing, record the screens again and review the diff:
+/// `MONSTERBUS_UPDATE_GOLDEN=1 swift test --filter ScreenGoldenTests`.
+@Suite(.tags(.inMemory)) struct ScreenGoldenTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden").path
+
+    /// The iPad on its side: the master list with Cat-Bot selected, the detail, the colour popover
+    /// with the monster's colour checked.
+    static func ipadLandscapeColour() throws -> String {
+        let session = DeviceSession(profile: DeviceProfile(
+            idiom: .pad, screen: Size(width: 768, height: 1024), os: OSVersion("17.0")!, orientation: .landscape, widthClass: .regular))
+        var state = session.message
+        let color = try #require(session.layout.element("color"))
+        state.presentation = PresentationFactory.popover(
+            .color, anchor: Anchor(kind: .barButton, element: "color", rect: color.frame), in: session.layout)
+        let roster = Screens.roster(selected: "Cat-Bot") { $0.with(color: .green) }
+        return ScreenRenderer.svg(device: state, input: nil, roster: roster, deviceName: "ipad")
+    }
+
+    /// A placeholder draws its pictogram when 22 pt are left above its labels (two lines: 32 pt).
+    @Test func aPlaceholderDrawsItsPictogramFrom22PointsAboveItsLabels() {
+        for (height, drawn) in [(60.0, true), (59.9, false)] {
+            var drawing = ScreenDrawing(device: DeviceSession(profile: .ipad).message, input: nil, roster: nil, deviceName: "ipad")
+            drawing.drawImagePlaceholder(Rect(x: 0, y: 0, width: 90, height: height), title: "Sword", file: "sword.png")
+            #expect(drawing.svg.output.contains("class=\"pictogram\"") == drawn, "\(height) pt")
+        }
+    }
+
+    /// The iPhone's `+` alert over the detail.
+    static func iphoneAddAlert() -> String {
+        let session = DeviceSession(profile: .iphone)
+        var state = session.message
+        state.presentation = PresentationFactory.alert(.add, in: session.layout)
+        return ScreenRenderer.svg(device: state, input: nil, roster: Screens.roster(selected: nil), deviceName: "iphone")
+    }
+
+    /// The iPad upright with the weapon picker up.
+    static func ipadWeaponPicker() -> String {
+        let input = InputState(
+            firstResponder: "weapon",
+            input: InputViews.view(for: .weapon, keyboard: KeyboardMetrics(width: 768, systemHeight: 264, windowHeight: 1024)),
+            weaponPickerCreated: true)
+        return ScreenRenderer.svg(device: DeviceSession(profile: .ipad).message, input: input,
+                                  roster: Screens.roster(selected: "Ice-Bot"), deviceName: "ipad")
+    }
+
+    /// The app in Slide Over, the other app's area left of it.
+    static func ipadSlideOver() -> String {
+        var session = DeviceSession(profile: .ipad)
+        session.widthClass = .compact
+        session.mode = .slideOver
+        return ScreenRenderer.svg(device: session.message, input: nil, roster: Screens.roster(selected: nil), deviceName: "ipad")
+    }
+
+    @Test(arguments: ["ipad-landscape-colour", "iphone-add-alert", "ipad-weapon-picker", "ipad-slide-over"])
+    func theScreenIsDrawnAsRecorded(_ name: String) throws {
+        let drawn = switch name {
+        case "ipad-landscape-colour": try Self.ipadLandscapeColour()
+        case "iphone-add-alert": Self.iphoneAddAlert()
+        case "ipad-weapon-picker": Self.ipadWeaponPicker()
+        default: Self.ipadSlideOver()
+        }
+        let path = Self.folder + "/" + name + ".svg"
+        if ProcessInfo.processInfo.environment["MONSTERBUS_UPDATE_GOLDEN"] == "1" {
+            try drawn.write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        let recorded = try #require(
+            try? String(contentsOfFile: path, encoding: .utf8),
+            "\(path) is missing: MONSTERBUS_UPDATE_GOLDEN=1 swift test --filter ScreenGoldenTests records it")
+        guard drawn != recorded else { return }
+        // The first difference, with a little of what comes before it.
+        let same = zip(drawn, recorded).prefix { $0 == $1 }.count
+        let from = drawn.index(drawn.startIndex, offsetBy: max(0, same - 60))
+        Issue.record("""
+            \(name) is drawn differently from \(path) at character \(same):
+            drawn:    …\(drawn[from...].prefix(140))
+            recorded: …\(recorded[recorded.index(recorded.startIndex, offsetBy: max(0, same - 60))...].prefix(140))
+            """)
+    }
 }
