@@ -150,6 +150,30 @@ import TestTiers
         #expect(received[0].count == 10)
     }
 
+    /// A send without `dontWait` waits for a peer to take the message: sent from a bound PUSH
+    /// before anyone connects, it is delivered once one does (with `dontWait`, refused at once).
+    @Test func aSendWaitsForAPeerUnlessToldNotTo() throws {
+        let context = try ZMQContext()
+        let alone = try ZMQSocket(context, .push)
+        try alone.bind("tcp://127.0.0.1:*")
+        #expect(try alone.send([Array("refused".utf8)], dontWait: true) == false)
+        let push = try ZMQSocket(context, .push)
+        try push.bind("tcp://127.0.0.1:*")
+        let endpoint = push.lastEndpoint
+        // The receiver's thread hands its message over through the semaphore.
+        final class Received: @unchecked Sendable { var frames: [[UInt8]]? }
+        let received = Received(), done = DispatchSemaphore(value: 0)
+        let receiver = Thread {
+            defer { done.signal() }
+            guard let pull = try? ZMQSocket(context, .pull), (try? pull.connect(endpoint)) != nil else { return }
+            received.frames = try? pull.receive(timeoutMilliseconds: 10_000)
+        }
+        receiver.start()
+        #expect(try push.send([Array("waited".utf8)]) == true)
+        #expect(done.wait(timeout: .now() + 15) == .success)
+        #expect(received.frames == [Array("waited".utf8)])
+    }
+
     @Test func optionsCanBeReadBack() throws {
         let context = try ZMQContext()
         let socket = try ZMQSocket(context, .sub, lingerMilliseconds: 250)
