@@ -612,6 +612,17 @@ fileprivate final class TemporaryDirectory {
                                   roster: Screens.roster(selected: "Ice-Bot"), deviceName: "ipad")
     }
 
+    /// The iPhone with the notes field's keyboard up.
+    static func iphoneKeyboard() -> String {
+        let input = InputState(
+            firstResponder: "notes",
+            input: InputView(view: "keyboard", responder: "notes", width: 375, height: 216,
+                             frame: Rect(x: 0, y: 451, width: 375, height: 216), buttons: []),
+            weaponPickerCreated: false)
+        return ScreenRenderer.svg(device: DeviceSession(profile: .iphone).message, input: input,
+                                  roster: Screens.roster(selected: nil), deviceName: "iphone")
+    }
+
     /// The app in Slide Over, the other app's area left of it.
     static func ipadSlideOver() -> String {
         var session = DeviceSession(profile: .ipad)
@@ -620,12 +631,13 @@ fileprivate final class TemporaryDirectory {
         return ScreenRenderer.svg(device: session.message, input: nil, roster: Screens.roster(selected: nil), deviceName: "ipad")
     }
 
-    @Test(arguments: ["ipad-landscape-colour", "iphone-add-alert", "ipad-weapon-picker", "ipad-slide-over"])
+    @Test(arguments: ["ipad-landscape-colour", "iphone-add-alert", "ipad-weapon-picker", "iphone-keyboard", "ipad-slide-over"])
     func theScreenIsDrawnAsRecorded(_ name: String) throws {
         let drawn = switch name {
         case "ipad-landscape-colour": try Self.ipadLandscapeColour()
         case "iphone-add-alert": Self.iphoneAddAlert()
         case "ipad-weapon-picker": Self.ipadWeaponPicker()
+        case "iphone-keyboard": Self.iphoneKeyboard()
         default: Self.ipadSlideOver()
         }
         let path = Self.folder + "/" + name + ".svg"
