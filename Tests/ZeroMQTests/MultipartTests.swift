@@ -37,6 +37,13 @@ import TestTiers
         message.discard()
         #expect(message.held == 0)
         #expect(message.topicAndBody().topic.isEmpty && message.topicAndBody().body == nil)
+        // A second long one in a row: the frames let go of are received through the same spare.
+        try sender.send([[5], [6], [7]])
+        try poller.wait(timeoutMilliseconds: 5000)
+        #expect(try message.receive(from: input))
+        #expect(message.frameCount == 3 && message.held == 2)
+        #expect(message.topicAndBody().topic.first == 5 && message.topicAndBody().body?.first == 6)
+        message.discard()
 
         // One frame, and an empty one: no body; an empty topic's bytes are empty.
         try sender.send([Array("alone".utf8)])
