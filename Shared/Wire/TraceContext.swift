@@ -85,27 +85,31 @@ public struct TraceContext: Sendable, Equatable {
 
     /// A new span's `traceparent` in the trace of `parent` (a checked one), with its flags.
     private static func childTraceparent(of parent: UnsafeBufferPointer<UInt8>) -> String {
-        precondition(parent.count == 55, "a traceparent is 55 bytes")
+        precondition(parent.count == length, "a traceparent is 55 bytes")
         let span = nextRandom()
-        return String(unsafeUninitializedCapacity: 55) { buffer in
+        return String(unsafeUninitializedCapacity: length) { buffer in
             // The parent's 55 bytes at once (trace id, dashes, flags), then the new span over its.
-            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: parent.baseAddress!, byteCount: 55)
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: parent.baseAddress!, byteCount: length)
             writeHex(span, into: buffer, at: 36)
-            return 55
+            return length
         }
     }
+
+    /// A `traceparent`'s length in bytes: the strings written in place are allocated, filled and
+    /// counted with this one number.
+    private static let length = 55
 
     /// The `traceparent` of a new trace whose first span is `span`, sampled, written straight into one string.
     private static func newTraceparent(span: UInt64) -> String {
         let (high, low) = (nextRandom(), nextRandom())
-        return String(unsafeUninitializedCapacity: 55) { buffer in
+        return String(unsafeUninitializedCapacity: length) { buffer in
             buffer[0] = UInt8(ascii: "0"); buffer[1] = UInt8(ascii: "0"); buffer[2] = UInt8(ascii: "-")
             writeHex(high, into: buffer, at: 3)
             writeHex(low, into: buffer, at: 19)
             buffer[35] = UInt8(ascii: "-")
             writeHex(span, into: buffer, at: 36)
             buffer[52] = UInt8(ascii: "-"); buffer[53] = UInt8(ascii: "0"); buffer[54] = UInt8(ascii: "1")
-            return 55
+            return length
         }
     }
 

@@ -150,12 +150,14 @@ struct ScenarioTestCommand: Sendable {
     /// subfolders' included; a file named is taken whatever its name), each once; a path that
     /// cannot be read, or a folder with no scenario, comes with the problem.
     static func scenarioFiles(under paths: [String]) -> [(path: String, problem: ActionError?)] {
+        // A path that cannot be run: about the path as a whole (no line), exit 5.
+        func fileProblem(_ message: String) -> ActionError { ActionError(line: 0, message: message, status: ExitStatus.file) }
         var found: [(path: String, problem: ActionError?)] = []
         var seen: Set<String> = []
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                found.append((path, ActionError(line: 0, message: "no such file or folder", status: ExitStatus.file)))
+                found.append((path, fileProblem("no such file or folder")))
                 continue
             }
             guard isFolder.boolValue else {
@@ -163,12 +165,12 @@ struct ScenarioTestCommand: Sendable {
                 continue
             }
             guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-                found.append((path, ActionError(line: 0, message: "cannot read the folder", status: ExitStatus.file)))
+                found.append((path, fileProblem("cannot read the folder")))
                 continue
             }
             let folder = path.hasSuffix("/") ? path : path + "/"
             let files = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".scenario") }.sorted().map { folder + $0 }
-            if files.isEmpty { found.append((path, ActionError(line: 0, message: "no .scenario file in this folder", status: ExitStatus.file))) }
+            if files.isEmpty { found.append((path, fileProblem("no .scenario file in this folder"))) }
             for file in files where seen.insert(file).inserted { found.append((file, nil)) }
         }
         return found
