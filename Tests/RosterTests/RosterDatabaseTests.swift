@@ -13,6 +13,16 @@ import TestTiers
 
     var path: String { folder.path("roster.db") }
 
+    /// The marker is written after every stored change: each write lets go of what it opened,
+    /// the folder it syncs included (a roster would otherwise run out of descriptors).
+    @Test func writingTheMarkerLeavesNothingOpenInItsFolder() throws {
+        let marker = AcknowledgedMarker(databasePath: path)
+        for revision in UInt64(1)...20 { try marker.write(StoredPosition(databaseId: "db", revision: revision, commits: revision)) }
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+            .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
+        #expect(!open.contains { $0.hasPrefix(folder.url.path) }, "\(open)")
+    }
+
     @Test func anIdentityIsAVersion4UUIDWithEveryByteInTwoDigits() {
         let bytes: [UInt8] = [0x00, 0x0f, 0x10, 0xff, 0x01, 0x02, 0x0f, 0x03, 0xff, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10]
         #expect(RosterDatabase.identity(bytes) == "000f10ff-0102-4f03-bf0a-0b0c0d0e0f10")
