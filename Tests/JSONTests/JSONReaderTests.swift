@@ -116,6 +116,29 @@ import TestTiers
         #expect(object.reason == "should be an object, not an array")
     }
 
+    /// Depth counts what the reader is inside, not what it has left: more objects and arrays
+    /// one after the other than `maximumDepth` are read, member by member and element by element.
+    @Test func siblingsBeyondTheDepthLimitAreRead() throws {
+        let count = JSONReader.maximumDepth + 6
+        let text = "[" + Array(repeating: "{\"a\":[1]}", count: count).joined(separator: ",") + "]"
+        let read = try Self.read(text) { reader in
+            var objects = 0, inArray = true
+            try reader.beginArray()
+            while try reader.nextElement(&inArray) {
+                var first = true
+                try reader.beginObject()
+                while try reader.nextKey(&first) != nil {
+                    var element = true
+                    try reader.beginArray()
+                    while try reader.nextElement(&element) { _ = try reader.readInteger(Int.self) }
+                }
+                objects += 1
+            }
+            return objects
+        }
+        #expect(read == count)
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         let error = #expect(throws: JSONError.self) { try parse(deep) }
