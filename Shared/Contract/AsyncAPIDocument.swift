@@ -121,6 +121,17 @@ public enum AsyncAPIDocument {
                     "location": "$message.payload#/replyTo",
                 ],
             ])
+        case .toInstance:
+            return (type.rawValue + "/{service}/{instance}", [
+                "service": [
+                    "description": .string("The sharded service whose instances exchange it, written by its sender."),
+                    "location": "$message.payload#/service",
+                ],
+                "instance": [
+                    "description": .string("The instance it is for (the body's standby), written by its sender: each instance of a sharded service subscribes to \(type.rawValue)/<service>/<itself>."),
+                    "location": "$message.payload#/body/standby",
+                ],
+            ])
         case .toClient:
             return (type.rawValue + "/{replyTo}", [
                 "replyTo": [

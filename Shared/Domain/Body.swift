@@ -48,6 +48,8 @@ public indirect enum Body: Sendable, Equatable {
     case lossReport(LossReport)
     case ack(Ack)
     case error(ErrorBody)
+    // Between the instances of a sharded service.
+    case replica(Replica)
 
     /// The message type, which is also the topic frame. A switch rather than a look-up of the
     /// payload's type in the declarations: every message reads it several times (topic, dispatch,
@@ -94,6 +96,7 @@ public indirect enum Body: Sendable, Equatable {
         case .lossReport: .lossReport
         case .ack: .ack
         case .error: .error
+        case .replica: .replica
         }
     }
 
@@ -141,6 +144,7 @@ public indirect enum Body: Sendable, Equatable {
         case .lossReport(let body): body
         case .ack(let body): body
         case .error(let body): body
+        case .replica(let body): body
         }
     }
 
@@ -189,6 +193,7 @@ public indirect enum Body: Sendable, Equatable {
         case .lossReport(let body): try writer.writeObject(body)
         case .ack(let body): try writer.writeObject(body)
         case .error(let body): try writer.writeObject(body)
+        case .replica(let body): try writer.writeObject(body)
         }
     }
 
@@ -236,6 +241,7 @@ public indirect enum Body: Sendable, Equatable {
         case .lossReport: .lossReport(try reader.readObject(LossReport.self))
         case .ack: .ack(try reader.readObject(Ack.self))
         case .error: .error(try reader.readObject(ErrorBody.self))
+        case .replica: .replica(try reader.readObject(Replica.self))
         }
     }
 }

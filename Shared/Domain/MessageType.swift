@@ -41,6 +41,7 @@ public enum MessageType: String, FieldCase, Sendable, CaseIterable {
     case lossReport = "sys.loss"
     case ack = "ack"
     case error = "error"
+    case replica = "shard.replica"
 
     /// True for the device actions a gateway sends to presentation-policy (topic prefix `device.`;
     /// `device.forget` goes to every service and `device.forgotten` is their answer).

@@ -206,7 +206,13 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             nextReadyPing = now.monotonic + readyRetry
             readyRetry = min(readyRetry * 2, 0.25)
         }
-        return outgoing + subscriptionChanges()
+        return outgoing + subscriptionChanges() + messagesOfItsOwn()
+    }
+
+    /// What the handler publishes on its own, once the path through the bus is live (kept until then).
+    private mutating func messagesOfItsOwn() -> [Outgoing] {
+        guard isReady else { return [] }
+        return handler.messagesOfItsOwn().map { .message(maker.envelope($0.body, device: $0.device)) }
     }
 
     /// The subscriptions the handler asks to change (a sharded instance's buckets moved).

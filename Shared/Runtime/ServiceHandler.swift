@@ -35,6 +35,9 @@ public protocol ServiceHandler {
     /// Subscriptions to add and to remove since the last call (a sharded instance whose buckets
     /// changed); the runtime asks after each batch of messages and each heartbeat interval.
     mutating func subscriptionChanges() -> (add: [String], remove: [String])
+    /// Messages to publish that no message caused (a sharded instance's device states for the
+    /// instance now standing by for them); the runtime asks after `subscriptionChanges()`.
+    mutating func messagesOfItsOwn() -> [Effect]
 }
 
 extension ServiceHandler {
@@ -46,6 +49,9 @@ extension ServiceHandler {
 
     /// Subscriptions never change.
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) { ([], []) }
+
+    /// Nothing is published unless a message causes it.
+    public mutating func messagesOfItsOwn() -> [Effect] { [] }
 
     /// Every message of an accepted type.
     public func accepts(_ envelope: Envelope) -> Bool { accepts(envelope.type) }

@@ -23,7 +23,8 @@ extension ServiceMain {
         guard let shard, let client = etcd else { return run(name: name, environment: EnvironmentVariable.shardedService, makeHandler: makeHandler) }
         return run(name: name, environment: EnvironmentVariable.shardedService) { config, log in
             let membership = try ShardMembership(service: name, config: shard, client: client, log: log)
-            return ShardedHandler(try makeHandler(config, log), service: name, membership: membership, client: client, log: log)
+            return ShardedHandler(
+                try makeHandler(config, log), service: name, membership: membership, handoverSeconds: Double(shard.leaseSeconds), log: log)
         }
     }
 }

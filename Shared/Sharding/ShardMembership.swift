@@ -11,6 +11,9 @@ public final class ShardMembership: @unchecked Sendable {
     public struct View: Sendable, Equatable {
         /// The live instances, sorted.
         public var members: [String]
+        /// Each live instance's epoch (its member key's create revision): a standby takes a
+        /// device's updates only from the owner at the epoch it knows.
+        public var epochs: [String: Int64]
         /// This instance's epoch, or nil while it is not a member (its lease lost).
         public var epoch: Int64?
         /// Counts changes of `members` or `epoch`.
@@ -26,7 +29,7 @@ public final class ShardMembership: @unchecked Sendable {
     private let client: EtcdClient
     private let ttl: Int
     private let log: Log
-    private let current = Locked(View(members: [], epoch: nil, generation: 0))
+    private let current = Locked(View(members: [], epochs: [:], epoch: nil, generation: 0))
     private var lease: Int64 = 0
     /// When the lease was last renewed, in seconds of the monotonic clock.
     private var lastRenewed = 0.0
@@ -46,10 +49,13 @@ public final class ShardMembership: @unchecked Sendable {
     /// The membership now.
     public var view: View { current.current }
 
-    private func update(members: [String], epoch: Int64?) {
+    private func update(members listed: [EtcdKeyValue], epoch: Int64?) {
+        var epochs: [String: Int64] = [:]
+        for member in listed { epochs[String(member.key.dropFirst(prefix.count))] = member.createRevision }
+        let members = epochs.keys.sorted()
         let changed = current.withLock { current in
-            guard current.members != members || current.epoch != epoch else { return false }
-            current = View(members: members, epoch: epoch, generation: current.generation + 1)
+            guard current.epochs != epochs || current.epoch != epoch else { return false }
+            current = View(members: members, epochs: epochs, epoch: epoch, generation: current.generation + 1)
             return true
         }
         if changed {
@@ -62,7 +68,7 @@ public final class ShardMembership: @unchecked Sendable {
         try client.put(memberKey, Array(instance.utf8), lease: lease)
         guard let mine = try client.get(memberKey) else { throw EtcdError(description: "\(memberKey) vanished as it was written") }
         lastRenewed = Timestamp.monotonic()
-        update(members: try client.list(prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }, epoch: mine.createRevision)
+        update(members: try client.list(prefix: prefix), epoch: mine.createRevision)
     }
 
     /// Refreshes the lease and the member list every third of the TTL, for ever; a lease lost
@@ -84,8 +90,8 @@ public final class ShardMembership: @unchecked Sendable {
                     continue
                 }
                 lastRenewed = Timestamp.monotonic()
-                let members = try client.list(prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }
-                update(members: members, epoch: members.contains(instance) ? view.epoch : nil)
+                let members = try client.list(prefix: prefix)
+                update(members: members, epoch: members.contains { $0.key == memberKey } ? view.epoch : nil)
             } catch {
                 log.warn("membership: \(error)")
                 if Timestamp.monotonic() - lastRenewed >= Double(ttl), view.epoch != nil {

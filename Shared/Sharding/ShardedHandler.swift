@@ -3,102 +3,117 @@ import ProcessSupport
 import Runtime
 import Wire
 
-/// What is stored of one device in etcd: its state and the ids of its last actions, so that a
-/// new owner answers an action retried during a move as a duplicate rather than deciding it again.
-struct DeviceSnapshot<State: FieldSet>: FieldSet {
-    /// The device's whole state.
-    var state: State
-    /// The ids of its last actions handled (at most `ShardedHandler.recentLimit`), oldest first.
-    var recent: [String]
-
-    static var placeholder: DeviceSnapshot { DeviceSnapshot(state: .placeholder, recent: []) }
-
-    mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
-        try fields.field("state", &state)
-        try fields.field("recent", &recent)
-    }
-}
-
-/// Wraps a service's handler for one instance among several (docs/scaling.md): it decides only
-/// for the devices it owns (rendezvous hashing of their buckets over the live members in etcd),
-/// receives only their requests (it subscribes to `type/BUCKET` for each bucket it owns, and
-/// re-subscribes when the members change), stores each device's snapshot in etcd — fenced by
-/// its epoch and by the snapshot's revision — before the runtime acknowledges, and rebuilds a
-/// device it has just come to own from its snapshot.
+/// Wraps a service's handler for one instance among several (docs/scaling.md). It decides only
+/// for the devices it owns (rendezvous hashing of their buckets over the live members in etcd)
+/// and receives only their requests (it subscribes to `type/BUCKET` for each bucket it owns).
+/// After each action that changed a device, it sends the device's state to the instance
+/// standing by for it (`shard.replica`, after the action's other messages, on the same socket),
+/// which holds it in memory and acknowledges it to the action's client: an action is done when
+/// the standby holds its result, and the owner never waits for it. When the members change, a
+/// device's new owner is the instance that stood by for it; a device moving to a new member is
+/// handed over by its previous owner; a new standby is sent the states it stands by for.
 public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
-    /// How many action ids of a device its snapshot keeps (a retry comes within seconds).
+    /// How many action ids of a device its state carries (a retry comes within seconds).
     static var recentLimit: Int { 16 }
     private var inner: Inner
     private let membership: ShardMembership
-    private let client: EtcdClient
-    private let snapshots: String
     private let service: String
     private let log: Log
-    /// The snapshot revision of each device held in memory (0: none stored yet).
-    private var held: [String: Int64] = [:]
-    /// The last action ids of each device held, oldest first (stored in its snapshot).
-    private var recent: [String: [String]] = [:]
+    /// How long a bucket gained from a live member waits for its devices to be handed over.
+    private let handoverSeconds: Double
+    private let monotonic: @Sendable () -> Double
+    private var me: String { membership.instance }
+    /// Owners and standbys of the buckets, for the members of `generation`.
+    private var table = ShardTable(members: [])
     private var generation: UInt64 = 0
+    private var isMember = false
+    /// The last action ids of each device owned and held here, oldest first.
+    private var recent: [String: [String]] = [:]
+    /// The states held for other instances' devices.
+    private var copies = StandbyCopies()
+    /// Counts the updates sent in this epoch.
+    private var sequence: UInt64 = 0
+    /// Each bucket gained from a live member: from whom, and until when (monotonic seconds) the
+    /// devices not held yet are left to that member, waiting for them to be handed over.
+    private var awaitingHandover: [Int: (from: String, until: Double)] = [:]
+    /// When each member last said it had handed over everything it held of the buckets it
+    /// lost to this instance (it may say so before this instance sees the members change).
+    private var handedOver: [String: Double] = [:]
+    /// Updates to send without an action (after the members changed, for idle devices).
+    private var unsent: [Effect] = []
     /// The bucket topics subscribed to now (`type/BB` for each `.byDevice` handled type).
-    private var bucketTopics: Set<String>
-    /// The membership generation `bucketTopics` was computed for.
-    private var topicsGeneration: UInt64
+    private var bucketTopics: Set<String> = []
 
-    /// `inner` as the instance `membership.instance`, its snapshots under
-    /// `/monsterbus/snapshots/<service>/`.
-    public init(_ inner: Inner, service: String, membership: ShardMembership, client: EtcdClient, log: Log) {
+    /// `inner` as the instance `membership.instance` of `service`; a bucket gained from a live
+    /// member waits `handoverSeconds` (the lease's TTL) for its devices.
+    public init(
+        _ inner: Inner, service: String, membership: ShardMembership, handoverSeconds: Double, log: Log,
+        monotonic: @escaping @Sendable () -> Double = { Timestamp.monotonic() }
+    ) {
         self.inner = inner
         self.membership = membership
-        self.client = client
         self.service = service
+        self.handoverSeconds = handoverSeconds
         self.log = log
-        snapshots = "/monsterbus/snapshots/\(service)/"
-        let view = membership.view
-        bucketTopics = Self.topics(for: inner.handledTypes, service: service, membership: membership, view: view)
-        topicsGeneration = view.generation
+        self.monotonic = monotonic
+        follow(membership.view)
+        bucketTopics = topics()
     }
 
-    public var handledTypes: [MessageType] { inner.handledTypes }
+    public var handledTypes: [MessageType] { inner.handledTypes + [.replica] }
 
     /// The handled types that are not keyed by device, bare (a presentation read for one style
-    /// only, that style's: `Routing.subscription(to:as:)`), and the topics of the buckets this
-    /// instance owns for those that are.
+    /// only, that style's: `Routing.subscription(to:as:)`); the topics of the buckets this
+    /// instance owns for those that are; and the updates sent to this instance.
     public var subscriptions: [String] {
-        inner.handledTypes.filter { $0.addressing != .byDevice }.map { Routing.subscription(to: $0, as: service) } + bucketTopics.sorted()
+        inner.handledTypes.filter { $0.addressing != .byDevice }.map { Routing.subscription(to: $0, as: service) }
+            + bucketTopics.sorted() + [Topic.name(.replica, key: service + "/" + me)]
     }
 
-    public func accepts(_ type: MessageType) -> Bool { inner.accepts(type) }
+    public func accepts(_ type: MessageType) -> Bool { type == .replica || inner.accepts(type) }
 
     /// Only what this instance owns: a device's messages go to the owner of its bucket; a
-    /// message without a device to the owner of the empty id's bucket, so that one instance answers it.
+    /// message without a device to the owner of the empty id's bucket, so that one instance
+    /// answers it; an update, when it is for this instance (a subscription is a prefix).
     public func accepts(_ envelope: Envelope) -> Bool {
-        guard inner.accepts(envelope) else { return false }
-        let view = membership.view
-        guard view.epoch != nil else { return false }
-        return Rendezvous.owner(ofDevice: envelope.device ?? "", among: view.members) == membership.instance
+        if case .replica(let update) = envelope.body { return update.standby == me }
+        guard inner.accepts(envelope), membership.view.epoch != nil else { return false }
+        let device = envelope.device ?? ""
+        let bucket = ShardTable.bucket(of: device)
+        guard table.owner(ofBucket: bucket) == me else { return false }
+        // A device of a bucket being handed over, not here yet: its previous owner answers
+        // until it has seen the members change, then the gateway's retry reaches this instance.
+        return !isAwaitingHandover(device, bucket)
+    }
+
+    /// Whether `device` (of `bucket`) is neither held nor handed over yet while its bucket waits.
+    private func isAwaitingHandover(_ device: String, _ bucket: Int) -> Bool {
+        guard let awaiting = awaitingHandover[bucket], monotonic() < awaiting.until else { return false }
+        return recent[device] == nil && copies.copies[device] == nil
     }
 
     /// The bucket topics gained and lost since the last call, when the members changed.
-    /// (Asked after every batch: nothing is computed unless the membership changed.)
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) {
-        let view = membership.view
-        guard view.generation != topicsGeneration else { return ([], []) }
-        topicsGeneration = view.generation
-        let wanted = Self.topics(for: inner.handledTypes, service: service, membership: membership, view: view)
+        follow(membership.view)
+        let wanted = topics()
         guard wanted != bucketTopics else { return ([], []) }
         defer { bucketTopics = wanted }
         return (wanted.subtracting(bucketTopics).sorted(), bucketTopics.subtracting(wanted).sorted())
     }
 
-    /// `type/BB` for each `.byDevice` type of `types` and each bucket this instance owns in
-    /// `view` (none while it is not a member); `type/SERVICE/BB` for a tap or an interaction
-    /// change (`Routing.subscription(to:as:bucket:)`: only `service`'s own elements).
-    private static func topics(
-        for types: [MessageType], service: String, membership: ShardMembership, view: ShardMembership.View
-    ) -> Set<String> {
-        guard view.epoch != nil else { return [] }
-        let buckets = Rendezvous.buckets(ownedBy: membership.instance, among: view.members)
-        return Set(types.filter { $0.addressing == .byDevice }.flatMap { type in
+    /// The updates to send since the last call: states for a new standby or a new owner, and
+    /// devices forgotten for being idle.
+    public mutating func messagesOfItsOwn() -> [Effect] {
+        defer { unsent = [] }
+        return unsent
+    }
+
+    /// `type/BB` for each `.byDevice` handled type and each bucket this instance owns;
+    /// `type/SERVICE/BB` for a tap or an interaction change (`Routing.subscription(to:as:bucket:)`).
+    private func topics() -> Set<String> {
+        guard isMember else { return [] }
+        let buckets = (0..<Topic.bucketCount).filter { table.owner(ofBucket: $0) == me }.map(Topic.bucketName)
+        return Set(inner.handledTypes.filter { $0.addressing == .byDevice }.flatMap { type in
             buckets.map { Routing.subscription(to: type, as: service, bucket: $0) }
         })
     }
@@ -106,87 +121,172 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     public mutating func handle(_ envelope: Envelope) -> Reply {
         let view = membership.view
         guard let epoch = view.epoch else { return Reply([.error(.fenced, "this instance lost its membership; nothing was decided")]) }
-        if view.generation != generation { dropMoved(view) }
+        follow(view)
+        if case .replica(let update) = envelope.body { return take(update, of: envelope.device, view: view) }
         guard let device = envelope.device else { return inner.handle(envelope) }
-        do {
-            if held[device] == nil { try load(device) }
-            // Handled by the previous owner (its snapshot says so): a retry during a move.
-            if recent[device]?.contains(envelope.id) == true { return Reply([], duplicate: true) }
-            let reply = inner.handle(envelope)
-            var ids = recent[device] ?? []
-            ids.append(envelope.id)
-            if ids.count > Self.recentLimit { ids.removeFirst(ids.count - Self.recentLimit) }
-            recent[device] = ids
-            try save(device, epoch: epoch)
-            return reply
-        } catch {
-            // Not saved, so not decided: forget what was decided here; the snapshot has the truth.
-            inner.drop(device)
-            held.removeValue(forKey: device)
-            recent.removeValue(forKey: device)
-            log.warn("\(device): \(error)")
-            return Reply([.error(.notOwner, "\(error); nothing was decided, send it again", offendingId: envelope.id)])
+        let bucket = ShardTable.bucket(of: device)
+        guard table.owner(ofBucket: bucket) == me else {
+            return Reply([.error(.notOwner, "\(device) moved to another instance as the members changed; nothing was decided, send it again", offendingId: envelope.id)])
         }
+        if recent[device] == nil {
+            if let copy = copies.remove(device) {
+                promote(device, copy)
+            } else if isAwaitingHandover(device, bucket) {
+                return Reply([.error(.notOwner, "\(device) is being handed over from the instance that owned it; nothing was decided, send it again", offendingId: envelope.id)])
+            } else {
+                recent[device] = []
+            }
+        }
+        // Handled by the previous owner (the state it handed over says so): a retry during a move.
+        if recent[device]?.contains(envelope.id) == true { return Reply([], duplicate: true) }
+        let before = inner.state(of: device)
+        var reply = inner.handle(envelope)
+        let after = inner.state(of: device)
+        if after == nil {
+            recent.removeValue(forKey: device)
+        } else {
+            recent[device, default: []].append(envelope.id)
+            if recent[device]!.count > Self.recentLimit { recent[device]!.removeFirst() }
+        }
+        if after != before, let standby = table.standby(ofBucket: bucket), let update = update(device, to: standby, epoch: epoch, state: after) {
+            reply.effects.append(update)
+        }
+        return reply
     }
 
     public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = inner.forgetIdleDevices(now: now)
         guard let epoch = membership.view.epoch else { return idle }
-        for device in idle { try? save(device, epoch: epoch) }
+        for device in idle where recent.removeValue(forKey: device) != nil {
+            if let standby = table.standby(ofBucket: ShardTable.bucket(of: device)), let update = update(device, to: standby, epoch: epoch, state: nil) {
+                unsent.append(update)
+            }
+        }
         return idle
     }
 
-    /// Drops the devices that moved to other instances since the last message.
-    private mutating func dropMoved(_ view: ShardMembership.View) {
+    /// Takes an update of `device` sent to this instance as its standby or its new owner.
+    private mutating func take(_ update: Replica, of device: String?, view: ShardMembership.View) -> Reply {
+        guard let device else {
+            // Without a device: the sender has handed over every device of the buckets it lost to this instance.
+            guard view.epochs[update.owner] == update.epoch else { return Reply([]) }
+            handedOver[update.owner] = monotonic()
+            awaitingHandover = awaitingHandover.filter { $0.value.from != update.owner }
+            log.info("\(update.owner) has handed over its devices")
+            return Reply([])
+        }
+        // Decided here already (a handover that came after the wait for it ran out): newer.
+        if recent[device] != nil { return Reply([]) }
+        switch copies.take(update, of: device, epochs: view.epochs, table: table) {
+        case .taken:
+            if table.owner(ofBucket: ShardTable.bucket(of: device)) == me, let copy = copies.remove(device) { promote(device, copy) }
+            return Reply([])
+        case .stale:
+            return Reply([])
+        case .refused(let why):
+            log.warn("refused an update of \(device): \(why)")
+            return Reply([.error(.fenced, "the update of \(device) was refused: \(why)")])
+        }
+    }
+
+    /// Follows the members when they changed: drops what this instance no longer owns (handing
+    /// each device to its new owner), takes over the devices it stood by for whose owner left,
+    /// sends the states a new standby needs, and keeps only the copies it still stands by for.
+    private mutating func follow(_ view: ShardMembership.View) {
+        guard view.generation != generation || (view.epoch != nil) != isMember else { return }
         generation = view.generation
-        for device in held.keys where Rendezvous.owner(ofDevice: device, among: view.members) != membership.instance {
-            inner.drop(device)
-            held.removeValue(forKey: device)
-            recent.removeValue(forKey: device)
+        guard let epoch = view.epoch else {
+            // No longer a member: the others take its devices over.
+            for device in recent.keys { inner.drop(device) }
+            recent = [:]
+            copies = StandbyCopies()
+            awaitingHandover = [:]
+            handedOver = [:]
+            table = ShardTable(members: [])
+            isMember = false
+            return
+        }
+        // Joining, the buckets it takes were the others', and it holds nothing any other member
+        // could be waiting for: it says so to each at once (two that start together wait for nothing).
+        let joining = !isMember
+        let old = joining ? ShardTable(members: view.members.filter { $0 != me }) : table
+        isMember = true
+        table = ShardTable(members: view.members)
+        let now = monotonic()
+        awaitingHandover = awaitingHandover.filter { table.owner(ofBucket: $0.key) == me && now < $0.value.until }
+        var gainers: Set<String> = joining ? Set(view.members.filter { $0 != me }) : []
+        for bucket in 0..<Topic.bucketCount {
+            let owner = table.owner(ofBucket: bucket), previous = old.owner(ofBucket: bucket)
+            // Only a member older than this instance's epoch can have held a bucket it owns.
+            if owner == me, let previous, previous != me, let since = view.epochs[previous], since < epoch,
+               now - (handedOver[previous] ?? -.infinity) > handoverSeconds {
+                awaitingHandover[bucket] = (previous, now + handoverSeconds)
+            }
+            if previous == me, let owner, owner != me { gainers.insert(owner) }
+        }
+        for device in Array(recent.keys) {
+            let bucket = ShardTable.bucket(of: device)
+            let state = inner.state(of: device)
+            if let owner = table.owner(ofBucket: bucket), owner != me {
+                if let state, let update = update(device, to: owner, epoch: epoch, state: state) {
+                    unsent.append(update)
+                    if table.standby(ofBucket: bucket) == me, let ownerEpoch = view.epochs[owner], case .replica(let sent) = update.body, let text = sent.state {
+                        copies.hold(StandbyCopies.Copy(owner: owner, epoch: ownerEpoch, sequence: 0, state: text, recent: sent.recent), of: device)
+                    }
+                }
+                inner.drop(device)
+                recent.removeValue(forKey: device)
+            } else if let standby = table.standby(ofBucket: bucket), standby != old.standby(ofBucket: bucket) || old.owner(ofBucket: bucket) != me,
+                      let state, let update = update(device, to: standby, epoch: epoch, state: state) {
+                unsent.append(update)
+            }
+        }
+        // Said after the devices, on the same socket: each gainer stops waiting for this instance.
+        for gainer in gainers.sorted() {
+            sequence += 1
+            unsent.append(Effect(.replica(Replica(standby: gainer, owner: me, epoch: epoch, sequence: sequence, state: nil, recent: []))))
+        }
+        for device in Array(copies.copies.keys) {
+            let bucket = ShardTable.bucket(of: device)
+            if table.owner(ofBucket: bucket) == me, recent[device] == nil, let copy = copies.remove(device) {
+                promote(device, copy)
+            } else if table.standby(ofBucket: bucket) != me {
+                _ = copies.remove(device)
+            }
         }
     }
 
-    /// Rebuilds `device` from its snapshot, if it has one.
-    private mutating func load(_ device: String) throws {
-        guard let snapshot = try client.get(snapshots + device) else {
-            held[device] = 0
+    /// Holds `device` from `copy` (its owner left, or handed it over) and sends it to the
+    /// instance now standing by for it.
+    private mutating func promote(_ device: String, _ copy: StandbyCopies.Copy) {
+        let state: Inner.DeviceState
+        do {
+            state = try JSONCoding.decode(Inner.DeviceState.self, from: Array(copy.state.utf8))
+        } catch {
+            log.warn("\(device): its state from \(copy.owner) is unreadable (\(error)); it starts anew")
             return
         }
-        let data = snapshot.value
-        if let stored = try? JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: data) {
-            inner.restore(stored.state, of: device)
-            recent[device] = stored.recent
-        } else {
-            // A snapshot from before the action ids were kept in it: the state alone.
-            inner.restore(try JSONCoding.decode(Inner.DeviceState.self, from: data), of: device)
+        inner.restore(state, of: device)
+        recent[device] = copy.recent
+        log.info("\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
+        if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
+           let update = update(device, to: standby, epoch: epoch, state: state) {
+            unsent.append(update)
         }
-        held[device] = snapshot.modRevision
-        log.info("\(device): rebuilt from its snapshot at revision \(snapshot.modRevision)")
     }
 
-    /// Stores `device`'s state (or deletes its snapshot when nothing is held any more), unless
-    /// this instance's epoch is over or someone else wrote it since it was read.
-    private mutating func save(_ device: String, epoch: Int64) throws {
-        let known = held[device] ?? 0
-        let state = inner.state(of: device)
-        if state == nil && known == 0 {
-            held.removeValue(forKey: device)
-            return
+    /// An update of `device` (`state`, nil when forgotten) for `instance`, the next of this
+    /// epoch; nil (logged) when the state cannot be written.
+    private mutating func update(_ device: String, to instance: String, epoch: Int64, state: Inner.DeviceState?) -> Effect? {
+        let text: String?
+        do {
+            text = try state.map { String(decoding: try JSONCoding.encode($0), as: UTF8.self) }
+        } catch {
+            log.warn("\(device): its state cannot be written (\(error)); not sent to \(instance)")
+            return nil
         }
-        let value = try state.map { try JSONCoding.encode(DeviceSnapshot(state: $0, recent: recent[device] ?? [])) }
-        guard let revision = try client.write(
-            snapshots + device, value, ifKey: membership.memberKey, wasCreatedAt: epoch, andKeyIsAt: known)
-        else {
-            // Refused: the epoch is over, another instance wrote it, or an attempt of this very
-            // write whose answer was lost had stored it (EtcdClient.write). Either way the copy
-            // here is stale: the caller forgets the device and reads it back at its next action.
-            throw EtcdError(description: "its snapshot was not stored: this instance's epoch \(epoch) is over, or the snapshot changed since it was read (by another instance, or by an earlier attempt of this write whose answer was lost)")
-        }
-        if state == nil {
-            held.removeValue(forKey: device)
-            recent.removeValue(forKey: device)
-        } else {
-            held[device] = revision
-        }
+        sequence += 1
+        let replica = Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, state: text, recent: state == nil ? [] : recent[device] ?? [])
+        return Effect(.replica(replica), device: device, forwardTo: service)
     }
 }

@@ -15,7 +15,7 @@ extension Topic {
     /// presentation: `Topic.answerSubscriptions(to:address:)`); the `.broadcast` state
     /// an action can change or a request asks for (roster, status), bare; and the requests one
     /// service passes on to another (`input.tap`, …), bare, since its actions' acknowledgements
-    /// list them. Other clients' actions, requests, pings and heartbeats are left out.
+    /// list them. Other clients' actions, what one service instance sends another, requests, pings and heartbeats are left out.
     public static func clientSubscriptions(address: String) -> [String] {
         let otherRequests: Set<MessageType> = [.backupRequest, .ping, .heartbeat, .statusRequest, .lossReport]
         return MessageType.allCases.flatMap { type in
@@ -23,6 +23,7 @@ extension Topic {
             case .toClient: answerSubscriptions(to: type, address: address)
             case .broadcast: otherRequests.contains(type) ? [] : [type.rawValue]
             case .byDevice: type.rawValue.hasPrefix("device.") ? [] : [type.rawValue]
+            case .toInstance: [String]()
             }
         }
     }

@@ -69,6 +69,7 @@ public struct Envelope: Sendable, Equatable {
         case .broadcast: (nil, nil)
         case .byDevice: (Routing.owner(of: body), device.map(Topic.bucket(ofDevice:)))
         case .toClient: (Topic.style(of: body)?.rawValue, replyTo)
+        case .toInstance: (service, Topic.instance(of: body))
         }
         return parts.0 == nil ? (parts.1, nil) : parts
     }

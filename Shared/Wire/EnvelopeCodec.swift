@@ -107,11 +107,13 @@ public struct EnvelopeCodec: Sendable {
     }
 
     /// The topic frame a sender writes: an answer's type and key (`Envelope.topicKey`: its
-    /// presentation's style first, then its `replyTo`), any other message's type alone (the bus
-    /// keys a device's request, and a broadcast has no key). One with a `replyTo` is taken from
+    /// presentation's style first, then its `replyTo`), a message for one instance its type and
+    /// key too, any other message's type alone (the bus keys a device's request, and a broadcast
+    /// has no key). One with a `replyTo` is taken from
     /// `topics` when it holds it.
     static func topicFrame(of envelope: Envelope, topics: inout TopicMemo?) -> [UInt8] {
         let type = envelope.type
+        if type.addressing == .toInstance { return Array(envelope.topic.utf8) }
         guard type.addressing == .toClient else { return type.topicFrame }
         let style = Topic.style(of: envelope.body)
         guard let replyTo = envelope.replyTo else { return style.map { Topic.frame(type, $0.rawValue) } ?? type.topicFrame }
@@ -488,6 +490,7 @@ extension MessageType {
         case .lossReport: 37
         case .ack: 38
         case .error: 39
+        case .replica: 40
         }
     }
 }

@@ -13,6 +13,9 @@ public enum Addressing: Sendable, Equatable {
     /// Keyed by the `replyTo` address of the action that caused it: answers to the client that
     /// asked, so a client subscribes to its own address only.
     case toClient
+    /// Keyed by the sending service and the instance it is for (`type/SERVICE/INSTANCE`): what
+    /// one instance of a sharded service sends another (`shard.replica`), which no client hears.
+    case toInstance
 }
 
 /// The topic frame's grammar, shared by every sender, receiver and the bus.
@@ -97,6 +100,12 @@ public enum Topic {
             guard ending ? bytes.count == end : bytes.count >= end else { return false }
             return part.isEmpty || memcmp(bytes.baseAddress! + start, part.baseAddress!, part.count) == 0
         }
+    }
+
+    /// The instance a `.toInstance` message is for (a replica's standby); `nil` for every other body.
+    public static func instance(of body: Body) -> String? {
+        if case .replica(let replica) = body { return replica.standby }
+        return nil
     }
 
     /// The answers whose key starts with the style of the presentation they carry

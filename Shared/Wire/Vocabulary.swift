@@ -53,6 +53,7 @@ extension MessageType {
              .inputPassed, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState, .inputShown,
              .inputHidden, .weaponSelected, .inputState, .snapshotRequest, .rosterSelect, .backup, .pong, .ack,
              .error: .toClient
+        case .replica: .toInstance
         }
     }
 
@@ -158,6 +159,9 @@ extension MessageType {
             "A service handled a message: the ids it published and those it passed on to another service.")
         case .error: declare(Body.error, by: services.union([.bus]),
             "A message could not be read or was refused, and why: any service, or the bus for what it refuses.")
+        // Between instances.
+        case .replica: declare(Body.replica, by: [.presentationPolicy, .inputHandling],
+            "A device's state, from the sharded instance that owns it to the one standing by for it, which acknowledges it to the action's client: presentation-policy, input-handling.")
         }
     }
 }

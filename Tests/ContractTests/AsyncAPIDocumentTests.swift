@@ -30,6 +30,7 @@ import TestTiers
             case .broadcast: type.rawValue
             case .byDevice: type.rawValue + (Routing.ownedByElement.contains(type) ? "/{owner}/{bucket}" : "/{bucket}")
             case .toClient: type.rawValue + (Topic.styled.contains(type) ? "/{style}/{replyTo}" : "/{replyTo}")
+            case .toInstance: type.rawValue + "/{service}/{instance}"
             }
             #expect(document["channels"]?[id]?["address"] == .string(address))
             #expect((document["channels"]?[id]?["parameters"] != nil) == (type.addressing != .broadcast))

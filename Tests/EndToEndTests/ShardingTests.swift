@@ -32,6 +32,15 @@ import TestTiers
                 throw StackError("\(child.name) never saw both members: \(child.stderr)")
             }
         }
+        // The one that joined second (the later epoch) takes its buckets once the other has seen
+        // it and handed them over.
+        let epoch = { (child: ChildProcess) in
+            child.stderr.split(separator: "\n").lazy.compactMap { line in line.range(of: " at epoch ").flatMap { Int(line[$0.upperBound...]) } }.first ?? 0
+        }
+        let joiner = instances.values.max { epoch($0) < epoch($1) }
+        guard let joiner, joiner.waitForStderr(timeout: 20, { $0.contains("has handed over its devices") }) else {
+            throw StackError("the second instance was never handed its buckets: \(instances.values.map(\.stderr))")
+        }
         try stack.waitUntilAnswering(["presentation-policy"])
     }
 
@@ -107,7 +116,7 @@ import TestTiers
             if after != before[device] { break }
         }
         #expect(decided(b, "device.describe") - describedBefore == devices.count)
-        #expect(b.waitForStderr(timeout: 10) { $0.contains("rebuilt from its snapshot") })
+        #expect(b.waitForStderr(timeout: 10) { $0.contains("taken over from pp-a") })
     }
 
     @Test func theGatewayRetriesWithTheSameIdWhileADeviceMoves() throws {
@@ -125,7 +134,7 @@ import TestTiers
         _ = a.waitForExit(timeout: 5)
         let first = try #require(orphans.first)
         #expect(try state(first, retrying: true) == before[first])
-        #expect(b.waitForStderr(timeout: 10) { $0.contains("rebuilt from its snapshot") })
+        #expect(b.waitForStderr(timeout: 10) { $0.contains("taken over from pp-a") })
         for device in orphans.dropFirst() {
             #expect(try state(device, retrying: true) == before[device])
         }
@@ -163,7 +172,7 @@ import TestTiers
         #expect(again.duplicate, "\(again)")
         // Its log line and its ack race to this process (a pipe read by a thread, and the bus):
         // wait for the line rather than read it once.
-        #expect(b.waitForStderr(timeout: 10) { $0.dropFirst(mark).contains("\(device): rebuilt from its snapshot") })
+        #expect(b.waitForStderr(timeout: 10) { $0.dropFirst(mark).contains("\(device): taken over from pp-a") })
     }
 
     @Test func anInstanceWhoseMembershipEndsStopsDecidingAndJoinsAgainWithANewEpoch() throws {

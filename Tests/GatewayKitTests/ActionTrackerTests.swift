@@ -61,13 +61,38 @@ import TestTiers
         }
     }
 
-    @Test func theFirstHopHasAnsweredWhenEachOfItsServicesHas() {
+    @Test func theFirstHopIsAnsweredWhenEachOfItsServicesHas() {
         var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy", "input-handling", "roster"])
         tracker.observe(ack("i1", from: "input-handling", handled: "A", emitted: []))
         tracker.observe(ack("r1", from: "roster", handled: "A", emitted: []))
-        #expect(!tracker.firstHopAnswered)
+        #expect(!tracker.isComplete)
+        #expect(tracker.awaiting == "an acknowledgement from presentation-policy")
         tracker.observe(ack("p1", from: "presentation-policy", handled: "A", emitted: []))
-        #expect(tracker.firstHopAnswered && tracker.isComplete)
+        #expect(tracker.isComplete)
+    }
+
+    @Test func aStateSentToAStandbyIsAwaitedThroughItsAcknowledgementAlone() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(message("p1", from: "presentation-policy", .mediaAddRequested(MediaAddRequested(kind: .photo))))
+        tracker.observe(ack("p3", from: "presentation-policy", handled: "A", emitted: ["p1", "p2"], forwarded: [Forward(id: "p2", service: "presentation-policy")]))
+        // p2 (the replica) never reaches a client; the standby's acknowledgement says it arrived.
+        #expect(!tracker.isComplete)
+        #expect(tracker.awaiting == "an acknowledgement from presentation-policy")
+        tracker.observe(ack("s1", from: "presentation-policy", handled: "p2", emitted: []))
+        #expect(tracker.isComplete)
+    }
+
+    @Test func aRepeatAnsweredByItsOwnerNoLongerAwaitsALostStandby() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(ack("p3", from: "presentation-policy", handled: "A", emitted: ["p2", "i0"],
+                            forwarded: [Forward(id: "p2", service: "presentation-policy"), Forward(id: "i0", service: "input-handling")]))
+        let again = Ack(handled: "x", handledId: "A", emitted: ["p2", "i0"], forwarded: [], duplicate: true)
+        tracker.observe(message("p4", from: "presentation-policy", .ack(again)))
+        // The standby's is let go; another service's, passed on, is still awaited.
+        #expect(!tracker.isComplete)
+        #expect(tracker.awaiting == "an acknowledgement from input-handling")
+        tracker.observe(message("i1", from: "input-handling", .ack(Ack(handled: "x", handledId: "i0", emitted: [], forwarded: []))))
+        #expect(tracker.isComplete)
     }
 
     @Test func aForwardedMessageAddsTheNextServicesAcknowledgement() {

@@ -28,7 +28,7 @@ import TestTiers
         try #require(frames.count == 2)
         // A sender keys an answer (its client's address, a presentation's style first); the
         // bus keys a device's request, and a broadcast has no key.
-        #expect(frames[0] == Array((envelope.type.addressing == .toClient ? envelope.topic : envelope.type.rawValue).utf8))
+        #expect(frames[0] == Array(([.toClient, .toInstance].contains(envelope.type.addressing) ? envelope.topic : envelope.type.rawValue).utf8))
         #expect(try codec.decode(frames: frames) == envelope)
         var addressed = envelope
         addressed.replyTo = "0123456789abcdef"

@@ -23,6 +23,7 @@ import TestTiers
             .monsterUpdated: [.roster], .backupRequest: [.gateway], .backup: [.roster],
             .ping: Set(Role.allCases), .pong: services.union([.bus]), .heartbeat: services.union([.bus]),
             .statusRequest: tools, .statusReport: [.bus], .lossReport: tools, .ack: services, .error: services.union([.bus]),
+            .replica: [.presentationPolicy, .inputHandling],
         ]
         #expect(Set(documented.keys) == Set(MessageType.allCases))
         for type in MessageType.allCases {

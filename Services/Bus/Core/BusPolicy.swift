@@ -124,7 +124,7 @@ public struct BusPolicy: Sendable {
         switch type.addressing {
         case .broadcast: []
         case .byDevice: owners.rules[type] == nil ? .device : [.device, .element]
-        case .toClient: []
+        case .toClient, .toInstance: []
         }
     }
 

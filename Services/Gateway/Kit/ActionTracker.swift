@@ -5,7 +5,8 @@ import Wire
 /// acknowledges each message it handles, listing what it published and what it passed on to
 /// another service; a message another service also reads (`Routing.readers`: input-handling
 /// reads `layout.changed`) awaits that service's acknowledgement too. The action is complete
-/// when every expected acknowledgement and every message they list has been received.
+/// when every expected acknowledgement and every message they list has been received (a message
+/// passed on to another service, through that service's acknowledgement).
 public struct ActionTracker: Sendable {
     /// The action's id: everything it causes carries it as `correlationId`.
     public let actionId: String
@@ -37,6 +38,11 @@ public struct ActionTracker: Sendable {
         missingEmitted.remove(envelope.id)
         if case .ack(let ack) = envelope.body {
             let key = Forward(id: ack.handledId, service: envelope.service)
+            if ack.duplicate, ack.handledId == actionId {
+                // A repeat answered by its owner, whose state holds the action and goes to every
+                // new standby: a standby that never answered (lost meanwhile) is not awaited.
+                pendingAcks = pendingAcks.filter { $0.service != envelope.service || $0.id == actionId }
+            }
             if pendingAcks.remove(key) != nil {
                 take(ack)
             } else {
@@ -61,12 +67,12 @@ public struct ActionTracker: Sendable {
     private mutating func take(_ ack: Ack) {
         // A repeat's acknowledgement lists what the first delivery caused, which is not sent again.
         guard !ack.duplicate else { return }
-        for id in ack.emitted where !receivedIds.contains(id) { missingEmitted.insert(id) }
+        // A message passed on is awaited through the acknowledgement of the service it went to,
+        // which says it arrived (a device's state sent to a standby instance never reaches clients).
+        let passedOn = Set(ack.forwarded.map(\.id))
+        for id in ack.emitted where !receivedIds.contains(id) && !passedOn.contains(id) { missingEmitted.insert(id) }
         for forward in ack.forwarded { expect(forward) }
     }
-
-    /// True once every service the action was sent to has acknowledged it.
-    public var firstHopAnswered: Bool { !pendingAcks.contains { $0.id == actionId } }
 
     /// True once every acknowledgement and every message they list has arrived.
     public var isComplete: Bool { pendingAcks.isEmpty && missingEmitted.isEmpty }

@@ -21,9 +21,9 @@ public final class GatewayClient {
     private let config: BusConfig
     /// Every service heard answering a ping so far.
     public private(set) var heard: Set<String> = []
-    /// When set (`GATEWAY_RETRY_MS`), an action not yet answered by every service of its first hop
-    /// after this many seconds is sent again with the same id, until the timeout: its device may be
-    /// moving between instances (docs/scaling.md), and idempotence makes a repeat safe.
+    /// When set (`GATEWAY_RETRY_MS`), an action not complete after this many seconds is sent again
+    /// with the same id, until the timeout: its device may be moving between instances, or an
+    /// instance or a bus lost (docs/scaling.md), and idempotence makes a repeat safe.
     public var retryInterval: Double?
     /// This client's address (`replyTo` of everything it sends; `Topic.newAddress()`), or nil
     /// for a watcher, which subscribes to everything and so hears every client's answers.
@@ -101,10 +101,10 @@ public final class GatewayClient {
         onSent(action)
         var resendAt = retryInterval.map { Timestamp.monotonic() + $0 } ?? deadline
         while !tracker.isComplete {
-            // Sent again until every service of the first hop has answered (the others see a repeat).
-            let answered = tracker.firstHopAnswered
-            guard let envelope = try next(until: answered ? deadline : min(deadline, resendAt)) else {
-                if !answered, let retryInterval, Timestamp.monotonic() < deadline {
+            // Sent again until everything has answered (those that had see a repeat, and re-send
+            // what they passed on: a hop lost on the way is completed).
+            guard let envelope = try next(until: retryInterval == nil ? deadline : min(deadline, resendAt)) else {
+                if let retryInterval, Timestamp.monotonic() < deadline {
                     try send(action)
                     resendAt = Timestamp.monotonic() + retryInterval
                     continue

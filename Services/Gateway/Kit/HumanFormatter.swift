@@ -107,7 +107,7 @@ public struct HumanFormatter: Sendable {
         case .error(let error):
             return paint("refused by \(envelope.service) [\(error.code)]", .red) + ": \(error.message)"
         case .statusReport, .heartbeat, .ack, .pong, .ping, .lossReport, .tap, .rotate, .resize, .select, .interaction, .describe,
-             .inputTap, .inputPassed, .snapshotRequest, .rosterSelect, .statusRequest, .forget, .backupRequest:
+             .inputTap, .inputPassed, .snapshotRequest, .rosterSelect, .statusRequest, .forget, .backupRequest, .replica:
             return nil
         }
     }

@@ -37,7 +37,7 @@ public enum InputAction: Sendable, Equatable {
              .unchanged, .outcome, .inputPassed, .mediaAddRequested, .colorSelected, .deviceState,
              .inputShown, .inputHidden, .weaponSelected, .inputState, .snapshotRequest, .snapshot,
              .rosterSelect, .selection, .monsterUpdated, .backupRequest, .backup, .ping, .pong,
-             .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error:
+             .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error, .replica:
             return nil
         }
     }

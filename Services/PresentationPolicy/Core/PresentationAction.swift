@@ -39,7 +39,7 @@ public enum PresentationAction: Sendable, Equatable {
              .unchanged, .outcome, .mediaAddRequested, .colorSelected, .deviceLayout, .deviceState,
              .inputTap, .inputShown, .inputHidden, .weaponSelected, .inputState, .snapshotRequest,
              .snapshot, .rosterSelect, .selection, .monsterUpdated, .backupRequest, .backup, .ping,
-             .pong, .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error:
+             .pong, .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error, .replica:
             return nil
         }
     }

@@ -34,7 +34,7 @@ public enum RosterAction: Sendable, Equatable {
              .dismissed, .moved, .interactionChanged, .unchanged, .outcome, .inputPassed,
              .mediaAddRequested, .deviceLayout, .deviceState, .inputTap, .inputShown, .inputHidden,
              .inputState, .snapshot, .selection, .monsterUpdated, .backupRequest, .backup, .ping,
-             .pong, .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error:
+             .pong, .heartbeat, .statusRequest, .statusReport, .lossReport, .ack, .error, .replica:
             return nil
         }
     }

@@ -6,7 +6,9 @@ The package's tests check the addressing against the document."""
 #   "client": the key is the `replyTo` of the action that caused it (answers to one client);
 #   "styled": the presentation's style, then `/` and the `replyTo`;
 #   "device": the device's bucket (requests to the services that own devices);
-#   "broadcast": the type alone.
+#   "broadcast": the type alone;
+#   "instance": the sending service, then `/` and the instance it is for (between the instances
+#   of a sharded service; no client hears it).
 ADDRESSING = {
     "device.tap": "device", "device.rotate": "device", "device.resize": "device", "device.select": "device",
     "device.interaction": "device", "device.describe": "device", "device.forget": "device", "input.tap": "device",
@@ -21,6 +23,7 @@ ADDRESSING = {
     "roster.snapshot": "broadcast", "roster.selection": "broadcast", "roster.monster.updated": "broadcast",
     "roster.backup.request": "broadcast", "sys.ping": "broadcast", "sys.heartbeat": "broadcast",
     "sys.status.request": "broadcast", "sys.status": "broadcast", "sys.loss": "broadcast",
+    "shard.replica": "instance",
 }
 
 # The presentation styles a "styled" topic is keyed by.

@@ -36,7 +36,8 @@ def test_every_type_of_the_contract_is_addressed_as_the_contract_says():
     expected = {}
     for address in channel_addresses():
         message_type, _, key = address.partition("/")
-        expected[message_type] = {"": "broadcast", "{replyTo}": "client", "{style}/{replyTo}": "styled"}.get(key, "device")
+        expected[message_type] = {"": "broadcast", "{replyTo}": "client", "{style}/{replyTo}": "styled",
+                                  "{service}/{instance}": "instance"}.get(key, "device")
     assert ADDRESSING == expected
 
 

@@ -1,0 +1,41 @@
+/// One device's state, sent by the instance that owns the device to the instance that stands by
+/// for it (docs/scaling.md): what the standby holds in memory, ready to take the device over
+/// when the owner is lost. It acknowledges it to the client of the action, which counts the
+/// action as done only then.
+public struct Replica: Sendable, Equatable {
+    /// The instance it is for (its topic's key: `shard.replica/SERVICE/STANDBY`).
+    public var standby: String
+    /// The instance that owns the device and sent it.
+    public var owner: String
+    /// The owner's epoch (its membership key's create revision in etcd): a standby takes
+    /// updates only from the owner, at the epoch, that its own view of the members shows.
+    public var epoch: Int64
+    /// Counts the owner's updates in its epoch, so that an update sent again is never taken
+    /// over a later one.
+    public var sequence: UInt64
+    /// The device's whole state as the service's JSON; absent: the device was forgotten.
+    public var state: String?
+    /// The ids of the device's last actions handled, oldest first: a retry is a duplicate.
+    public var recent: [String]
+
+    /// An update of the device's state from `owner` at `epoch` and `sequence`, for `standby`.
+    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, state: String?, recent: [String]) {
+        self.standby = standby; self.owner = owner; self.epoch = epoch; self.sequence = sequence
+        self.state = state; self.recent = recent
+    }
+}
+
+extension Replica: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Replica { Replica(standby: "", owner: "", epoch: 0, sequence: 0, state: nil, recent: []) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("standby", &standby)
+        try fields.field("owner", &owner)
+        try fields.field("epoch", &epoch)
+        try fields.field("sequence", &sequence)
+        try fields.field("state", &state)
+        try fields.field("recent", &recent)
+    }
+}
