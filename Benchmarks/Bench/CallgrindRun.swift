@@ -4,14 +4,16 @@
 // difference of N: instructions per action of client, bus and service, whatever the machine's load.
 
 import Domain
+import Processes
 import ZeroMQ
 
 enum CallgrindRun {
-    /// The sides: libzmq's echo, presentation-policy, the Python peer, and libzmq's echo
+    /// The sides: libzmq's echo, presentation-policy, the Python peer, two sharded instances of
+    /// presentation-policy (owner and standby, etcd for membership), and libzmq's echo
     /// answering like the product with two messages of its add tap's sizes (`raw-2`, for
     /// `Scripts/wakeups`), and with two messages after
     /// `Spin.counted` iterations of extra work (`raw-spin`, for `bench --latency-cost`).
-    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin"]
+    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin", "sharded"]
 
     /// Starts only the bus and the side's service (for the product, with input-handling, which
     /// reads the alerts presented or dismissed: none here, the `add` popover's topic is not one
@@ -19,7 +21,8 @@ enum CallgrindRun {
     static func run(side: String, count: Int) throws {
         let policy = MonsterBus.Service.presentationPolicy
         let stack = try BenchStack(
-            services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : [], echo: side.hasPrefix("raw"))
+            services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : side == "sharded" ? [MonsterBus.Service.inputHandling] : [],
+            echo: side.hasPrefix("raw"))
         defer { stack.stop(keep: false) }
         let context = try ZMQContext()
         switch side {
@@ -42,16 +45,41 @@ enum CallgrindRun {
                     throw BenchError("a raw round trip was lost")
                 }
             }
-        case "product", "peer":
+        case "product", "peer", "sharded":
             var config = stack.config
             var service = policy
             if side == "peer" {
                 (config.frontend, config.backend) = try stack.startPeer(ownBus: false, setup: false)
                 service = Peer.service
             }
+            // Two instances, the device owned by one and stood by for by the other (etcd is not
+            // traced: `Scripts/callgrind` skips it).
+            let etcd = side == "sharded" ? try EtcdServer(folder: stack.folder) : nil
+            let instances = try (etcd.map { etcd in
+                try (0..<2).map { index in
+                    try stack.startService(
+                        policy, logName: "sharded-pp-\(index)", endpoints: nil,
+                        extra: ["ETCD_ENDPOINTS": etcd.endpoint, "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "30"])
+                }
+            }) ?? []
+            defer { for instance in instances { instance.stop() } }
             let product = try ProductClient(context: context, config: config, service: service)
             defer { product.close() }
+            if side == "sharded" {
+                product.acksPerAction = 2
+                for instance in instances {
+                    guard instance.waitForStderr(timeout: 120, { $0.contains("shard members: pp-0, pp-1;") }) else {
+                        throw BenchError("\(instance.name) never saw both members:\n\(instance.logTail(20))")
+                    }
+                }
+            }
             try product.handshake(services: [service], timeout: 120)
+            if side == "sharded" {
+                // Until the device's owner has been handed its bucket (a bucket gained waits up to the TTL).
+                var settled = false
+                for _ in 0..<600 where !settled { settled = try product.roundTrip(device: "bench-ipad", timeout: 0.1) != nil }
+                guard settled else { throw BenchError("the sharded instances never answered") }
+            }
             monsterBenchMeasure()
             for _ in 0..<count {
                 guard try product.roundTrip(device: "bench-ipad", timeout: 30) != nil else { throw BenchError("a round trip to \(service) was lost") }

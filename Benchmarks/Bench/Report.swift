@@ -37,6 +37,13 @@ enum Figure: String, CaseIterable {
     /// presentation-policy's resident bytes per device holding state, from the RSS at the
     /// smallest and the largest scale (each device idle once its actions are done).
     case bytesPerIdleDevice = "bytes_per_idle_device"
+    /// Actions/s of 1 sharded instance (and of 3 together) ÷ one unsharded instance's, in the
+    /// sharded row (etcd on three members on disk, the same devices and window).
+    case sharded1Ratio = "sharded_1_ratio"
+    case sharded3Ratio = "sharded_3_ratio"
+    /// From callgrind, when it ran: instructions per action over every process (client, bus,
+    /// owner and standby) with two sharded instances ÷ with one unsharded instance.
+    case shardedInstructionsRatio = "sharded_instructions_ratio"
 
     /// Digits after the point in the JSON line.
     var decimals: Int {
@@ -44,7 +51,8 @@ enum Figure: String, CaseIterable {
         case .policyInstructions, .peerInstructions, .bytesPerIdleDevice: 0
         case .maxIdleRSS: 1
         case .rttP50Ratio, .rttP99Ratio, .throughputVsTwoAnswerEcho, .instructionsRatio, .p50Ratio8Clients, .twoAnswerEchoP50Ratio,
-             .twoAnswerEchoP50Ratio8Clients, .raw8ClientsP50VersusOne, .peerP50Ratio, .throughputRatio, .scaleRatio: 3
+             .twoAnswerEchoP50Ratio8Clients, .raw8ClientsP50VersusOne, .peerP50Ratio, .throughputRatio, .scaleRatio,
+             .sharded1Ratio, .sharded3Ratio, .shardedInstructionsRatio: 3
         }
     }
 
@@ -61,7 +69,10 @@ enum Figure: String, CaseIterable {
         case .rttP50Ratio: return ratio(LatencySummary(m.productLatency).p50, to: raw.p50)
         case .rttP99Ratio: return ratio(LatencySummary(m.productLatency).p99, to: raw.p99)
         case .throughputVsTwoAnswerEcho: return ratio(productRate, to: median(m.rawShapedEcho.map(\.rate)))
-        case .instructionsRatio, .policyInstructions, .peerInstructions: return m.callgrind.flatMap { jsonNumber(rawValue, in: $0.json) }
+        case .instructionsRatio, .policyInstructions, .peerInstructions, .shardedInstructionsRatio:
+            return m.callgrind.flatMap { jsonNumber(rawValue, in: $0.json) }
+        case .sharded1Ratio: return m.sharded.ratio(1)
+        case .sharded3Ratio: return m.sharded.ratio(3)
         case .p50Ratio8Clients: return ratio(mostClientsP50(m.clients), to: mostClientsP50(m.rawClients))
         case .twoAnswerEchoP50Ratio: return ratio(LatencySummary(m.rawShapedLatency).p50, to: raw.p50)
         case .twoAnswerEchoP50Ratio8Clients: return ratio(mostClientsP50(m.rawShapedClients), to: mostClientsP50(m.rawClients))
@@ -267,15 +278,20 @@ enum Report {
             table.row("  messages (lost)", "\(zmq.reduce(0) { $0 + $1.messages }) (\(zmq.reduce(0) { $0 + $1.lost }))", "\(own.reduce(0) { $0 + $1.messages }) (\(own.reduce(0) { $0 + $1.lost }))", "", "", "")
         }
 
-        table.section("sharded presentation-policy: etcd membership, a snapshot stored per decision, \(ShardScaling.devices) devices")
+        table.section("sharded presentation-policy: etcd (three members on disk) for membership, each state sent to its standby, \(ShardScaling.devices) devices; ratio ÷ unsharded")
         if let skipped = m.sharded.skipped {
             table.row("  skipped: " + skipped, "", "", "", "", "")
         }
-        let single = m.sharded.byInstances[1]?.rate ?? 0
+        if let unsharded = m.sharded.unsharded {
+            table.row("  unsharded: actions/s (lost, duplicates)", "\(format(unsharded.rate, 0)) (\(unsharded.lost), \(unsharded.duplicates))", "", "", "", "")
+        }
+        let targets = [1: 0.8, 2: 0.6, 3: 0.6]
         for count in ShardScaling.instanceCounts {
             guard let run = m.sharded.byInstances[count] else { continue }
+            let share = m.sharded.ratio(count)
             table.row("  \(count) instance(s): actions/s (lost, duplicates)", "", "\(format(run.rate, 0)) (\(run.lost), \(run.duplicates))",
-                      ratio(single > 0 ? run.rate / single : 0), "", "")
+                      share.map(ratio) ?? "", targets[count].map { "≥ \(format($0, 1))" } ?? "",
+                      share.map { mark($0 >= targets[count] ?? 0) } ?? "")
         }
 
         table.section("memory: VmRSS MiB idle (after start + handshake) → after the load (private: not shared libraries)")

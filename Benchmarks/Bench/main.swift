@@ -34,9 +34,10 @@ if arguments == ["--sharded-only"] {
     switch runs {
     case .success(let runs):
         if let skipped = runs.skipped { print("skipped: \(skipped)") }
+        if let run = runs.unsharded { print("unsharded: \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates)") }
         for count in ShardScaling.instanceCounts {
             guard let run = runs.byInstances[count] else { continue }
-            print("\(count) instance(s): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates)")
+            print("\(count) instance(s): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates), ÷ unsharded \(runs.ratio(count).map { format($0, 3) } ?? "-")")
         }
         exit(0)
     case .failure(let error):

@@ -15,13 +15,14 @@ public final class EtcdCluster {
     private let data: String
     private let members: [ChildProcess]
 
-    /// Starts `count` members and waits until every one serves clients (a leader is elected).
-    public init(members count: Int = 3) throws {
+    /// Starts `count` members and waits until every one serves clients (a leader is elected);
+    /// their data on disk when `onDisk` (each write synced, as in production; the bench).
+    public init(members count: Int = 3, onDisk: Bool = false) throws {
         guard let binary = EtcdServer.binary else {
             throw ProcessError("etcd is not installed (apt-get install -y etcd-server; Scripts/test does it)")
         }
         let folder = try makeTemporaryFolder("monster-bus-etcd-cluster-")
-        let data = EtcdServer.dataFolder(folder)
+        let data = onDisk ? folder + "/data" : EtcdServer.dataFolder(folder)
         self.folder = folder
         self.data = data
         var ports = Set<Int>()
