@@ -59,19 +59,15 @@ enum CallgrindRun {
                 try (0..<2).map { index in
                     try stack.startService(
                         policy, logName: "sharded-pp-\(index)", endpoints: nil,
-                        extra: ["ETCD_ENDPOINTS": etcd.endpoint, "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "30"])
+                        extra: ["ETCD_ENDPOINTS": etcd.endpoint, "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "9"])
                 }
             }) ?? []
             defer { for instance in instances { instance.stop() } }
             let product = try ProductClient(context: context, config: config, service: service)
             defer { product.close() }
-            if side == "sharded" {
+            if let etcd {
                 product.acksPerAction = 2
-                for instance in instances {
-                    guard instance.waitForStderr(timeout: 120, { $0.contains("shard members: pp-0, pp-1;") }) else {
-                        throw BenchError("\(instance.name) never saw both members:\n\(instance.logTail(20))")
-                    }
-                }
+                try ShardScaling.waitForMembers(2, etcd: [etcd.endpoint], leaseSeconds: 9)
             }
             try product.handshake(services: [service], timeout: 120)
             if side == "sharded" {
