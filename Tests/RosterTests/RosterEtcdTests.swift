@@ -39,8 +39,9 @@ import Wire
             .forget(device: "ipad-1"), decidedBy: RosterCore(), messageId: "m-2", token: [1], appliedLease: 9, epoch: 41, now: 0)
         #expect(write.operations.first == .delete("/monsterbus/roster/selections/ipad-1"))
         #expect(write.conditions == [leader, .created("/monsterbus/roster/applied/m-2", at: 0)])
-        #expect(RosterWrites.forgetting(["a", "b"], epoch: 41) == RosterTransaction(
-            conditions: [leader], operations: [.delete("/monsterbus/roster/selections/a"), .delete("/monsterbus/roster/selections/b")]))
+        let idle = RosterWrites.forgetting(["a", "b"], epoch: 41)
+        #expect(idle.conditions == [leader])
+        #expect(idle.operations == [.delete("/monsterbus/roster/selections/a"), .delete("/monsterbus/roster/selections/b")])
     }
 
     @Test func aMonsterChangeStoresTheWholeRosterAtItsNewRevisionAndReadsBack() throws {
