@@ -155,16 +155,16 @@ import Wire
         #expect(weapon(of: "Dog-Bot", in: after) == .fire)
     }
 
-    @Test func anEtcdThatDoesNotAnswerAndSQLiteOptionsAreClearRefusals() throws {
+    /// etcd not answering at start: StartStatusTests.
+    @Test func theSQLiteDatabasesOptionsAreRefusedWithEtcd() throws {
         var environment = stack.environment
-        environment["ETCD_ENDPOINTS"] = "http://127.0.0.1:\(try freeTCPPort())"
-        let unreachable = try runToCompletion(Products.url("roster"), [], environment: environment)
-        #expect(unreachable.status == 1)
-        #expect(unreachable.stderr.contains("cannot start") && unreachable.stderr.contains("etcd"), "\(unreachable.stderr)")
         environment["ETCD_ENDPOINTS"] = etcd.endpoint
-        let reset = try runToCompletion(Products.url("roster"), ["--reset"], environment: environment)
-        #expect(reset.status == 2)
-        #expect(reset.stderr.contains("--reset is for the roster's SQLite database"), "\(reset.stderr)")
+        for (arguments, extra, named) in [(["--reset"], [:], "--reset"), (["--restore", "copy.db"], [:], "--restore"),
+                                          ([], ["ROSTER_RESET": "1"], "ROSTER_RESET=1")] {
+            let refused = try runToCompletion(Products.url("roster"), arguments, environment: environment.merging(extra) { $1 })
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderr.contains("roster: \(named) is for the roster's SQLite database; with ETCD_ENDPOINTS"), "\(refused.stderr)")
+        }
         #expect(try client.get(RosterKeys.leader) == nil, "a refused start took the leader key")
     }
 }
