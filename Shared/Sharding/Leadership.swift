@@ -7,21 +7,15 @@ import Wire
 /// of the TTL. The key's create revision is the writer's epoch: writes fenced by it are refused
 /// once another instance holds the key. The others wait and take the key once its lease expires.
 public final class Leadership: Sendable {
-    /// What this instance knows of its leadership at one moment.
-    public struct View: Sendable, Equatable {
-        /// This instance's epoch while it leads, else nil.
-        public var epoch: Int64?
-        /// Counts changes of `epoch`.
-        public var generation: UInt64
-    }
-
-    /// What the keeping thread holds: the view, and the lease behind it.
+    /// What the keeping thread holds: the epoch, and the lease behind it.
     private struct State: Sendable {
-        var view = View(epoch: nil, generation: 0)
+        /// This instance's epoch while it leads, else nil.
+        var epoch: Int64?
         /// The lease the key is on, while leading.
         var lease: Int64 = 0
-        /// When the lease was last renewed, in seconds of the monotonic clock.
-        var lastRenewed = 0.0
+        /// When the last renewal that etcd answered was sent, in seconds of the monotonic clock:
+        /// etcd keeps the lease at least the TTL from then.
+        var renewed = 0.0
     }
 
     /// This instance's name (the key's value, with its lease).
@@ -34,7 +28,7 @@ public final class Leadership: Sendable {
     private let state = Locked(State())
 
     /// Tries once to lead `service` (blocking until etcd answers: an error when it does not);
-    /// `refresh()` or `keep()` goes on from there.
+    /// `keep()` goes on from there.
     public init(service: String, config: ShardConfig, client: EtcdClient, log: Log) throws(EtcdError) {
         instance = config.instance
         key = "/monsterbus/leader/\(service)"
@@ -44,8 +38,14 @@ public final class Leadership: Sendable {
         try acquire()
     }
 
-    /// The leadership now.
-    public var view: View { state.current.view }
+    /// This instance's epoch while it leads, else nil. Nil too once the TTL has passed since
+    /// the last renewal etcd answered was sent, even before the keeping thread notices: etcd
+    /// may have expired the lease then, and another instance may lead.
+    public var epoch: Int64? {
+        let current = state.current
+        guard let epoch = current.epoch, Timestamp.monotonic() - current.renewed < Double(ttl) else { return nil }
+        return epoch
+    }
 
     /// Refreshes the leadership every third of the TTL from a thread of its own, for ever.
     public func keep() {
@@ -60,18 +60,18 @@ public final class Leadership: Sendable {
 
     /// One refresh: the writer renews its lease (and stops leading when the lease is lost or
     /// was not renewed within its TTL); any other instance tries to take the key.
-    public func refresh() {
+    private func refresh() {
         do {
-            guard view.epoch != nil else { return try acquire() }
+            guard state.current.epoch != nil else { return try acquire() }
             let lease = state.current.lease
+            let sent = Timestamp.monotonic()
             guard try client.keepAlive(lease: lease) > 0 else {
                 return stepDown("its lease \(lease) expired")
             }
-            state.withLock { $0.lastRenewed = Timestamp.monotonic() }
+            state.withLock { $0.renewed = sent }
         } catch {
             log.warn("leadership: \(error)")
-            let current = state.current
-            if current.view.epoch != nil, Timestamp.monotonic() - current.lastRenewed >= Double(ttl) {
+            if state.current.epoch != nil, epoch == nil {
                 stepDown("its lease was not renewed for \(ttl) s")
             }
         }
@@ -81,8 +81,8 @@ public final class Leadership: Sendable {
     /// which deletes the key if it is still this instance's, and the next refresh tries again.
     public func stepDown(_ reason: String) {
         let lease: Int64? = state.withLock { state in
-            guard state.view.epoch != nil else { return nil }
-            state.view = View(epoch: nil, generation: state.view.generation + 1)
+            guard state.epoch != nil else { return nil }
+            state.epoch = nil
             return state.lease
         }
         guard let lease else { return }
@@ -94,6 +94,7 @@ public final class Leadership: Sendable {
     /// then): the key read back, holding this attempt's token, tells that it was this instance's.
     private func acquire() throws(EtcdError) {
         guard try client.get(key) == nil else { return }
+        let sent = Timestamp.monotonic()
         let lease = try client.grantLease(ttl: ttl)
         let token = Array("\(instance) \(lease)".utf8)
         _ = try client.transaction([.created(key, at: 0)], [.put(key, token, lease: lease)])
@@ -102,9 +103,9 @@ public final class Leadership: Sendable {
             return
         }
         state.withLock { state in
-            state.view = View(epoch: held.createRevision, generation: state.view.generation + 1)
+            state.epoch = held.createRevision
             state.lease = lease
-            state.lastRenewed = Timestamp.monotonic()
+            state.renewed = sent
         }
         log.info("\(instance) leads \(key) at epoch \(held.createRevision)")
     }

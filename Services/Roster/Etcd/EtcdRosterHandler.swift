@@ -47,7 +47,7 @@ public struct EtcdRosterHandler: ServiceHandler {
     public static func start(config: ShardConfig, client: EtcdClient, expiry: Double, log: Log) throws -> EtcdRosterHandler {
         let leadership = try Leadership(service: MonsterBus.Service.roster, config: config, client: client, log: log)
         var handler = EtcdRosterHandler(leadership: leadership, client: client, expiry: expiry, log: log)
-        if let epoch = leadership.view.epoch {
+        if let epoch = leadership.epoch {
             _ = try handler.loaded(at: epoch)
         } else {
             let holder = try client.get(RosterKeys.leader).map { String(decoding: $0.value, as: UTF8.self) } ?? "nobody"
@@ -62,7 +62,7 @@ public struct EtcdRosterHandler: ServiceHandler {
 
     /// Only while this instance leads: the others stand by.
     public func accepts(_ envelope: Envelope) -> Bool {
-        accepts(envelope.type) && leadership.view.epoch != nil
+        accepts(envelope.type) && leadership.epoch != nil
     }
 
     /// Why `gateway roster backup` is refused here.
@@ -72,7 +72,7 @@ public struct EtcdRosterHandler: ServiceHandler {
         """
 
     public mutating func handle(_ envelope: Envelope) -> Reply {
-        guard let epoch = leadership.view.epoch else {
+        guard let epoch = leadership.epoch else {
             return Reply([.error(.fenced, "this roster instance does not lead now; nothing was decided, send it again", offendingId: envelope.id)])
         }
         if case .backupRequest = envelope.body { return Reply([.error(.backupFailed, Self.noBackup)]) }
@@ -132,7 +132,7 @@ public struct EtcdRosterHandler: ServiceHandler {
     }
 
     public mutating func forgetIdleDevices(now: Double) -> [String] {
-        guard let epoch = leadership.view.epoch, loadedEpoch == epoch, var core else { return [] }
+        guard let epoch = leadership.epoch, loadedEpoch == epoch, var core else { return [] }
         let idle = activity.expire(at: now).filter { core.selections[$0] != nil }
         guard !idle.isEmpty else { return [] }
         let write = RosterWrites.forgetting(idle, epoch: epoch)
