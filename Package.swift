@@ -68,11 +68,13 @@ let package = Package(
         .target(name: "PresentationService", dependencies: ["PresentationCore", "Runtime"], path: "Services/PresentationPolicy/Service", swiftSettings: strict),
         .executableTarget(name: "PresentationPolicy", dependencies: ["PresentationService", "ServiceLaunch"], path: "Services/PresentationPolicy/Main", swiftSettings: strict),
 
-        // roster: a pure core, its SQLite store, and its bus adapter.
+        // roster: a pure core, its SQLite store, its data in etcd, and its bus adapter.
         .target(name: "RosterCore", dependencies: ["Domain"], path: "Services/Roster/Core", swiftSettings: strict),
         .target(name: "RosterStore", dependencies: ["RosterCore", "CSQLite"], path: "Services/Roster/Store", swiftSettings: strict),
         .target(name: "RosterService", dependencies: ["RosterCore", "RosterStore", "Runtime"], path: "Services/Roster/Service", swiftSettings: strict),
-        .executableTarget(name: "Roster", dependencies: ["RosterService", "RosterStore", "ServiceLaunch"], path: "Services/Roster/Main", swiftSettings: strict),
+        // With ETCD_ENDPOINTS: the roster's data in etcd, one writer among its instances.
+        .target(name: "RosterEtcd", dependencies: ["RosterCore", "RosterStore", "Runtime", "Sharding"], path: "Services/Roster/Etcd", swiftSettings: strict),
+        .executableTarget(name: "Roster", dependencies: ["RosterService", "RosterStore", "RosterEtcd", "ServiceLaunch"], path: "Services/Roster/Main", swiftSettings: strict),
 
         // input-handling: a pure core and its bus adapter.
         .target(name: "InputCore", dependencies: ["Domain"], path: "Services/InputHandling/Core", swiftSettings: strict),
@@ -117,11 +119,11 @@ let package = Package(
         tests("ContractTests", ["Contract"]),
         tests("PresentationCoreTests", ["PresentationCore", "PresentationService", "Wire"]),
         tests("PresentationServiceTests", ["PresentationService", "PresentationCore"]),
-        tests("RosterTests", ["RosterCore", "RosterStore", "RosterService"]),
+        tests("RosterTests", ["RosterCore", "RosterStore", "RosterService", "RosterEtcd", "Sharding"]),
         tests("InputCoreTests", ["InputCore", "Wire"]),
         tests("GatewayKitTests", ["GatewayKit", "Contract", "InputCore", "PresentationCore"]),
         tests("MonitorKitTests", ["MonitorKit", "PresentationCore", "PresentationService"]),
         tests("BenchTests", ["Bench"]),
-        tests("EndToEndTests", ["ServiceLaunch", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "InputHandling", "Gateway", "Monitor"]),
+        tests("EndToEndTests", ["ServiceLaunch", "CLinux", "Processes", "Bus", "PresentationPolicy", "Roster", "RosterEtcd", "InputHandling", "Gateway", "Monitor"]),
     ]
 )

@@ -162,7 +162,7 @@ public final class EtcdClient: Sendable {
 
     /// Posts `request` as JSON to `path` and returns etcd's JSON answer as an `Answer`, asking
     /// the members in turn (`EtcdRotation`) until one answers or `timeout` has passed.
-    private func call<Request: FieldValue, Answer: FieldValue>(_ path: String, _ request: Request, as: Answer.Type) throws(EtcdError) -> Answer {
+    func call<Request: FieldValue, Answer: FieldValue>(_ path: String, _ request: Request, as: Answer.Type) throws(EtcdError) -> Answer {
         let body: [UInt8]
         do {
             body = try JSONCoding.encode(request)

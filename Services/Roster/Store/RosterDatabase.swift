@@ -177,7 +177,7 @@ public final class RosterDatabase {
     }
 
     /// A new random (version 4) UUID, lower case.
-    static func newIdentity() -> String {
+    public static func newIdentity() -> String {
         var generator = SystemRandomNumberGenerator()
         return identity((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
