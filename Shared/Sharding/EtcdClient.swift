@@ -101,37 +101,6 @@ public final class EtcdClient: Sendable {
         _ = try call("/v3/kv/deleterange", M.Key(key: Base64.encode(key.utf8)), as: M.Header.self)
     }
 
-    /// Puts `value` at `key` (or deletes `key` when `value` is nil) only if `guardKey` exists
-    /// with create revision `createRevision` — a write fenced by an epoch — and, when
-    /// `keyRevision` is given, only if `key` was last changed at that revision (0: `key` does not
-    /// exist). Returns the revision of the write, or nil when it was not done.
-    ///
-    /// Sent again to another member after an attempt whose answer was lost (a member killed as
-    /// it applied it), the transaction is the same, compare included: if the lost attempt had
-    /// been applied, `key` is no longer at `keyRevision`, so the retry is refused and changes
-    /// nothing, and nil says the caller's copy is stale — it must read `key` back rather than
-    /// trust what it wrote (`ShardedHandler` answers an error, forgets the device, and reads its
-    /// snapshot at the next action, where the action's id is found among the recent ones). Without
-    /// `keyRevision`, a retry puts the same value (or deletes) again: the same content.
-    public func write(
-        _ key: String, _ value: [UInt8]?, ifKey guardKey: String, wasCreatedAt createRevision: Int64,
-        andKeyIsAt keyRevision: Int64? = nil
-    ) throws(EtcdError) -> Int64? {
-        let encodedKey = Base64.encode(key.utf8)
-        let operation = if let value {
-            M.Operation(put: M.Put(key: encodedKey, value: Base64.encode(value)))
-        } else {
-            M.Operation(deleteRange: M.Key(key: encodedKey))
-        }
-        var compare = [M.Compare(key: Base64.encode(guardKey.utf8), target: "CREATE", createRevision: M.Int64Text(createRevision))]
-        if let keyRevision {
-            compare.append(M.Compare(key: encodedKey, target: "MOD", modRevision: M.Int64Text(keyRevision)))
-        }
-        let answer = try call("/v3/kv/txn", M.Transaction(compare: compare, success: [operation]), as: M.TransactionAnswer.self)
-        guard answer.succeeded ?? false else { return nil }
-        return answer.header?.revision?.value
-    }
-
     private func range(_ request: M.Range) throws(EtcdError) -> [EtcdKeyValue] {
         let answer = try call("/v3/kv/range", request, as: M.RangeAnswer.self)
         return (answer.kvs ?? []).compactMap { kv in

@@ -37,21 +37,21 @@ import TestTiers
         let client = try EtcdClient(endpoint: etcd.endpoint)
         try client.put("/members/x", [])
         let epoch = try #require(try client.get("/members/x")).createRevision
-        let first = try #require(try client.write("/snap/d", Array("1".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: 0))
+        let first = try #require(try client.transaction([.created("/members/x", at: epoch), .modified("/snap/d", at: 0)], [.put("/snap/d", Array("1".utf8), lease: nil)]))
         #expect(try client.get("/snap/d")?.value == Array("1".utf8))
         #expect(try client.get("/snap/d")?.modRevision == first)
         // Another writer's revision: refused (two owners of one device cannot both write).
-        #expect(try client.write("/snap/d", Array("x".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: 0) == nil)
+        #expect(try client.transaction([.created("/members/x", at: epoch), .modified("/snap/d", at: 0)], [.put("/snap/d", Array("x".utf8), lease: nil)]) == nil)
         // The same write again, as a retry whose first answer was lost sends it: refused, unchanged.
-        #expect(try client.write("/snap/d", Array("1".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: 0) == nil)
+        #expect(try client.transaction([.created("/members/x", at: epoch), .modified("/snap/d", at: 0)], [.put("/snap/d", Array("1".utf8), lease: nil)]) == nil)
         #expect(try client.get("/snap/d")?.modRevision == first)
-        #expect(try client.write("/snap/d", Array("1".utf8), ifKey: "/members/x", wasCreatedAt: epoch, andKeyIsAt: first) != nil)
+        #expect(try client.transaction([.created("/members/x", at: epoch), .modified("/snap/d", at: first)], [.put("/snap/d", Array("1".utf8), lease: nil)]) != nil)
         // The guard key deleted and created again: a new incarnation, the old epoch is fenced off.
         try client.delete("/members/x")
         try client.put("/members/x", [])
-        #expect(try client.write("/snap/d", Array("2".utf8), ifKey: "/members/x", wasCreatedAt: epoch) == nil)
+        #expect(try client.transaction([.created("/members/x", at: epoch)], [.put("/snap/d", Array("2".utf8), lease: nil)]) == nil)
         #expect(try client.get("/snap/d")?.value == Array("1".utf8))
-        #expect(try client.write("/snap/d", nil, ifKey: "/members/missing", wasCreatedAt: epoch) == nil)
+        #expect(try client.transaction([.created("/members/missing", at: epoch)], [.delete("/snap/d")]) == nil)
         #expect(try client.get("/snap/d") != nil)
     }
 
@@ -110,8 +110,8 @@ import TestTiers
         #expect(client.endpoint.url != cluster.endpoints[follower])
         #expect(try client.get("/t/member")?.createRevision == epoch)
         // A fenced write through the survivors, and its retry after a lost answer refused.
-        let written = try #require(try client.write("/t/snap", Array("1".utf8), ifKey: "/t/member", wasCreatedAt: epoch, andKeyIsAt: 0))
-        #expect(try client.write("/t/snap", Array("1".utf8), ifKey: "/t/member", wasCreatedAt: epoch, andKeyIsAt: 0) == nil)
+        let written = try #require(try client.transaction([.created("/t/member", at: epoch), .modified("/t/snap", at: 0)], [.put("/t/snap", Array("1".utf8), lease: nil)]))
+        #expect(try client.transaction([.created("/t/member", at: epoch), .modified("/t/snap", at: 0)], [.put("/t/snap", Array("1".utf8), lease: nil)]) == nil)
         #expect(try client.get("/t/snap")?.modRevision == written)
         let since = String(instance.stderr.dropFirst(mark))
         #expect(!since.contains("stops deciding") && !since.contains("shard members:"), "\(since)")
