@@ -43,6 +43,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var unsent: [Effect] = []
     /// The bucket topics subscribed to now (`type/BB` for each `.byDevice` handled type).
     private var bucketTopics: Set<String> = []
+    /// The membership generation `bucketTopics` was computed for.
+    private var topicsGeneration: UInt64 = 0
 
     /// `inner` as the instance `membership.instance` of `service`; a bucket gained from a live
     /// member waits `handoverSeconds` (the lease's TTL) for its devices.
@@ -58,6 +60,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         self.monotonic = monotonic
         follow(membership.view)
         bucketTopics = topics()
+        topicsGeneration = generation
     }
 
     public var handledTypes: [MessageType] { inner.handledTypes + [.replica] }
@@ -95,6 +98,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// The bucket topics gained and lost since the last call, when the members changed.
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) {
         follow(membership.view)
+        // Asked after every batch: nothing is computed unless the members changed.
+        guard generation != topicsGeneration else { return ([], []) }
+        topicsGeneration = generation
         let wanted = topics()
         guard wanted != bucketTopics else { return ([], []) }
         defer { bucketTopics = wanted }
@@ -128,25 +134,30 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         guard table.owner(ofBucket: bucket) == me else {
             return Reply([.error(.notOwner, "\(device) moved to another instance as the members changed; nothing was decided, send it again", offendingId: envelope.id)])
         }
-        if recent[device] == nil {
-            if let copy = copies.remove(device) {
-                promote(device, copy)
-            } else if isAwaitingHandover(device, bucket) {
-                return Reply([.error(.notOwner, "\(device) is being handed over from the instance that owned it; nothing was decided, send it again", offendingId: envelope.id)])
-            } else {
-                recent[device] = []
-            }
+        // Taken out while it is updated (one look-up each way, and no copy of the list).
+        var ids: [String]
+        if let held = recent.removeValue(forKey: device) {
+            ids = held
+        } else if let copy = copies.remove(device) {
+            promote(device, copy)
+            ids = recent.removeValue(forKey: device) ?? []
+        } else if isAwaitingHandover(device, bucket) {
+            return Reply([.error(.notOwner, "\(device) is being handed over from the instance that owned it; nothing was decided, send it again", offendingId: envelope.id)])
+        } else {
+            ids = []
         }
         // Handled by the previous owner (the state it handed over says so): a retry during a move.
-        if recent[device]?.contains(envelope.id) == true { return Reply([], duplicate: true) }
+        if ids.contains(envelope.id) {
+            recent[device] = ids
+            return Reply([], duplicate: true)
+        }
         let before = inner.state(of: device)
         var reply = inner.handle(envelope)
         let after = inner.state(of: device)
-        if after == nil {
-            recent.removeValue(forKey: device)
-        } else {
-            recent[device, default: []].append(envelope.id)
-            if recent[device]!.count > Self.recentLimit { recent[device]!.removeFirst() }
+        if after != nil {
+            if ids.count >= Self.recentLimit { ids.removeFirst(ids.count - Self.recentLimit + 1) }
+            ids.append(envelope.id)
+            recent[device] = ids
         }
         if after != before, let standby = table.standby(ofBucket: bucket), let update = update(device, to: standby, epoch: epoch, state: after) {
             reply.effects.append(update)
