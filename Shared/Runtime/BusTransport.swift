@@ -10,6 +10,9 @@ public protocol BusTransport: AnyObject {
     var sendWaits: UInt64 { get }
     /// Sends given up after waiting too long, since the start.
     var sendsDropped: UInt64 { get }
+    /// Second copies of messages dropped on receipt, since the start: a pair of buses delivers
+    /// each message twice (`BusPairFilter`); 0 on one bus.
+    var pairCopies: UInt64 { get }
     /// Publishes `frames` (topic, then JSON); throws `BusBackpressure` if the bus never took them.
     func sendRaw(_ frames: [[UInt8]]) throws
     /// Publishes the two frames `topic` and `json` (read during the call only), as `sendRaw` does.
@@ -30,6 +33,9 @@ public protocol BusTransport: AnyObject {
 }
 
 extension BusTransport {
+    /// None: one bus delivers each message once.
+    public var pairCopies: UInt64 { 0 }
+
     /// The frames `topic` and a copy of `json`, through `sendRaw`.
     public func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws {
         try sendRaw([topic, Array(json)])

@@ -7,7 +7,9 @@ import Wire
 import ZeroMQ
 
 /// A process's two sockets on the bus — PUB to the frontend, SUB from the backend — with the
-/// envelope codec, the sender's sequence numbers and id generator. Owned by one thread.
+/// envelope codec, the sender's sequence numbers and id generator. On a pair of buses
+/// (`BusConfig.buses()`), the PUB is connected to both frontends and a SUB reads each backend
+/// (`BusPair`). Owned by one thread.
 public final class BusConnection {
     /// The name put in `service` of every envelope sent.
     public let service: String
@@ -20,6 +22,8 @@ public final class BusConnection {
     private let maker: ThreadOwned<EnvelopeMaker>
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
+    /// Both buses' subscribers, on a pair of buses (nil on one bus: its path is as it was).
+    private let pair: BusPair?
     private let sendPatience: Double
     /// What `wait` polls: the subscriber and the stop descriptor it was last given (made again
     /// when that changes).
@@ -37,8 +41,12 @@ public final class BusConnection {
     public var sendsDropped: UInt64 { drops.value }
     private let drops = ThreadOwned<UInt64>(0)
 
-    /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
-    /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.
+    /// Pair copies dropped on receipt from a pair of buses, since the start (0 on one bus).
+    public var pairCopies: UInt64 { pair?.copies ?? 0 }
+
+    /// Connects as `service` to the bus in `config` (or the pair of buses it lists), subscribed
+    /// to every topic prefix in `subscriptions` (`""` for everything); as a CURVE client (every
+    /// bus holding the one server key) when `config.curve` is set.
     public init(
         context: ZMQContext, config: BusConfig, service: String, subscriptions: [String],
         lingerMilliseconds: Int32 = 1000
@@ -49,37 +57,56 @@ public final class BusConnection {
         maker = ThreadOwned(EnvelopeMaker(service: service, ids: { ids.next() }))
         codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
         sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
+        let buses = try config.buses()
         publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
-        subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
         // Deliberate queues: a full one makes the sender wait (XPUB_NODROP also applies to PUB),
         // it never drops silently. Oversized messages are refused at the bus's frontend.
         try publisher.set(.sendHighWaterMark, config.highWaterMark)
         try publisher.set(.xpubNoDrop, Int32(1))
+        // Of a pair, a bus that is down holds no queue: its copies are not kept for it (they
+        // would fill up and then hold every send), the other bus carries them.
+        if buses.count > 1 { try publisher.set(.immediate, Int32(1)) }
+        if let curve = config.curve { try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
+        let subscribers = try buses.map { _ in try Self.subscriber(context, config: config, subscriptions: subscriptions) }
+        subscriber = subscribers[0]
+        pair = buses.count > 1 ? BusPair(subscribers: subscribers, capacity: config.idempotenceWindow) : nil
+        for (bus, endpoints) in buses.enumerated() {
+            try publisher.connect(endpoints.frontend)
+            try subscribers[bus].connect(endpoints.backend)
+        }
+    }
+
+    /// A SUB socket for one bus, subscribed to `subscriptions`, not yet connected.
+    private static func subscriber(_ context: ZMQContext, config: BusConfig, subscriptions: [String]) throws -> ZMQSocket {
+        let subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
         try subscriber.set(.receiveHighWaterMark, config.highWaterMark)
         // Subscriptions are all a SUB socket sends, and libzmq drops those over its send
         // high-water mark (1000 by default) when it (re)connects: a sharded instance holds one
         // per bucket and type it owns, more than that.
         try subscriber.set(.sendHighWaterMark, Int32(0))
         for prefix in subscriptions { try subscriber.subscribe(prefix) }
-        if let curve = config.curve {
-            try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey)
-            try subscriber.makeCurveClient(curve.keys, serverKey: curve.serverKey)
-        }
-        try publisher.connect(config.frontend)
-        try subscriber.connect(config.backend)
+        if let curve = config.curve { try subscriber.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
+        return subscriber
     }
 
     /// Adds a subscription to every message whose topic starts with `prefix` (e.g. a sharded
     /// instance's new bucket, `device.tap/3f`).
-    public func subscribe(_ prefix: String) throws { try subscriber.subscribe(prefix) }
+    public func subscribe(_ prefix: String) throws {
+        guard let pair else { return try subscriber.subscribe(prefix) }
+        for socket in pair.subscribers { try socket.subscribe(prefix) }
+    }
 
     /// Removes a subscription made at connection or with `subscribe`.
-    public func unsubscribe(_ prefix: String) throws { try subscriber.unsubscribe(prefix) }
+    public func unsubscribe(_ prefix: String) throws {
+        guard let pair else { return try subscriber.unsubscribe(prefix) }
+        for socket in pair.subscribers { try socket.unsubscribe(prefix) }
+    }
 
-    /// Closes both sockets.
+    /// Closes the sockets.
     public func close() {
         publisher.close()
         subscriber.close()
+        pair?.subscribers.forEach { $0.close() }
     }
 
     /// An envelope from this sender: fresh id, next sequence number, current time
@@ -155,12 +182,18 @@ public final class BusConnection {
 
     /// The next message's frames, waiting up to `timeoutMilliseconds` (-1: for ever).
     public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
+        if let pair {
+            var frames: [[UInt8]]?
+            _ = try pair.receive(timeoutMilliseconds: timeoutMilliseconds) { frames = try pair.receiveFramesNow(); return frames != nil }
+            return frames
+        }
         subscriberIdle.value = false
         return try subscriber.receive(timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// The next message's frames if one is waiting now.
     public func receiveFramesNow() throws -> [[UInt8]]? {
+        if let pair { return try pair.receiveFramesNow() }
         let frames = try subscriber.receive(dontWait: true)
         subscriberIdle.value = frames == nil
         return frames
@@ -170,12 +203,15 @@ public final class BusConnection {
     /// and receives it into `message`, reusing its storage (`ZMQSocket.receive(into:timeoutMilliseconds:)`);
     /// false when none came.
     public func receive(into message: inout ReceivedMessage, timeoutMilliseconds: Int) throws -> Bool {
+        if let pair { return try pair.receive(timeoutMilliseconds: timeoutMilliseconds) { try pair.receiveNow(into: &message) } }
         subscriberIdle.value = false
         return try subscriber.receive(into: &message, timeoutMilliseconds: timeoutMilliseconds)
     }
 
+
     /// The SUB socket, to poll it together with other things (a poll of it reads its commands:
-    /// `wait` then asks it for its events again).
+    /// `wait` then asks it for its events again). On one bus only (the bus's own client): a
+    /// pair's subscribers are polled by `wait`.
     public var pollItem: PollItem {
         subscriberIdle.value = false
         return .socket(subscriber)
@@ -186,6 +222,7 @@ public final class BusConnection {
     /// its descriptor signals a new command (`Poller.idle`): a service that takes every waiting
     /// message before it waits (`ServiceRuntime`) saves a `getsockopt` per message.
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
+        if let pair { return try pair.wait(timeoutMilliseconds: timeoutMilliseconds, stopDescriptor: stopDescriptor) }
         if waitPoller.value?.descriptor != stopDescriptor {
             waitPoller.value = (stopDescriptor, try Poller([.socket(subscriber)] + (stopDescriptor.map { [.fileDescriptor($0)] } ?? [])))
         }
