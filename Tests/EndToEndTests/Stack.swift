@@ -20,6 +20,8 @@ enum Products {
 /// services, on `ipc://` endpoints in a fresh temporary folder, or on ephemeral TCP ports the bus reports.
 final class Stack {
     enum Transport { case ipc, tcp }
+    /// One bus, or a pair (docs/scaling.md) on `ipc://`, both running or bus B down at the start.
+    enum Buses { case one, pair, pairWithBusBDown }
 
     private let stack: ProcessStack
     var extraEnvironment: [String: String] = [:]
@@ -27,16 +29,20 @@ final class Stack {
     static let services = ["presentation-policy", "roster", "input-handling"]
 
     /// Starts the bus and, unless `services` is empty, the services; waits until they answer.
-    init(transport: Transport = .ipc, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
+    init(transport: Transport = .ipc, buses: Buses = .one, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
         var base = ProcessInfo.processInfo.environment
         base["HEARTBEAT_INTERVAL_MS"] = "200"
         base["NO_COLOR"] = "1"
         base.removeValue(forKey: "GATEWAY_DEVICE")
         stack = try ProcessStack(directory: Products.directory.path, folderPrefix: "monster-bus-e2e-", environment: base)
         extraEnvironment = environment
-        switch transport {
-        case .ipc: try stack.startBus(on: ("ipc://\(stack.folder)/frontend", "ipc://\(stack.folder)/backend"), environment: extraEnvironment)
-        case .tcp: try stack.startBus(environment: extraEnvironment)
+        switch (transport, buses) {
+        case (.ipc, .one): try stack.startBus(on: ("ipc://\(stack.folder)/frontend", "ipc://\(stack.folder)/backend"), environment: extraEnvironment)
+        case (.tcp, .one): try stack.startBus(environment: extraEnvironment)
+        case (.ipc, _):
+            let endpoints = ["", "-b"].map { ("ipc://\(stack.folder)/frontend\($0)", "ipc://\(stack.folder)/backend\($0)") }
+            try stack.startBusPair(on: endpoints, startingSecond: buses == .pair, environment: extraEnvironment)
+        case (.tcp, _): throw StackError("a pair of buses runs on ipc:// endpoints here")
         }
         for service in services { try start(service) }
         if !services.isEmpty { try waitUntilAnswering(services) }
@@ -71,6 +77,14 @@ final class Stack {
     @discardableResult
     func start(_ name: String, arguments: [String] = []) throws -> ChildProcess {
         try stack.start(name, arguments: arguments, environment: extraEnvironment)
+    }
+
+    /// Starts (or restarts) the bus logging as `logName` on its endpoints: the stack's bus
+    /// (`bus`), or bus B of a pair (`bus-b`).
+    @discardableResult
+    func startBus(_ logName: String) throws -> ChildProcess {
+        let index = ProcessStack.pairNames.firstIndex(of: logName) ?? 0
+        return try stack.start("bus", logName: logName, endpoints: stack.busEndpoints[index], environment: extraEnvironment)
     }
 
     /// Waits (deterministically: pings through the bus) until `services` answer.

@@ -1,0 +1,119 @@
+import Domain
+import Foundation
+import Processes
+import Testing
+import Wire
+import TestTiers
+
+/// The bus as a pair (docs/scaling.md), through the real processes: two buses, every process
+/// on both. Each message is handled once while both run; losing either (`kill -9`) loses no
+/// acknowledged change and holds nothing up; a service or a gateway is ready with one bus down.
+@Suite(.tags(.processes)) final class BusPairTests {
+    /// Each service's last heartbeat counters, as `gateway --json status` reports them, once
+    /// every one of `services` has sent one after `since`.
+    func counters(_ stack: Stack, since: Date, services: [String] = Stack.services) throws -> [String: [String: Int]] {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            let status = try stack.gateway(["--json", "status"])
+            var fresh: [String: [String: Int]] = [:]
+            for entry in value(status.body("sys.status"), "services") as? [[String: Any]] ?? [] {
+                guard let name = value(entry, "heartbeat.service") as? String, let age = entry["lastHeartbeatAgeMilliseconds"] as? Int,
+                      Date().addingTimeInterval(-Double(age) / 1000) > since.addingTimeInterval(0.001) else { continue }
+                fresh[name] = value(entry, "heartbeat.counters") as? [String: Int] ?? [:]
+            }
+            if services.allSatisfy({ fresh[$0] != nil }) { return fresh }
+        }
+        throw StackError("no heartbeat from \(services) after \(since)")
+    }
+
+    /// The acknowledgements a gateway printed that answer a repeat, and the ids it printed more than once.
+    func repeats(_ result: CommandResult) -> (duplicateAcks: Int, idsTwice: [String]) {
+        let duplicates = result.messages("ack").filter { value($0, "body.duplicate") as? Bool == true }.count
+        let ids = result.envelopes.compactMap { $0["id"] as? String }
+        return (duplicates, Dictionary(grouping: ids) { $0 }.filter { $0.value.count > 1 }.map(\.key))
+    }
+
+    @Test func eachMessageIsHandledOnceWhileBothBusesRun() throws {
+        let stack = try Stack(buses: .pair)
+        #expect(stack.frontend.split(separator: ",").count == 2)
+        for steps in [["ipad", "tap", "add"], ["ipad", "tap", "photo"], ["iphone", "tap", "add"], ["ipad", "select", "Dog-Bot"],
+                      ["ipad", "tap", "weapon"], ["ipad", "tap", "fire"], ["ipad", "roster"]] {
+            let result = try stack.gateway(["--json", "--device", steps[0]] + steps.dropFirst())
+            #expect(result.status == 0, "\(steps): \(result.stderr)")
+            let (duplicateAcks, idsTwice) = repeats(result)
+            #expect(duplicateAcks == 0, "\(steps) printed an acknowledgement of a repeat")
+            #expect(idsTwice.isEmpty, "\(steps) printed \(idsTwice) twice")
+        }
+        let done = Date()
+        for (service, counted) in try counters(stack, since: done) {
+            #expect(counted["duplicates"] == nil, "\(service) counted duplicates: \(counted)")
+            // Each bus brought every message: one copy of each was dropped on receipt.
+            #expect((counted["pairCopies"] ?? 0) > 0, "\(service) dropped no pair copy: \(counted)")
+        }
+    }
+
+    /// A flow of acknowledged changes to the roster; `bus` is killed with -9 right after one is
+    /// sent. Every change is acknowledged once, at its first sending; the roster holds each once.
+    @Test(arguments: ProcessStack.pairNames)
+    func killingEitherBusLosesNoAcknowledgedChangeAndHoldsNothingUp(bus: String) throws {
+        let stack = try Stack(buses: .pair)
+        let client = try TestClient(stack, subscriptions: ["ack"])
+        #expect(client.waitForPath(to: [MonsterBus.Service.roster]))
+        let device = "pair-kill"
+        let initial = try #require(value(try stack.json(device, "roster").body("roster.snapshot"), "revision") as? Int)
+        let changes = 60
+        var resent = 0, duplicates = 0
+        var last = Weapon.sword
+        for index in 0..<changes {
+            let weapon = Weapon.allCases[index % Weapon.allCases.count]
+            let change = client.bus.envelope(.weaponSelected(WeaponSelected(weapon: weapon)), device: device)
+            var acknowledged = false
+            while !acknowledged {
+                try #require(resent < 5, "change \(index) never acknowledged")
+                try client.bus.send(change)
+                if index == 20 && resent == 0 { #expect(stack.stop(bus, signal: SIGKILL) != nil) }
+                let ack = client.waitFor(timeout: 10) {
+                    if case .ack(let ack) = $0.body { return ack.handledId == change.id && $0.service == MonsterBus.Service.roster }
+                    return false
+                }
+                if case .ack(let body)? = ack?.body {
+                    acknowledged = true
+                    if body.duplicate { duplicates += 1 }
+                } else {
+                    resent += 1
+                }
+            }
+            last = weapon
+        }
+        #expect(resent == 0, "changes sent again for want of an answer")
+        #expect(duplicates == 0)
+        #expect(stack.processes[bus]?.isRunning == false)
+        // The gateway, its handshake and its actions, on the bus left.
+        let snapshot = try #require(try stack.json(device, "roster").body("roster.snapshot"))
+        #expect(snapshot["revision"] as? Int == initial + changes, "each change once: none lost, none doubled")
+        let monsters = try #require(snapshot["monsters"] as? [[String: Any]])
+        #expect(monsters.first { $0["name"] as? String == "Cat-Bot" }?["weapon"] as? String == last.name)
+        let tap = try stack.json("ipad", "tap", "add")
+        #expect(tap.status == 0, "\(tap.stderr)")
+        #expect(tap.types == ["presentation.presented"])
+        for (service, counted) in try counters(stack, since: Date()) {
+            #expect(counted["duplicates"] == nil, "\(service) counted duplicates: \(counted)")
+        }
+    }
+
+    /// Readiness needs one bus: with bus B down at the start, the services' own ping and the
+    /// gateway's handshake go through bus A; bus B started later is joined, and bus A can then go.
+    @Test func theServicesAndTheGatewayAreReadyWithOneBusDown() throws {
+        let stack = try Stack(buses: .pairWithBusBDown)   // returns once every service answers
+        let first = try stack.json("ipad", "tap", "add")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.types == ["presentation.presented"])
+        try stack.startBus("bus-b")
+        // With bus A gone, the services answer once they have joined bus B.
+        #expect(stack.stop("bus", signal: SIGKILL) != nil)
+        try stack.waitUntilAnswering(Stack.services)
+        let second = try stack.json("ipad", "tap", "photo")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.types == ["presentation.dismissed", "media.add.requested"])
+    }
+}
