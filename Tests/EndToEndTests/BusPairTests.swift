@@ -101,6 +101,28 @@ import TestTiers
         }
     }
 
+    /// The monitor on both buses counts each action once: two taps answered are two, not four,
+    /// also once a later action's messages (after the taps' pair copies on each bus) have come.
+    @Test func theMonitorCountsEachActionOnce() throws {
+        let stack = try Stack(buses: .pair, environment: ["MONITOR_ADDRESS": "http://127.0.0.1:0"])
+        let url = try MonitorCheck.start(in: stack)
+        let deadline = Date(timeIntervalSinceNow: 15)
+        while httpGet(url, "/healthz")?.status != 200 && Date() < deadline {}
+        #expect(httpGet(url, "/healthz")?.status == 200, "the monitor never heard its own ping")
+        #expect(try stack.gateway(["--device", "ipad", "tap", "add"]).status == 0)
+        #expect(try stack.gateway(["--device", "ipad", "tap", "outside"]).status == 0)
+        #expect(try stack.gateway(["--device", "ipad", "describe"]).status == 0)
+        let tap = #"monsterbus_actions_total{action="device.tap",outcome="ok"}"#
+        let describe = #"monsterbus_actions_total{action="device.describe",outcome="ok"}"#
+        var samples: [String: String] = [:]
+        repeat {
+            samples = MonitorTests.samples(httpGet(url, "/metrics")?.body ?? "")
+        } while Date() < deadline && samples[describe] != "1"
+        #expect(samples[describe] == "1")
+        #expect(samples[tap] == "2", "\(samples.filter { $0.key.hasPrefix("monsterbus_actions_total") })")
+        #expect(samples[#"monsterbus_action_round_trip_seconds_count{action="device.tap"}"#] == "2")
+    }
+
     /// Readiness needs one bus: with bus B down at the start, the services' own ping and the
     /// gateway's handshake go through bus A; bus B started later is joined, and bus A can then go.
     @Test func theServicesAndTheGatewayAreReadyWithOneBusDown() throws {
