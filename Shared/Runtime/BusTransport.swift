@@ -13,6 +13,9 @@ public protocol BusTransport: AnyObject {
     /// Second copies of messages dropped on receipt, since the start: a pair of buses delivers
     /// each message twice (`BusPairFilter`); 0 on one bus.
     var pairCopies: UInt64 { get }
+    /// Messages one bus of a pair did not take (its queue full) while the other did, since the
+    /// start; 0 on one bus.
+    var pairSkips: UInt64 { get }
     /// Publishes `frames` (topic, then JSON); throws `BusBackpressure` if the bus never took them.
     func sendRaw(_ frames: [[UInt8]]) throws
     /// Publishes the two frames `topic` and `json` (read during the call only), as `sendRaw` does.
@@ -35,6 +38,8 @@ public protocol BusTransport: AnyObject {
 extension BusTransport {
     /// None: one bus delivers each message once.
     public var pairCopies: UInt64 { 0 }
+    /// None: one bus.
+    public var pairSkips: UInt64 { 0 }
 
     /// The frames `topic` and a copy of `json`, through `sendRaw`.
     public func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws {

@@ -8,8 +8,7 @@ import ZeroMQ
 
 /// A process's two sockets on the bus — PUB to the frontend, SUB from the backend — with the
 /// envelope codec, the sender's sequence numbers and id generator. On a pair of buses
-/// (`BusConfig.buses()`), the PUB is connected to both frontends and a SUB reads each backend
-/// (`BusPair`). Owned by one thread.
+/// (`BusConfig.buses()`), a PUB and a SUB for each bus (`BusPair`). Owned by one thread.
 public final class BusConnection {
     /// The name put in `service` of every envelope sent.
     public let service: String
@@ -43,6 +42,9 @@ public final class BusConnection {
 
     /// Pair copies dropped on receipt from a pair of buses, since the start (0 on one bus).
     public var pairCopies: UInt64 { pair?.copies ?? 0 }
+    /// Messages one bus of a pair did not take (its queue full for three heartbeat intervals:
+    /// hung, or far behind) while the other did, since the start (0 on one bus).
+    public var pairSkips: UInt64 { pair?.skips ?? 0 }
 
     /// Connects as `service` to the bus in `config` (or the pair of buses it lists), subscribed
     /// to every topic prefix in `subscriptions` (`""` for everything); as a CURVE client (every
@@ -58,22 +60,37 @@ public final class BusConnection {
         codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
         sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
         let buses = try config.buses()
-        publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
+        let publishers = try buses.map { _ in
+            try Self.publisher(context, config: config, paired: buses.count > 1, lingerMilliseconds: lingerMilliseconds)
+        }
+        let subscribers = try buses.map { _ in try Self.subscriber(context, config: config, subscriptions: subscriptions) }
+        publisher = publishers[0]
+        subscriber = subscribers[0]
+        // A bus of the pair that takes nothing for three heartbeat intervals (as long as a
+        // service takes to be stale) is skipped while the other takes every message.
+        pair = buses.count > 1
+            ? BusPair(
+                publishers: publishers, subscribers: subscribers, capacity: config.idempotenceWindow,
+                skipAfter: 3 * Double(config.heartbeatIntervalMilliseconds) / 1000)
+            : nil
+        for (bus, endpoints) in buses.enumerated() {
+            try publishers[bus].connect(endpoints.frontend)
+            try subscribers[bus].connect(endpoints.backend)
+        }
+    }
+
+    /// A PUB socket for one bus, not yet connected; `paired` for a bus of a pair.
+    private static func publisher(_ context: ZMQContext, config: BusConfig, paired: Bool, lingerMilliseconds: Int32) throws -> ZMQSocket {
+        let publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
         // Deliberate queues: a full one makes the sender wait (XPUB_NODROP also applies to PUB),
         // it never drops silently. Oversized messages are refused at the bus's frontend.
         try publisher.set(.sendHighWaterMark, config.highWaterMark)
         try publisher.set(.xpubNoDrop, Int32(1))
-        // Of a pair, a bus that is down holds no queue: its copies are not kept for it (they
-        // would fill up and then hold every send), the other bus carries them.
-        if buses.count > 1 { try publisher.set(.immediate, Int32(1)) }
+        // Of a pair, a bus that is down holds no queue: its copies are not kept for it, the
+        // other bus carries them.
+        if paired { try publisher.set(.immediate, Int32(1)) }
         if let curve = config.curve { try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
-        let subscribers = try buses.map { _ in try Self.subscriber(context, config: config, subscriptions: subscriptions) }
-        subscriber = subscribers[0]
-        pair = buses.count > 1 ? BusPair(subscribers: subscribers, capacity: config.idempotenceWindow) : nil
-        for (bus, endpoints) in buses.enumerated() {
-            try publisher.connect(endpoints.frontend)
-            try subscribers[bus].connect(endpoints.backend)
-        }
+        return publisher
     }
 
     /// A SUB socket for one bus, subscribed to `subscriptions`, not yet connected.
@@ -106,6 +123,7 @@ public final class BusConnection {
     public func close() {
         publisher.close()
         subscriber.close()
+        pair?.publishers.forEach { $0.close() }
         pair?.subscribers.forEach { $0.close() }
     }
 
@@ -152,12 +170,14 @@ public final class BusConnection {
     /// Publishes raw frames as they are (also for tests of hostile input and for benchmarks),
     /// waiting as `send` does when the bus pushes back.
     public func sendRaw(_ frames: [[UInt8]]) throws {
+        if let pair { return try sendPatiently(pair) { try $0.send(frames, dontWait: true) } }
         try sendPatiently { try publisher.send(frames, dontWait: true) }
     }
 
     /// Publishes the two frames `topic` and `json` as they are (the JSON straight from an
     /// encoder's buffer, not copied into an array first), waiting as `sendRaw` does.
     public func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws {
+        if let pair { return try sendPatiently(pair) { try $0.send(topic, json, dontWait: true) } }
         try sendPatiently { try publisher.send(topic, json, dontWait: true) }
     }
 
@@ -175,9 +195,22 @@ public final class BusConnection {
         throw BusBackpressure(seconds: sendPatience)
     }
 
-    /// Publishes raw frames only if the bus takes them now; false when its queue is full.
+    /// On a pair of buses: `sendPatiently` through `BusPair.send`, with the same counts.
+    private func sendPatiently(_ pair: BusPair, _ attempt: (ZMQSocket) throws -> Bool) throws {
+        let (waited, sent) = try pair.send(giveUpAfter: sendPatience, attempt)
+        if waited { waits.value += 1 }
+        guard sent else {
+            drops.value += 1
+            throw BusBackpressure(seconds: sendPatience)
+        }
+    }
+
+    /// Publishes raw frames only if the bus takes them now; false when its queue is full. On a
+    /// pair: false when neither bus takes them; when one does, the other is waited for as
+    /// `BusPair.send` does.
     public func trySendRaw(_ frames: [[UInt8]]) throws -> Bool {
-        try publisher.send(frames, dontWait: true)
+        if let pair { return try pair.send(giveUpAfter: 0) { try $0.send(frames, dontWait: true) }.sent }
+        return try publisher.send(frames, dontWait: true)
     }
 
     /// The next message's frames, waiting up to `timeoutMilliseconds` (-1: for ever).

@@ -4,11 +4,14 @@ import ThreadOwnership
 import Wire
 import ZeroMQ
 
-/// The receiving side of a connection to a pair of buses (docs/scaling.md): a SUB socket on
-/// each bus's backend, read in turn in one poll on the connection's thread, so that each copy
-/// is known by the bus it came from, and each message's pair copy is dropped
-/// (`BusPairFilter`) and counted. Owned by its connection's thread.
+/// A connection's sockets on a pair of buses (docs/scaling.md): a PUB socket on each bus's
+/// frontend, each message sent to both (`send`); a SUB socket on each bus's backend, read in turn in
+/// one poll on the connection's thread, so that each copy is known by the bus it came from, and
+/// each message's pair copy is dropped (`BusPairFilter`) and counted. Owned by its
+/// connection's thread.
 final class BusPair {
+    /// Bus A's publisher, then bus B's.
+    let publishers: [ZMQSocket]
     /// Bus A's subscriber, then bus B's.
     let subscribers: [ZMQSocket]
     private let filter: ThreadOwned<BusPairFilter>
@@ -19,11 +22,62 @@ final class BusPair {
     /// Pair copies dropped since the start.
     var copies: UInt64 { dropped.value }
     private let dropped = ThreadOwned<UInt64>(0)
+    /// Messages one bus did not take while the other did, since the start.
+    var skips: UInt64 { skipped.value }
+    private let skipped = ThreadOwned<UInt64>(0)
+    /// Seconds a bus may refuse every message (its queue full) before it is skipped.
+    private let skipAfter: Double
+    /// Since when (monotonic seconds) each bus has refused every message offered, if it does.
+    private let refusingSince = ThreadOwned<[Double?]>([nil, nil])
 
-    /// Reads `subscribers` (bus A's, bus B's), remembering up to `capacity` ids.
-    init(subscribers: [ZMQSocket], capacity: Int) {
+    /// Publishes on `publishers` and reads `subscribers` (bus A's, then bus B's), remembering up
+    /// to `capacity` ids; a bus refusing everything for `skipAfter` seconds is skipped.
+    init(publishers: [ZMQSocket], subscribers: [ZMQSocket], capacity: Int, skipAfter: Double) {
+        self.publishers = publishers
         self.subscribers = subscribers
+        self.skipAfter = skipAfter
         filter = ThreadOwned(BusPairFilter(capacity: capacity))
+    }
+
+    /// Sends one message to both buses with `attempt` (a send that does not wait: false when that
+    /// bus's queue is full). A bus that refuses it is waited for, as one bus would be, unless it
+    /// has refused everything for `skipAfter` seconds while the other takes the message: it is
+    /// then skipped (counted), its receivers having the other's copy. So a bus that hangs with
+    /// its connections open (its queue full) holds up one message for `skipAfter`, then none; and
+    /// a message goes to one bus only when the other has taken nothing for that long. Gives up
+    /// after `giveUpAfter` seconds if neither bus took it. Returns whether it waited, and whether
+    /// a bus took it.
+    func send(giveUpAfter: Double, _ attempt: (ZMQSocket) throws -> Bool) throws -> (waited: Bool, sent: Bool) {
+        var pending = [true, true]
+        var waited = false
+        var giveUp: Double?
+        while true {
+            let now = Timestamp.monotonic()
+            for bus in publishers.indices where pending[bus] {
+                if try attempt(publishers[bus]) {
+                    pending[bus] = false
+                    refusingSince.value[bus] = nil
+                } else if refusingSince.value[bus] == nil {
+                    refusingSince.value[bus] = now
+                }
+            }
+            guard let late = pending.firstIndex(of: true) else { return (waited, true) }
+            var timeout = 100
+            if pending.contains(false) {
+                let skipAt = (refusingSince.value[late] ?? now) + skipAfter
+                if now >= skipAt {
+                    skipped.value += 1
+                    return (waited, true)
+                }
+                timeout = min(timeout, max(1, Int(((skipAt - now) * 1000).rounded(.up))))
+            } else {
+                let deadline = giveUp ?? now + giveUpAfter
+                giveUp = deadline
+                if now >= deadline { return (waited, false) }
+            }
+            waited = true
+            _ = try poll(publishers.indices.filter { pending[$0] }.map { .socketWritable(publishers[$0]) }, timeoutMilliseconds: timeout)
+        }
     }
 
     /// The next message to handle if one is waiting now, its pair copies dropped.

@@ -14,11 +14,13 @@ import TestTiers
     func counters(_ stack: Stack, since: Date, services: [String] = Stack.services) throws -> [String: [String: Int]] {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
+            // The report is made after this: a heartbeat `age` old then arrived after `asked - age`.
+            let asked = Date()
             let status = try stack.gateway(["--json", "status"])
             var fresh: [String: [String: Int]] = [:]
             for entry in value(status.body("sys.status"), "services") as? [[String: Any]] ?? [] {
                 guard let name = value(entry, "heartbeat.service") as? String, let age = entry["lastHeartbeatAgeMilliseconds"] as? Int,
-                      Date().addingTimeInterval(-Double(age) / 1000) > since.addingTimeInterval(0.001) else { continue }
+                      asked.addingTimeInterval(-Double(age + 1) / 1000) > since else { continue }
                 fresh[name] = value(entry, "heartbeat.counters") as? [String: Int] ?? [:]
             }
             if services.allSatisfy({ fresh[$0] != nil }) { return fresh }
@@ -99,6 +101,42 @@ import TestTiers
         for (service, counted) in try counters(stack, since: Date()) {
             #expect(counted["duplicates"] == nil, "\(service) counted duplicates: \(counted)")
         }
+    }
+
+    /// A bus that hangs (SIGSTOP: its connections stay open, nothing answers) is left behind: with
+    /// small queues (`BUS_HWM=100`) the services' copies for it would fill theirs at once and
+    /// then hold every send; the connections' heartbeats close it instead, and every action of a
+    /// steady flow is answered through the other bus, nothing given up.
+    @Test func aBusThatHangsIsLeftBehindAndHoldsNothingUp() throws {
+        let stack = try Stack(buses: .pair, environment: ["BUS_HWM": "100"])
+        let client = try TestClient(stack, subscriptions: ["ack"])
+        #expect(client.waitForPath(to: [MonsterBus.Service.presentationPolicy]))
+        let hung = try #require(stack.processes["bus"])
+        hung.signal(SIGSTOP)
+        defer { hung.signal(SIGKILL) }
+        let total = 3000, window = 50
+        var sent: Set<String> = [], answered: Set<String> = []
+        let deadline = Date().addingTimeInterval(60)
+        while answered.count < total, Date() < deadline {
+            // At most `window` actions unanswered: no queue but the hung bus's fills up.
+            if sent.count < total && sent.count - answered.count < window {
+                let action = client.bus.envelope(.tap(Tap(element: "add", profile: .ipad)), device: "hung-\(sent.count % 30)")
+                try client.bus.send(action)
+                sent.insert(action.id)
+                continue
+            }
+            if let envelope = client.next(until: Date().addingTimeInterval(1)), case .ack(let ack) = envelope.body,
+               envelope.service == MonsterBus.Service.presentationPolicy, sent.contains(ack.handledId) {
+                answered.insert(ack.handledId)
+            }
+        }
+        #expect(answered.count == total, "answered \(answered.count) of \(total)")
+        let counted = try counters(stack, since: Date())
+        for (service, counters) in counted {
+            #expect(counters["sendsDropped"] == 0, "\(service) gave up sends: \(counters)")
+        }
+        // The hung bus's queue did fill: presentation-policy's copies for it were skipped.
+        #expect((counted[MonsterBus.Service.presentationPolicy]?["pairSkips"] ?? 0) > 0, "\(counted)")
     }
 
     /// The monitor on both buses counts each action once: two taps answered are two, not four,

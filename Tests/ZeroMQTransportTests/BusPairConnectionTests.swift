@@ -17,8 +17,9 @@ import TestTiers
         let bus: BusConnection
     }
 
-    /// Two buses named `name`, a connection to both, every path proven live and the queues empty.
-    func connected(_ context: ZMQContext, _ name: String) throws -> Pair {
+    /// Two buses named `name`, a connection to both (with `config`'s queues and heartbeats),
+    /// every path proven live — both ways — and the queues empty.
+    func connected(_ context: ZMQContext, _ name: String, config base: BusConfig = BusConfig()) throws -> Pair {
         var frontends: [ZMQSocket] = [], backends: [ZMQSocket] = []
         for bus in 0..<2 {
             let frontend = try ZMQSocket(context, .xsub)
@@ -28,8 +29,9 @@ import TestTiers
             try backend.bind("inproc://\(name)-backend-\(bus)")
             frontends.append(frontend); backends.append(backend)
         }
-        let config = BusConfig(
-            frontend: "inproc://\(name)-frontend-0,inproc://\(name)-frontend-1", backend: "inproc://\(name)-backend-0,inproc://\(name)-backend-1")
+        var config = base
+        config.frontend = "inproc://\(name)-frontend-0,inproc://\(name)-frontend-1"
+        config.backend = "inproc://\(name)-backend-0,inproc://\(name)-backend-1"
         let bus = try BusConnection(context: context, config: config, service: "test", subscriptions: [""], lingerMilliseconds: 0)
         let deadline = Date().addingTimeInterval(5)
         // Each backend's path: a message without an id (each copy taken) until one arrives.
@@ -42,6 +44,16 @@ import TestTiers
             #expect(live, "a backend's subscription never became live")
         }
         while try bus.receiveFramesNow() != nil {}
+        // Each frontend's path: published until each bus's subscription has reached the publisher.
+        for frontend in frontends {
+            var live = false
+            while !live, Date() < deadline {
+                try bus.publish(.ping(Ping()))
+                live = try frontend.receive(timeoutMilliseconds: 20) != nil
+            }
+            #expect(live, "a frontend's subscription never reached the publisher")
+        }
+        for frontend in frontends { while try frontend.receive(dontWait: true) != nil {} }
         return Pair(frontends: frontends, backends: backends, bus: bus)
     }
 
@@ -70,6 +82,33 @@ import TestTiers
         }
         #expect(!reached[0].isEmpty && !reached[1].isEmpty)
         #expect(reached[0].isSubset(of: sent) && reached[1].isSubset(of: sent))
+        pair.bus.close()
+    }
+
+    /// A bus whose queue is full (it takes nothing: hung) holds up one message for three
+    /// heartbeat intervals, then nothing: every message goes to the other bus, and the copies the
+    /// full one did not take are counted.
+    @Test func aFullBusIsSkippedWhileTheOtherTakesEveryMessage() throws {
+        let context = try ZMQContext()
+        var config = BusConfig(heartbeatIntervalMilliseconds: 10)
+        config.highWaterMark = 100
+        let pair = try connected(context, "full", config: config)
+        var reached: Set<String> = []
+        var sent: [String] = []
+        // Bus A's frontend is never read: its queue fills (a few thousand at most on inproc).
+        for _ in 0..<5000 {
+            sent.append(try pair.bus.publish(.ping(Ping())).id)
+            while let frames = try pair.frontends[1].receive(dontWait: true) {
+                if let envelope = try? pair.bus.codec.decode(frames: frames) { reached.insert(envelope.id) }
+            }
+        }
+        while reached.count < sent.count, let frames = try pair.frontends[1].receive(timeoutMilliseconds: 5000) {
+            if let envelope = try? pair.bus.codec.decode(frames: frames) { reached.insert(envelope.id) }
+        }
+        // One wait, when bus A's queue first filled; then every message skips it at once.
+        #expect(pair.bus.sendWaits == 1 && pair.bus.sendsDropped == 0)
+        #expect(pair.bus.pairSkips > 3000)
+        #expect(Set(sent).isSubset(of: reached), "bus B missed \(Set(sent).subtracting(reached).count)")
         pair.bus.close()
     }
 
