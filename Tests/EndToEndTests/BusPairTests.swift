@@ -161,6 +161,20 @@ import TestTiers
         #expect(samples[#"monsterbus_action_round_trip_seconds_count{action="device.tap"}"#] == "2")
     }
 
+    /// On CURVE over TCP, both buses serve with the one bus certificate: every component checks
+    /// both against the one `bus.key`, and goes on through either alone.
+    @Test(arguments: ProcessStack.pairNames)
+    func onCurveBothBusesShareTheBusCertificate(killing bus: String) throws {
+        let keys = try KeysFolder()
+        let stack = try Stack(curve: keys, buses: .pair)
+        #expect(stack.frontend.split(separator: ",").allSatisfy { $0.hasPrefix("tcp://") })
+        #expect(try stack.json("ipad", "tap", "add").types == ["presentation.presented"])
+        #expect(stack.stop(bus, signal: SIGKILL) != nil)
+        let after = try stack.json("ipad", "tap", "photo")
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.types == ["presentation.dismissed", "media.add.requested"])
+    }
+
     /// Readiness needs one bus: with bus B down at the start, the services' own ping and the
     /// gateway's handshake go through bus A; bus B started later is joined, and bus A can then go.
     @Test func theServicesAndTheGatewayAreReadyWithOneBusDown() throws {

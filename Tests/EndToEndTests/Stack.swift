@@ -20,7 +20,7 @@ enum Products {
 /// services, on `ipc://` endpoints in a fresh temporary folder, or on ephemeral TCP ports the bus reports.
 final class Stack {
     enum Transport { case ipc, tcp }
-    /// One bus, or a pair (docs/scaling.md) on `ipc://`, both running or bus B down at the start.
+    /// One bus, or a pair (docs/scaling.md), both running or (on `ipc://`) bus B down at the start.
     enum Buses { case one, pair, pairWithBusBDown }
 
     private let stack: ProcessStack
@@ -42,7 +42,8 @@ final class Stack {
         case (.ipc, _):
             let endpoints = ["", "-b"].map { ("ipc://\(stack.folder)/frontend\($0)", "ipc://\(stack.folder)/backend\($0)") }
             try stack.startBusPair(on: endpoints, startingSecond: buses == .pair, environment: extraEnvironment)
-        case (.tcp, _): throw StackError("a pair of buses runs on ipc:// endpoints here")
+        case (.tcp, .pair): try stack.startBusPair(on: [(ProcessStack.ephemeral, ProcessStack.ephemeral), (ProcessStack.ephemeral, ProcessStack.ephemeral)], environment: extraEnvironment)
+        case (.tcp, .pairWithBusBDown): throw StackError("bus B down at the start needs endpoints known before it runs: ipc://")
         }
         for service in services { try start(service) }
         if !services.isEmpty { try waitUntilAnswering(services) }
@@ -50,8 +51,8 @@ final class Stack {
 
     /// The whole stack on CURVE with the certificates in `keys` (kept as long as the stack), over
     /// TCP on ephemeral ports.
-    convenience init(curve keys: KeysFolder, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
-        try self.init(transport: .tcp, services: services, environment: environment.merging(["BUS_KEYS_DIR": keys.path]) { $1 })
+    convenience init(curve keys: KeysFolder, buses: Buses = .one, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
+        try self.init(transport: .tcp, buses: buses, services: services, environment: environment.merging(["BUS_KEYS_DIR": keys.path]) { $1 })
         self.keys = keys
     }
 
