@@ -21,7 +21,7 @@ public final class BusConnection {
     private let maker: ThreadOwned<EnvelopeMaker>
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
-    /// Both buses' subscribers, on a pair of buses (nil on one bus: its path is as it was).
+    /// Both buses' sockets, on a pair of buses (nil on one bus: its path is as it was).
     private let pair: BusPair?
     private let sendPatience: Double
     /// What `wait` polls: the subscriber and the stop descriptor it was last given (made again

@@ -5,9 +5,9 @@ import Wire
 import ZeroMQ
 
 /// A connection's sockets on a pair of buses (docs/scaling.md): a PUB socket on each bus's
-/// frontend, each message sent to both (`send`); a SUB socket on each bus's backend, read in turn in
-/// one poll on the connection's thread, so that each copy is known by the bus it came from, and
-/// each message's pair copy is dropped (`BusPairFilter`) and counted. Owned by its
+/// frontend, each message sent to both (`send`); a SUB socket on each bus's backend, read in
+/// turn in one poll on the connection's thread, so that each copy is known by the bus it came
+/// from, and each message's pair copy is dropped (`BusPairFilter`) and counted. Owned by its
 /// connection's thread.
 final class BusPair {
     /// Bus A's publisher, then bus B's.
