@@ -45,6 +45,10 @@ public final class BusConnection {
     /// Messages one bus of a pair did not take (its queue full for three heartbeat intervals:
     /// hung, or far behind) while the other did, since the start (0 on one bus).
     public var pairSkips: UInt64 { pair?.skips ?? 0 }
+    /// Every count at once, for the runtime's loop.
+    public var counts: TransportCounts {
+        TransportCounts(sendWaits: waits.value, sendsDropped: drops.value, pairCopies: pair?.copies ?? 0, pairSkips: pair?.skips ?? 0)
+    }
 
     /// Connects as `service` to the bus in `config` (or the pair of buses it lists), subscribed
     /// to every topic prefix in `subscriptions` (`""` for everything); as a CURVE client (every
