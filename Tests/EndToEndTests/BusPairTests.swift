@@ -28,6 +28,31 @@ import TestTiers
         throw StackError("no heartbeat from \(services) after \(since)")
     }
 
+    /// Waits until `client` (on both buses) and `services` are live through each bus on its own,
+    /// with a probe on that bus alone: it sees the client's ping, hears `services` answer its own
+    /// pings, and reaches the client. A process that has joined one bus may not have joined the
+    /// other yet (the first pong to come proves one path), and what is sent meanwhile goes
+    /// through the one only.
+    func waitUntilLiveThroughEachBus(_ client: TestClient, _ stack: Stack, services: [String]) throws {
+        for endpoints in stack.busEndpoints {
+            let probe = try TestClient(stack, subscriptions: [MessageType.ping.rawValue], endpoints: endpoints)
+            let deadline = Date().addingTimeInterval(15)
+            var seen = false
+            while !seen, Date() < deadline {
+                let ping = try client.bus.publish(.ping(Ping()))
+                seen = probe.waitFor(timeout: 0.05) { $0.id == ping.id } != nil
+            }
+            try #require(seen, "the client's messages never reached the bus at \(endpoints.frontend)")
+            try #require(probe.waitForPath(to: services, timeout: 15), "\(services) never answered through \(endpoints.frontend)")
+            var reached = false
+            while !reached, Date() < deadline {
+                let marker = try probe.bus.publish(.ack(Ack(handled: "sys.ping", handledId: "probe", emitted: [], forwarded: [])))
+                reached = client.waitFor(timeout: 0.05) { $0.id == marker.id } != nil
+            }
+            try #require(reached, "the bus at \(endpoints.backend) never reached the client")
+        }
+    }
+
     /// The acknowledgements a gateway printed that answer a repeat, and the ids it printed more than once.
     func repeats(_ result: CommandResult) -> (duplicateAcks: Int, idsTwice: [String]) {
         let duplicates = result.messages("ack").filter { value($0, "body.duplicate") as? Bool == true }.count
@@ -60,7 +85,7 @@ import TestTiers
     func killingEitherBusLosesNoAcknowledgedChangeAndHoldsNothingUp(bus: String) throws {
         let stack = try Stack(buses: .pair)
         let client = try TestClient(stack, subscriptions: ["ack"])
-        #expect(client.waitForPath(to: [MonsterBus.Service.roster]))
+        try waitUntilLiveThroughEachBus(client, stack, services: Stack.services)
         let device = "pair-kill"
         let initial = try #require(value(try stack.json(device, "roster").body("roster.snapshot"), "revision") as? Int)
         let changes = 60
@@ -110,7 +135,7 @@ import TestTiers
     @Test func aBusThatHangsIsLeftBehindAndHoldsNothingUp() throws {
         let stack = try Stack(buses: .pair, environment: ["BUS_HWM": "100"])
         let client = try TestClient(stack, subscriptions: ["ack"])
-        #expect(client.waitForPath(to: [MonsterBus.Service.presentationPolicy]))
+        try waitUntilLiveThroughEachBus(client, stack, services: [MonsterBus.Service.presentationPolicy])
         let hung = try #require(stack.processes["bus"])
         hung.signal(SIGSTOP)
         defer { hung.signal(SIGKILL) }
@@ -130,7 +155,7 @@ import TestTiers
                 answered.insert(ack.handledId)
             }
         }
-        #expect(answered.count == total, "answered \(answered.count) of \(total)")
+        #expect(answered.count == total, "answered \(answered.count) of \(total), sent \(sent.count); client copies \(client.bus.pairCopies) skips \(client.bus.pairSkips); \(stack.processes["presentation-policy"]?.stderr ?? "")\n\(stack.processes["bus-b"]?.stderr ?? "")")
         let counted = try counters(stack, since: Date())
         for (service, counters) in counted {
             #expect(counters["sendsDropped"] == 0, "\(service) gave up sends: \(counters)")

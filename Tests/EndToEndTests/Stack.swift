@@ -68,6 +68,8 @@ final class Stack {
     var folder: URL { URL(fileURLWithPath: stack.folder) }
     var frontend: String { stack.frontend }
     var backend: String { stack.backend }
+    /// Each bus's endpoints: the stack's bus, or a pair's, bus A first.
+    var busEndpoints: [(frontend: String, backend: String)] { stack.busEndpoints }
     /// Every process started, by name (the last one started under each).
     var processes: [String: ChildProcess] { stack.processes }
 
