@@ -13,21 +13,21 @@ public struct Replica: Sendable, Equatable {
     /// Counts the owner's updates in its epoch, so that an update sent again is never taken
     /// over a later one.
     public var sequence: UInt64
-    /// The device's whole state, in the service's own form; absent: the device was forgotten.
-    public var state: NestedValue?
-    /// The ids of the device's last actions handled, oldest first: a retry is a duplicate.
-    public var recent: [String]
+    /// The device's whole state in the service's own form and the ids of its last actions
+    /// (`{"state":…,"recent":[…]}`: a retry of one is a duplicate), carried whole: a standby
+    /// reads it only when it takes the device over. Absent: the device was forgotten.
+    public var snapshot: NestedValue?
 
     /// An update of the device's state from `owner` at `epoch` and `sequence`, for `standby`.
-    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, state: NestedValue?, recent: [String]) {
+    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, snapshot: NestedValue?) {
         self.standby = standby; self.owner = owner; self.epoch = epoch; self.sequence = sequence
-        self.state = state; self.recent = recent
+        self.snapshot = snapshot
     }
 }
 
 extension Replica: FieldSet {
     /// Every field blank: what reading starts from.
-    public static var placeholder: Replica { Replica(standby: "", owner: "", epoch: 0, sequence: 0, state: nil, recent: []) }
+    public static var placeholder: Replica { Replica(standby: "", owner: "", epoch: 0, sequence: 0, snapshot: nil) }
 
     /// The fields, in the order they are written.
     public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
@@ -35,7 +35,6 @@ extension Replica: FieldSet {
         try fields.field("owner", &owner)
         try fields.field("epoch", &epoch)
         try fields.field("sequence", &sequence)
-        try fields.field("state", &state)
-        try fields.field("recent", &recent)
+        try fields.field("snapshot", &snapshot)
     }
 }

@@ -242,8 +242,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             if let owner = table.owner(ofBucket: bucket), owner != me {
                 if let state, let update = update(device, to: owner, epoch: epoch, state: state) {
                     unsent.append(update)
-                    if table.standby(ofBucket: bucket) == me, let ownerEpoch = view.epochs[owner], case .replica(let sent) = update.body, let text = sent.state {
-                        copies.hold(StandbyCopies.Copy(owner: owner, epoch: ownerEpoch, sequence: 0, state: text, recent: sent.recent), of: device)
+                    if table.standby(ofBucket: bucket) == me, let ownerEpoch = view.epochs[owner], case .replica(let sent) = update.body, let snapshot = sent.snapshot {
+                        copies.hold(StandbyCopies.Copy(owner: owner, epoch: ownerEpoch, sequence: 0, snapshot: snapshot), of: device)
                     }
                 }
                 inner.drop(device)
@@ -256,7 +256,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         // Said after the devices, on the same socket: each gainer stops waiting for this instance.
         for gainer in gainers.sorted() {
             sequence += 1
-            unsent.append(Effect(.replica(Replica(standby: gainer, owner: me, epoch: epoch, sequence: sequence, state: nil, recent: []))))
+            unsent.append(Effect(.replica(Replica(standby: gainer, owner: me, epoch: epoch, sequence: sequence, snapshot: nil))))
         }
         for device in Array(copies.copies.keys) {
             let bucket = ShardTable.bucket(of: device)
@@ -271,15 +271,16 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// Holds `device` from `copy` (its owner left, or handed it over) and sends it to the
     /// instance now standing by for it.
     private mutating func promote(_ device: String, _ copy: StandbyCopies.Copy) {
-        let state: Inner.DeviceState
+        let snapshot: DeviceSnapshot<Inner.DeviceState>
         do {
-            state = try JSONCoding.decode(Inner.DeviceState.self, from: copy.state.bytes)
+            snapshot = try JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: copy.snapshot.bytes)
         } catch {
             log.warn("\(device): its state from \(copy.owner) is unreadable (\(error)); it starts anew")
             return
         }
+        let state = snapshot.state
         inner.restore(state, of: device)
-        recent[device] = RecentIds(inherited: copy.recent)
+        recent[device] = RecentIds(inherited: snapshot.recent)
         log.info("\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
         if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
            let update = update(device, to: standby, epoch: epoch, state: state) {
@@ -290,15 +291,15 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// An update of `device` (`state`, nil when forgotten) for `instance`, the next of this
     /// epoch; nil (logged) when the state cannot be written.
     private mutating func update(_ device: String, to instance: String, epoch: Int64, state: Inner.DeviceState?) -> Effect? {
-        let text: NestedValue?
+        let snapshot: NestedValue?
         do {
-            text = try state.map { NestedValue(bytes: try JSONCoding.encode($0)) }
+            snapshot = try state.map { NestedValue(bytes: try JSONCoding.encode(DeviceSnapshot(state: $0, recent: recent[device]?.ids ?? []))) }
         } catch {
             log.warn("\(device): its state cannot be written (\(error)); not sent to \(instance)")
             return nil
         }
         sequence += 1
-        let replica = Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, state: text, recent: state == nil ? [] : recent[device]?.ids ?? [])
+        let replica = Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot)
         return Effect(.replica(replica), device: device, forwardTo: service)
     }
 }

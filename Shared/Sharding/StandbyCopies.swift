@@ -9,9 +9,8 @@ struct StandbyCopies {
         var owner: String
         var epoch: Int64
         var sequence: UInt64
-        /// The device's state, in its service's form.
-        var state: NestedValue
-        var recent: [String]
+        /// The device's state and last action ids (`DeviceSnapshot`), as sent.
+        var snapshot: NestedValue
     }
 
     /// What `take` did with an update.
@@ -44,8 +43,8 @@ struct StandbyCopies {
                 return .refused("\(update.owner) no longer owns \(device): \(held.owner) does")
             }
         }
-        if let state = update.state {
-            copies[device] = Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, state: state, recent: update.recent)
+        if let snapshot = update.snapshot {
+            copies[device] = Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, snapshot: snapshot)
         } else {
             copies.removeValue(forKey: device)
         }
