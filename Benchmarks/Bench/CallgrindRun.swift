@@ -4,10 +4,15 @@
 // difference of N: instructions per action of client, bus and service, whatever the machine's load.
 
 import Domain
+import Glibc
 import Processes
 import ZeroMQ
 
 enum CallgrindRun {
+    /// The sharded side's lease, in seconds: long, so that few renewals (which go with time, not
+    /// with actions) fall in the count.
+    static let shardLease = 20
+
     /// The sides: libzmq's echo, presentation-policy, the Python peer, two sharded instances of
     /// presentation-policy (owner and standby, etcd for membership), and libzmq's echo
     /// answering like the product with two messages of its add tap's sizes (`raw-2`, for
@@ -60,7 +65,7 @@ enum CallgrindRun {
                 try (0..<2).map { index in
                     try stack.startService(
                         policy, logName: "sharded-pp-\(index)", endpoints: nil,
-                        extra: ["ETCD_ENDPOINTS": etcd.endpoint, "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "60"])
+                        extra: ["ETCD_ENDPOINTS": etcd.endpoint, "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "\(shardLease)"])
                 }
             }) ?? []
             defer { for instance in instances { instance.stop() } }
@@ -68,15 +73,15 @@ enum CallgrindRun {
             defer { product.close() }
             if let etcd {
                 product.acksPerAction = 2
-                try ShardScaling.waitForMembers(2, etcd: [etcd.endpoint], leaseSeconds: 60)
+                try ShardScaling.waitForMembers(2, etcd: [etcd.endpoint], leaseSeconds: Double(shardLease))
             }
             try product.handshake(services: [service], timeout: 120)
             if side == "sharded" {
                 // Until the device's owner has been handed its bucket (when the older instance
-                // next reads the members; a bucket gained waits at most the TTL).
-                var settled = false
-                for _ in 0..<60 where !settled { settled = try product.roundTrip(device: "bench-ipad", timeout: 5) != nil }
-                guard settled else { throw BenchError("the sharded instances never answered") }
+                // next reads the members; a bucket gained waits at most the TTL): a wait of the
+                // same length in each run, and no action before it, so that it cancels out.
+                usleep(useconds_t(shardLease + 2) * 1_000_000)
+                guard try product.roundTrip(device: "bench-ipad", timeout: 60) != nil else { throw BenchError("the sharded instances never answered") }
             }
             monsterBenchMeasure()
             for _ in 0..<count {
