@@ -25,8 +25,9 @@ What it measures (the last line of Scripts/multihost-smoke):
                   counted apart (redecided_before_ack);
   missing_effects acked actions with a message their acks list in `emitted` (not `forwarded`)
                   that never arrived;
-  resume_p99_s    p99 over devices of the time the loss cost each one: from the loss (or from the
-                  first sending of the device's next action, if later) to that action's ack;
+  resume_p99_s    p99 over devices of the time the loss cost each one: from the loss (or, if later,
+                  from the first sending of its earliest action not acked by then, an action given
+                  up at its deadline included) to its first action acked after the loss;
                   resume_from_loss_p99_s is the plain time from the loss to it (it includes each
                   device's wait for its turn in the window);
   recovered       actions acked per second after the loss (from the loss + TTL + 2 s to the end of
@@ -65,6 +66,7 @@ class Action:
         self.acked_at = None
         self.abandoned = False
         self.ids = set()
+        self.kinds = {}  # id -> type of what was received, and of what acks forwarded
         self.pending = {(self.id, FIRST_HOP)}
         self.early = {}
         self.missing = set()
@@ -76,6 +78,7 @@ class Action:
         if message.id == self.id or message.id in self.ids:
             return
         self.ids.add(message.id)
+        self.kinds[message.id] = message.type
         self.missing.discard(message.id)
         if message.type == "error" and message.body.get("code") != "fenced":
             # A refusal (`fenced` only says to try again: the retry finds the current owner).
@@ -117,6 +120,7 @@ class Action:
             if emitted not in self.ids and emitted not in passed_on:
                 self.missing.add(emitted)
         for forward in ack.get("forwarded", []):
+            self.kinds.setdefault(forward["id"], forward.get("type", "forwarded"))
             self.expect((forward["id"], forward["service"]))
 
 
@@ -335,7 +339,11 @@ class Load:
                 never.append(device)
                 continue
             first = min(after, key=lambda a: a.acked_at)
-            resume.append(first.acked_at - max(lost_at, first.first_sent))
+            # Waiting since the first sending of its earliest action not acked by the loss (an
+            # action given up at its deadline counts: the device waited through it).
+            waiting = min(a.first_sent for a in self.by_device[device]
+                          if a.first_sent is not None and (a.acked_at is None or a.acked_at > lost_at))
+            resume.append(first.acked_at - max(lost_at, waiting))
             resume_raw.append(first.acked_at - lost_at)
         resume_p99 = percentile(resume + [float("inf")] * len(never), 0.99)
         raw_p99 = percentile(resume_raw + [float("inf")] * len(never), 0.99)
@@ -349,6 +357,10 @@ class Load:
         result = {
             "acked": len(acked), "actions": len(actions),
             "abandoned": sum(1 for a in actions if a.abandoned),
+            "abandoned_awaiting": dict(collections.Counter(
+                f"{a.kinds.get(i, 'the action' if i == a.id else '?')} by {service}"
+                for a in actions if a.abandoned for i, service in a.pending)),
+            "abandoned_ids": [a.id for a in actions if a.abandoned][:20],
             "refused": dict(collections.Counter(a.refused for a in actions if a.refused)),
             "retried": sum(1 for a in actions if a.sends > 1),
             "lost": len(lost), "lost_devices": lost[:20],
@@ -383,7 +395,7 @@ def main():
     parser.add_argument("--prefix", default="d")
     parser.add_argument("--window", type=int, default=64)
     parser.add_argument("--retry-ms", type=int, default=300)
-    parser.add_argument("--deadline", type=float, default=30.0, help="seconds an action is sent again")
+    parser.add_argument("--deadline", type=float, default=10.0, help="seconds an action is sent again (twice the gateway's default timeout)")
     parser.add_argument("--before", type=float, default=15.0, help="seconds of load before `running`")
     parser.add_argument("--after", type=float, default=25.0, help="seconds of load after the loss")
     parser.add_argument("--wait-loss", type=float, default=120.0, help="seconds to wait for `lost-at`")
