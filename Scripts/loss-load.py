@@ -13,7 +13,8 @@ a duplicate ack from the first hop no longer awaits a standby of its service).
 Coordination with the script, by files in --folder, each polled: the client writes `running`
 once it has loaded for --before seconds; the script loses a host and writes `lost-at` (the loss's
 time.time()); the client loads --after seconds more, stops starting actions, lets those in flight
-finish (or reach their deadline), describes every device, and writes `result.json`.
+finish (or reach their deadline), describes every device, and writes `result.json` (and the ids
+of the acked actions, one a line, in `acked-ids`).
 
 What it measures (the last line of Scripts/multihost-smoke):
   lost            devices whose state (orientation, popover shown) is not the one their last acked
@@ -373,6 +374,8 @@ class Load:
             "before_per_s": round(before_rate, 1), "after_per_s": round(after_rate, 1),
             "recovered": round(after_rate / share, 2) if share > 0 else 0.0,
         }
+        with open(os.path.join(arguments.folder, "acked-ids"), "w") as handle:
+            handle.writelines(f"{a.id}\n" for a in acked)
         with open(os.path.join(arguments.folder, "result.json"), "w") as handle:
             json.dump(result, handle)
         return result
