@@ -347,6 +347,9 @@ class Load:
             resume.append(first.acked_at - max(lost_at, waiting))
             resume_raw.append(first.acked_at - lost_at)
         resume_p99 = percentile(resume + [float("inf")] * len(never), 0.99)
+        # The same over the devices none of whose actions was given up: the move alone.
+        smooth = [value for device, value in zip([d for d in self.devices if d not in never], resume)
+                  if not any(a.abandoned for a in self.by_device[device])]
         raw_p99 = percentile(resume_raw + [float("inf")] * len(never), 0.99)
         warm = started + min(5.0, arguments.before / 3)
         before = [a for a in acked if warm <= a.acked_at < lost_at]
@@ -370,6 +373,7 @@ class Load:
             "redecided_before_ack": len(redecided),
             "missing_effects": len(missing), "missing_effects_ids": [a.id for a in missing[:20]],
             "resume_p99_s": round(resume_p99, 2), "resume_from_loss_p99_s": round(raw_p99, 2),
+            "resume_p99_never_abandoned_s": round(percentile(smooth, 0.99), 2),
             "resume_max_s": round(max(resume + [float("inf")] * len(never)), 2), "never_resumed": len(never),
             "before_per_s": round(before_rate, 1), "after_per_s": round(after_rate, 1),
             "recovered": round(after_rate / share, 2) if share > 0 else 0.0,
