@@ -314,8 +314,7 @@ class Load:
         lost = []
         for device in self.devices:
             history = self.by_device[device]
-            done = [a for a in history if a.acked_at is not None]
-            if not done:
+            if not any(a.acked_at is not None for a in history):
                 continue
             last = max(i for i, a in enumerate(history) if a.acked_at is not None)
             allowed = {history[last].orientation} | {a.orientation for a in history[last + 1:]}
@@ -330,7 +329,8 @@ class Load:
             if seen not in allowed or not popover:
                 lost.append({"device": device, "expected": sorted(allowed), "seen": seen, "popover": popover})
         twice = [a for a in actions if a.decided_after_ack or (len(a.decisions) > 1 and a.decisions[1] < lost_at)]
-        redecided = [a for a in actions if len(a.decisions) > 1 and a not in twice]
+        twice_ids = {a.id for a in twice}
+        redecided = [a for a in actions if len(a.decisions) > 1 and a.id not in twice_ids]
         missing = [a for a in acked if a.missing]
         # resume: per device, its first action acked after the loss.
         resume, resume_raw, never = [], [], []
