@@ -1,5 +1,6 @@
 /// The wire form of the domain's values, said once and in no format: a value is a string, a
-/// number, a boolean, a list, a map, or a set of named fields (`FieldSet`). The wire reads and
+/// number, a boolean, a list, a map, a set of named fields (`FieldSet`), or a value carried
+/// whole without being looked into (`NestedValue`). The wire reads and
 /// writes these forms as JSON; the contract describes them; the domain never spells them.
 
 /// A value with a wire form, read and written through any format's reader and writer.
@@ -52,6 +53,8 @@ public protocol ValueReader {
     mutating func readArray<T: FieldValue>(of type: T.Type) throws(Failure) -> [T]
     /// A map from strings to values.
     mutating func readDictionary<T: FieldValue>(of type: T.Type) throws(Failure) -> [String: T]
+    /// Any one value, checked and kept as the format wrote it.
+    mutating func readNested() throws(Failure) -> NestedValue
     /// The failure for a value of the right form that its type does not take (a string that
     /// is none of an enumeration's cases): `reason` says why.
     func invalid(_ reason: String) -> Failure
@@ -75,6 +78,8 @@ public protocol ValueWriter {
     mutating func writeArray<T: FieldValue>(_ values: [T]) throws(Failure)
     /// A map, its keys in sorted order (the same value is always the same text).
     mutating func writeDictionary<T: FieldValue>(_ values: [String: T]) throws(Failure)
+    /// A value kept as the format wrote it (read by `readNested`, or written by this format).
+    mutating func writeNested(_ value: NestedValue)
 }
 
 extension FieldSet {
@@ -216,5 +221,26 @@ extension Dictionary: FieldValue where Key == String, Value: FieldValue {
     @inlinable
     public func write<Writer: ValueWriter>(to writer: inout Writer) throws(Writer.Failure) {
         try writer.writeDictionary(self)
+    }
+}
+
+/// One value of any form, kept as the wire wrote it and never looked into: one service's device
+/// state carried by the sharding layer, which does not know its fields, and which would pay to
+/// escape it into a string and back at every action.
+public struct NestedValue: FieldValue, Equatable {
+    /// The value in the wire's format (JSON), checked when it was read.
+    public var bytes: [UInt8]
+
+    /// The value written as `bytes` (by the same format's writer).
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Reads the next value whole.
+    public static func read<Reader: ValueReader>(from reader: inout Reader) throws(Reader.Failure) -> NestedValue {
+        try reader.readNested()
+    }
+
+    /// Writes the value as it is.
+    public func write<Writer: ValueWriter>(to writer: inout Writer) throws(Writer.Failure) {
+        writer.writeNested(self)
     }
 }

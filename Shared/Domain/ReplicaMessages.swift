@@ -13,13 +13,13 @@ public struct Replica: Sendable, Equatable {
     /// Counts the owner's updates in its epoch, so that an update sent again is never taken
     /// over a later one.
     public var sequence: UInt64
-    /// The device's whole state as the service's JSON; absent: the device was forgotten.
-    public var state: String?
+    /// The device's whole state, in the service's own form; absent: the device was forgotten.
+    public var state: NestedValue?
     /// The ids of the device's last actions handled, oldest first: a retry is a duplicate.
     public var recent: [String]
 
     /// An update of the device's state from `owner` at `epoch` and `sequence`, for `standby`.
-    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, state: String?, recent: [String]) {
+    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, state: NestedValue?, recent: [String]) {
         self.standby = standby; self.owner = owner; self.epoch = epoch; self.sequence = sequence
         self.state = state; self.recent = recent
     }

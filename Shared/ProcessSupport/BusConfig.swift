@@ -2,9 +2,11 @@ import Domain
 
 /// Settings read from the environment (12-factor), with defaults for a laptop.
 public struct BusConfig: Sendable {
-    /// Where publishers connect; the bus binds XSUB here (`BUS_FRONTEND`).
+    /// Where publishers connect; the bus binds XSUB here (`BUS_FRONTEND`). Two endpoints,
+    /// comma-separated, for a pair of buses (`buses()`).
     public var frontend: String
-    /// Where subscribers connect; the bus binds XPUB here (`BUS_BACKEND`).
+    /// Where subscribers connect; the bus binds XPUB here (`BUS_BACKEND`). Two endpoints,
+    /// comma-separated, in the same order as `frontend`'s, for a pair of buses.
     public var backend: String
     /// Interval between heartbeats (`HEARTBEAT_INTERVAL_MS`).
     public var heartbeatIntervalMilliseconds: Int
@@ -52,8 +54,14 @@ public struct BusConfig: Sendable {
         if let value = environment[EnvironmentVariable.busFrontend.name], !value.isEmpty { config.frontend = value }
         if let value = environment[EnvironmentVariable.busBackend.name], !value.isEmpty { config.backend = value }
         let binds = component == MonsterBus.Service.bus
-        try BusEndpoint.check(config.frontend, variable: EnvironmentVariable.busFrontend.name, binds: binds)
-        try BusEndpoint.check(config.backend, variable: EnvironmentVariable.busBackend.name, binds: binds)
+        let buses = try config.buses()
+        if binds && buses.count > 1 {
+            throw ConfigError("\(EnvironmentVariable.busFrontend.name)=\(config.frontend) lists \(buses.count) buses: a bus binds one endpoint of each (each bus of a pair is a process of its own)")
+        }
+        for bus in buses {
+            try BusEndpoint.check(bus.frontend, variable: EnvironmentVariable.busFrontend.name, binds: binds)
+            try BusEndpoint.check(bus.backend, variable: EnvironmentVariable.busBackend.name, binds: binds)
+        }
         func integer(_ variable: EnvironmentVariable, _ range: ClosedRange<Int>, _ unit: String) throws(ConfigError) -> Int? {
             guard let value = environment[variable.name], !value.isEmpty else { return nil }
             guard let number = Int(value), range.contains(number) else {
@@ -96,6 +104,38 @@ public struct BusConfig: Sendable {
         }
         config.curve = try CurveSettings.fromEnvironment(environment, component: component)
         return config
+    }
+}
+
+extension BusConfig {
+    /// The most buses a process connects to: a pair.
+    public static let mostBuses = 2
+
+    /// The endpoints of each bus this process connects to, bus A first: `frontend` and `backend`
+    /// each name one endpoint, or list two, comma-separated, in the same order (a pair of buses,
+    /// every message published to both and its second copy dropped on receipt: docs/scaling.md).
+    /// Lists of different lengths, more than two buses, an empty entry or a bus named twice are
+    /// refused, naming the variable.
+    public func buses() throws(ConfigError) -> [(frontend: String, backend: String)] {
+        let frontends = Self.entries(frontend), backends = Self.entries(backend)
+        let front = EnvironmentVariable.busFrontend.name, back = EnvironmentVariable.busBackend.name
+        for (variable, value, entries) in [(front, frontend, frontends), (back, backend, backends)] {
+            if entries.contains(where: \.isEmpty) { throw ConfigError("\(variable)=\(value) has an empty entry: list one endpoint, or two separated by a comma") }
+            if entries.count > Self.mostBuses { throw ConfigError("\(variable)=\(value) lists \(entries.count) buses: at most \(Self.mostBuses) (a pair)") }
+            if Set(entries).count < entries.count { throw ConfigError("\(variable)=\(value) names the same endpoint twice: a pair is two buses") }
+        }
+        guard frontends.count == backends.count else {
+            throw ConfigError("\(front) lists \(frontends.count) bus(es) and \(back) \(backends.count): both list the same buses in the same order")
+        }
+        return Array(zip(frontends, backends)).map { (frontend: $0.0, backend: $0.1) }
+    }
+
+    /// The comma-separated entries of `value`, without the spaces around them.
+    private static func entries(_ value: String) -> [String] {
+        value.split(separator: ",", omittingEmptySubsequences: false).map { entry in
+            let start = entry.drop { $0 == " " }
+            return String(start.reversed().drop { $0 == " " }.reversed())
+        }
     }
 }
 

@@ -16,9 +16,11 @@ public final class ProcessStack {
     public let folder: String
     /// The environment every process gets, before its endpoints and its own additions.
     public var environment: [String: String]
-    /// The stack's bus's endpoints, as it reported them.
+    /// The stack's bus's endpoints, as it reported them (a pair's listed, bus A first).
     public private(set) var frontend = ProcessStack.ephemeral
     public private(set) var backend = ProcessStack.ephemeral
+    /// Each bus's endpoints: the stack's bus, or a pair's (`startBusPair`), bus A first.
+    public private(set) var busEndpoints: [(frontend: String, backend: String)] = []
     /// Every process started, by its log name (the last one started under each).
     public private(set) var processes: [String: ChildProcess] = [:]
     private var buses: Set<String> = []
@@ -47,7 +49,26 @@ public final class ProcessStack {
     public func startBus(on endpoints: (String, String) = (ephemeral, ephemeral), environment extra: [String: String] = [:]) throws -> BusProcess {
         let bus = try startBus(logName: "bus", endpoints: endpoints, extra: extra)
         (frontend, backend) = (bus.frontend, bus.backend)
+        busEndpoints = [(bus.frontend, bus.backend)]
         return bus
+    }
+
+    /// The log names of a pair's buses, bus A first.
+    public static let pairNames = ["bus", "bus-b"]
+
+    /// Starts a pair of buses (docs/scaling.md), `bus` on the first `endpoints` and `bus-b` on
+    /// the second, and takes both as the stack's, listed bus A first. Bus B is left down when
+    /// `startingSecond` is false (its endpoints then cannot be ephemeral).
+    public func startBusPair(on endpoints: [(String, String)], startingSecond: Bool = true, environment extra: [String: String] = [:]) throws {
+        guard endpoints.count == 2 else { throw ProcessError("a pair is two buses, not \(endpoints.count)") }
+        let first = try startBus(logName: Self.pairNames[0], endpoints: endpoints[0], extra: extra)
+        var second = (frontend: endpoints[1].0, backend: endpoints[1].1)
+        if startingSecond {
+            let bus = try startBus(logName: Self.pairNames[1], endpoints: endpoints[1], extra: extra)
+            second = (bus.frontend, bus.backend)
+        }
+        busEndpoints = [(first.frontend, first.backend), second]
+        (frontend, backend) = ("\(first.frontend),\(second.frontend)", "\(first.backend),\(second.backend)")
     }
 
     /// Starts one more bus, logging as `logName`, on ephemeral ports with `extra` environment.

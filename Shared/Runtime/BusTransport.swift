@@ -10,6 +10,8 @@ public protocol BusTransport: AnyObject {
     var sendWaits: UInt64 { get }
     /// Sends given up after waiting too long, since the start.
     var sendsDropped: UInt64 { get }
+    /// Its counts, read together: one call in the runtime's loop.
+    var counts: TransportCounts { get }
     /// Publishes `frames` (topic, then JSON); throws `BusBackpressure` if the bus never took them.
     func sendRaw(_ frames: [[UInt8]]) throws
     /// Publishes the two frames `topic` and `json` (read during the call only), as `sendRaw` does.
@@ -30,9 +32,30 @@ public protocol BusTransport: AnyObject {
 }
 
 extension BusTransport {
+    /// `sendWaits` and `sendsDropped`; one bus counts nothing of a pair.
+    public var counts: TransportCounts { TransportCounts(sendWaits: sendWaits, sendsDropped: sendsDropped) }
+
     /// The frames `topic` and a copy of `json`, through `sendRaw`.
     public func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws {
         try sendRaw([topic, Array(json)])
+    }
+}
+
+/// What a transport has counted since the start.
+public struct TransportCounts: Sendable, Equatable {
+    /// Sends that had to wait for the bus to take them.
+    public var sendWaits: UInt64
+    /// Sends given up after waiting too long.
+    public var sendsDropped: UInt64
+    /// Second copies of messages dropped on receipt: a pair of buses delivers each message
+    /// twice (`BusPairFilter`); 0 on one bus.
+    public var pairCopies: UInt64
+    /// Messages one bus of a pair did not take (its queue full) while the other did; 0 on one bus.
+    public var pairSkips: UInt64
+
+    /// The counts given.
+    public init(sendWaits: UInt64, sendsDropped: UInt64, pairCopies: UInt64 = 0, pairSkips: UInt64 = 0) {
+        self.sendWaits = sendWaits; self.sendsDropped = sendsDropped; self.pairCopies = pairCopies; self.pairSkips = pairSkips
     }
 }
 

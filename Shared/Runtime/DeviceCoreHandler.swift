@@ -4,9 +4,8 @@ import Wire
 /// A service handler whose state is per device and can be saved and rebuilt: what sharding
 /// needs to move a device between instances.
 public protocol DeviceStateHandler: ServiceHandler {
-    /// One device's whole state (compared, so that an action that changed nothing is not sent
-    /// to the instance standing by).
-    associatedtype DeviceState: FieldSet & Equatable
+    /// One device's whole state.
+    associatedtype DeviceState: FieldSet
     /// The state held for `device`, if any.
     func state(of device: String) -> DeviceState?
     /// Holds `state` for `device` (rebuilt from its snapshot).

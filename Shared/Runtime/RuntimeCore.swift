@@ -68,6 +68,12 @@ public struct RuntimeCounters: Sendable, Equatable {
     public var sendWaits: UInt64 = 0
     /// Sends the bus would not take in time (the transport's count).
     public var sendsDropped: UInt64 = 0
+    /// Second copies dropped on receipt from a pair of buses (the transport's count): not
+    /// duplicates, each message's other bus delivering it too.
+    public var pairCopies: UInt64 = 0
+    /// Messages one bus of a pair did not take (full: slow or hung) while the other did (the
+    /// transport's count).
+    public var pairSkips: UInt64 = 0
 
     /// A service that has done nothing yet.
     public init() {}
@@ -78,7 +84,8 @@ public struct RuntimeCounters: Sendable, Equatable {
         var named: [String: UInt64] = ["sendWaits": sendWaits, "sendsDropped": sendsDropped]
         for (name, value) in [
             ("received", received), ("handled", handled), ("ignored", ignored), ("duplicates", duplicates),
-            ("errors", errors), ("refusedOverload", refusedOverload), ("devicesExpired", devicesExpired),
+            ("errors", errors), ("refusedOverload", refusedOverload), ("devicesExpired", devicesExpired), ("pairCopies", pairCopies),
+            ("pairSkips", pairSkips),
         ] where value > 0 { named[name] = value }
         return named
     }
@@ -183,8 +190,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     public var nextWake: Double { isReady ? heartbeats.next : min(heartbeats.next, nextReadyPing) }
 
     /// The transport's own counters, for the next heartbeat.
-    public mutating func noteTransport(sendWaits: UInt64, sendsDropped: UInt64) {
+    public mutating func noteTransport(sendWaits: UInt64, sendsDropped: UInt64, pairCopies: UInt64 = 0, pairSkips: UInt64 = 0) {
         counters.sendWaits = sendWaits; counters.sendsDropped = sendsDropped
+        counters.pairCopies = pairCopies; counters.pairSkips = pairSkips
     }
 
     /// What is due at `now`: a heartbeat (and forgetting idle devices) every interval, and until

@@ -68,7 +68,9 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// arrived, for at most `SHUTDOWN_DEADLINE_MS`.
     public func run(on transport: any BusTransport, stopDescriptor: Int32? = nil) throws {
         while true {
-            core.value.noteTransport(sendWaits: transport.sendWaits, sendsDropped: transport.sendsDropped)
+            let counts = transport.counts
+            core.value.noteTransport(
+                sendWaits: counts.sendWaits, sendsDropped: counts.sendsDropped, pairCopies: counts.pairCopies, pairSkips: counts.pairSkips)
             try perform(core.value.tick(now: clock.now()), on: transport)
             let timeout = max(0, Int((core.value.nextWake - clock.monotonic()) * 1000) + 1)
             let wake = try transport.wait(timeoutMilliseconds: timeout, stopDescriptor: stopDescriptor)

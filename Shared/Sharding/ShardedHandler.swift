@@ -13,8 +13,6 @@ import Wire
 /// device's new owner is the instance that stood by for it; a device moving to a new member is
 /// handed over by its previous owner; a new standby is sent the states it stands by for.
 public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
-    /// How many action ids of a device its state carries (a retry comes within seconds).
-    static var recentLimit: Int { 16 }
     private var inner: Inner
     private let membership: ShardMembership
     private let service: String
@@ -28,7 +26,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var generation: UInt64 = 0
     private var isMember = false
     /// The last action ids of each device owned and held here, oldest first.
-    private var recent: [String: [String]] = [:]
+    private var recent: [String: RecentIds] = [:]
     /// The states held for other instances' devices.
     private var copies = StandbyCopies()
     /// Counts the updates sent in this epoch.
@@ -43,6 +41,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var unsent: [Effect] = []
     /// The bucket topics subscribed to now (`type/BB` for each `.byDevice` handled type).
     private var bucketTopics: Set<String> = []
+    /// The membership generation `bucketTopics` was computed for.
+    private var topicsGeneration: UInt64 = 0
 
     /// `inner` as the instance `membership.instance` of `service`; a bucket gained from a live
     /// member waits `handoverSeconds` (the lease's TTL) for its devices.
@@ -58,6 +58,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         self.monotonic = monotonic
         follow(membership.view)
         bucketTopics = topics()
+        topicsGeneration = generation
     }
 
     public var handledTypes: [MessageType] { inner.handledTypes + [.replica] }
@@ -95,6 +96,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// The bucket topics gained and lost since the last call, when the members changed.
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) {
         follow(membership.view)
+        // Asked after every batch: nothing is computed unless the members changed.
+        guard generation != topicsGeneration else { return ([], []) }
+        topicsGeneration = generation
         let wanted = topics()
         guard wanted != bucketTopics else { return ([], []) }
         defer { bucketTopics = wanted }
@@ -128,31 +132,39 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         guard table.owner(ofBucket: bucket) == me else {
             return Reply([.error(.notOwner, "\(device) moved to another instance as the members changed; nothing was decided, send it again", offendingId: envelope.id)])
         }
-        if recent[device] == nil {
-            if let copy = copies.remove(device) {
-                promote(device, copy)
-            } else if isAwaitingHandover(device, bucket) {
-                return Reply([.error(.notOwner, "\(device) is being handed over from the instance that owned it; nothing was decided, send it again", offendingId: envelope.id)])
-            } else {
-                recent[device] = []
-            }
+        // Taken out while it is updated (one look-up each way, and no copy of the list).
+        var ids: RecentIds
+        if let held = recent.removeValue(forKey: device) {
+            ids = held
+        } else if let copy = copies.remove(device) {
+            promote(device, copy)
+            ids = recent.removeValue(forKey: device) ?? RecentIds()
+        } else if isAwaitingHandover(device, bucket) {
+            return Reply([.error(.notOwner, "\(device) is being handed over from the instance that owned it; nothing was decided, send it again", offendingId: envelope.id)])
+        } else {
+            ids = RecentIds()
         }
         // Handled by the previous owner (the state it handed over says so): a retry during a move.
-        if recent[device]?.contains(envelope.id) == true { return Reply([], duplicate: true) }
-        let before = inner.state(of: device)
+        if ids.inherits(envelope.id) {
+            recent[device] = ids
+            return Reply([], duplicate: true)
+        }
         var reply = inner.handle(envelope)
         let after = inner.state(of: device)
-        if after == nil {
-            recent.removeValue(forKey: device)
-        } else {
-            recent[device, default: []].append(envelope.id)
-            if recent[device]!.count > Self.recentLimit { recent[device]!.removeFirst() }
+        if after != nil {
+            ids.append(envelope.id)
+            recent[device] = ids
         }
-        if after != before, let standby = table.standby(ofBucket: bucket), let update = update(device, to: standby, epoch: epoch, state: after) {
+        // A refusal, or an answer that nothing changed, changed nothing (the services' rule):
+        // anything else may have, and the standby is sent the state.
+        if reply.effects.contains(where: { mayChange($0) }), let standby = table.standby(ofBucket: bucket),
+           let update = update(device, to: standby, epoch: epoch, state: after) {
             reply.effects.append(update)
         }
         return reply
     }
+
+
 
     public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = inner.forgetIdleDevices(now: now)
@@ -261,13 +273,13 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private mutating func promote(_ device: String, _ copy: StandbyCopies.Copy) {
         let state: Inner.DeviceState
         do {
-            state = try JSONCoding.decode(Inner.DeviceState.self, from: Array(copy.state.utf8))
+            state = try JSONCoding.decode(Inner.DeviceState.self, from: copy.state.bytes)
         } catch {
             log.warn("\(device): its state from \(copy.owner) is unreadable (\(error)); it starts anew")
             return
         }
         inner.restore(state, of: device)
-        recent[device] = copy.recent
+        recent[device] = RecentIds(inherited: copy.recent)
         log.info("\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
         if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
            let update = update(device, to: standby, epoch: epoch, state: state) {
@@ -278,15 +290,24 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// An update of `device` (`state`, nil when forgotten) for `instance`, the next of this
     /// epoch; nil (logged) when the state cannot be written.
     private mutating func update(_ device: String, to instance: String, epoch: Int64, state: Inner.DeviceState?) -> Effect? {
-        let text: String?
+        let text: NestedValue?
         do {
-            text = try state.map { String(decoding: try JSONCoding.encode($0), as: UTF8.self) }
+            text = try state.map { NestedValue(bytes: try JSONCoding.encode($0)) }
         } catch {
             log.warn("\(device): its state cannot be written (\(error)); not sent to \(instance)")
             return nil
         }
         sequence += 1
-        let replica = Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, state: text, recent: state == nil ? [] : recent[device] ?? [])
+        let replica = Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, state: text, recent: state == nil ? [] : recent[device]?.ids ?? [])
         return Effect(.replica(replica), device: device, forwardTo: service)
+    }
+}
+
+/// Whether publishing `effect` may come with a change of the device's state: anything but an
+/// `error` or an `action.unchanged`.
+private func mayChange(_ effect: Effect) -> Bool {
+    switch effect.body {
+    case .error, .unchanged: false
+    default: true
     }
 }

@@ -9,8 +9,8 @@ struct StandbyCopies {
         var owner: String
         var epoch: Int64
         var sequence: UInt64
-        /// The device's state as its service's JSON.
-        var state: String
+        /// The device's state, in its service's form.
+        var state: NestedValue
         var recent: [String]
     }
 

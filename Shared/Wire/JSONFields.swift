@@ -45,6 +45,14 @@ public struct JSONFieldReader: ValueReader {
     /// A finite number.
     @inline(__always) public mutating func readDouble() throws(JSONError) -> Double { try json.readDouble() }
 
+    /// Any one value, checked, as its bytes.
+    public mutating func readNested() throws(JSONError) -> NestedValue {
+        json.skipWhitespace()
+        let start = json.position
+        try json.skipValue()
+        return NestedValue(bytes: Array(json.bytes[start..<json.position]))
+    }
+
     /// An object, its members read into `T`'s fields.
     @inline(__always) public mutating func readObject<T: FieldSet>(_ type: T.Type) throws(JSONError) -> T {
         var visitor = JSONObjectFields(reader: self, object: try JSONObjectReader(&json))
@@ -141,6 +149,11 @@ public struct JSONFieldWriter: ValueWriter, FieldVisitor {
     @inline(__always) public mutating func writeInteger<T: FixedWidthInteger>(_ value: T) { json.writeInteger(value) }
     /// A finite number.
     @inline(__always) public mutating func writeDouble(_ value: Double) throws(JSONError) { try json.writeDouble(value) }
+
+    /// A value's JSON as it is.
+    public mutating func writeNested(_ value: NestedValue) {
+        value.bytes.withUnsafeBufferPointer { json.write($0) }
+    }
 
     /// An object of `value`'s fields, in their order, absent optionals left out.
     @inline(__always) public mutating func writeObject<T: FieldSet>(_ value: T) throws(JSONError) {

@@ -7,7 +7,8 @@ import Wire
 import ZeroMQ
 
 /// A process's two sockets on the bus — PUB to the frontend, SUB from the backend — with the
-/// envelope codec, the sender's sequence numbers and id generator. Owned by one thread.
+/// envelope codec, the sender's sequence numbers and id generator. On a pair of buses
+/// (`BusConfig.buses()`), a PUB and a SUB for each bus (`BusPair`). Owned by one thread.
 public final class BusConnection {
     /// The name put in `service` of every envelope sent.
     public let service: String
@@ -20,6 +21,8 @@ public final class BusConnection {
     private let maker: ThreadOwned<EnvelopeMaker>
     private let publisher: ZMQSocket
     private let subscriber: ZMQSocket
+    /// Both buses' sockets, on a pair of buses (nil on one bus: its path is as it was).
+    private let pair: BusPair?
     private let sendPatience: Double
     /// What `wait` polls: the subscriber and the stop descriptor it was last given (made again
     /// when that changes).
@@ -37,8 +40,19 @@ public final class BusConnection {
     public var sendsDropped: UInt64 { drops.value }
     private let drops = ThreadOwned<UInt64>(0)
 
-    /// Connects as `service` to the bus in `config`, subscribed to every topic prefix in
-    /// `subscriptions` (`""` for everything); as a CURVE client when `config.curve` is set.
+    /// Pair copies dropped on receipt from a pair of buses, since the start (0 on one bus).
+    public var pairCopies: UInt64 { pair?.copies ?? 0 }
+    /// Messages one bus of a pair did not take (its queue full for three heartbeat intervals:
+    /// hung, or far behind) while the other did, since the start (0 on one bus).
+    public var pairSkips: UInt64 { pair?.skips ?? 0 }
+    /// Every count at once, for the runtime's loop.
+    public var counts: TransportCounts {
+        TransportCounts(sendWaits: waits.value, sendsDropped: drops.value, pairCopies: pair?.copies ?? 0, pairSkips: pair?.skips ?? 0)
+    }
+
+    /// Connects as `service` to the bus in `config` (or the pair of buses it lists), subscribed
+    /// to every topic prefix in `subscriptions` (`""` for everything); as a CURVE client (every
+    /// bus holding the one server key) when `config.curve` is set.
     public init(
         context: ZMQContext, config: BusConfig, service: String, subscriptions: [String],
         lingerMilliseconds: Int32 = 1000
@@ -49,37 +63,72 @@ public final class BusConnection {
         maker = ThreadOwned(EnvelopeMaker(service: service, ids: { ids.next() }))
         codec = EnvelopeCodec(maxMessageBytes: config.maxMessageBytes)
         sendPatience = Double(config.actionTimeToLiveMilliseconds) / 1000
-        publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
-        subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
+        let buses = try config.buses()
+        let publishers = try buses.map { _ in
+            try Self.publisher(context, config: config, paired: buses.count > 1, lingerMilliseconds: lingerMilliseconds)
+        }
+        let subscribers = try buses.map { _ in try Self.subscriber(context, config: config, subscriptions: subscriptions) }
+        publisher = publishers[0]
+        subscriber = subscribers[0]
+        // A bus of the pair that takes nothing for three heartbeat intervals (as long as a
+        // service takes to be stale) is skipped while the other takes every message.
+        pair = buses.count > 1
+            ? BusPair(
+                publishers: publishers, subscribers: subscribers, capacity: config.idempotenceWindow,
+                skipAfter: 3 * Double(config.heartbeatIntervalMilliseconds) / 1000)
+            : nil
+        for (bus, endpoints) in buses.enumerated() {
+            try publishers[bus].connect(endpoints.frontend)
+            try subscribers[bus].connect(endpoints.backend)
+        }
+    }
+
+    /// A PUB socket for one bus, not yet connected; `paired` for a bus of a pair.
+    private static func publisher(_ context: ZMQContext, config: BusConfig, paired: Bool, lingerMilliseconds: Int32) throws -> ZMQSocket {
+        let publisher = try ZMQSocket(context, .pub, lingerMilliseconds: lingerMilliseconds)
         // Deliberate queues: a full one makes the sender wait (XPUB_NODROP also applies to PUB),
         // it never drops silently. Oversized messages are refused at the bus's frontend.
         try publisher.set(.sendHighWaterMark, config.highWaterMark)
         try publisher.set(.xpubNoDrop, Int32(1))
+        // Of a pair, a bus that is down holds no queue: its copies are not kept for it, the
+        // other bus carries them.
+        if paired { try publisher.set(.immediate, Int32(1)) }
+        if let curve = config.curve { try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
+        return publisher
+    }
+
+    /// A SUB socket for one bus, subscribed to `subscriptions`, not yet connected.
+    private static func subscriber(_ context: ZMQContext, config: BusConfig, subscriptions: [String]) throws -> ZMQSocket {
+        let subscriber = try ZMQSocket(context, .sub, lingerMilliseconds: 0)
         try subscriber.set(.receiveHighWaterMark, config.highWaterMark)
         // Subscriptions are all a SUB socket sends, and libzmq drops those over its send
         // high-water mark (1000 by default) when it (re)connects: a sharded instance holds one
         // per bucket and type it owns, more than that.
         try subscriber.set(.sendHighWaterMark, Int32(0))
         for prefix in subscriptions { try subscriber.subscribe(prefix) }
-        if let curve = config.curve {
-            try publisher.makeCurveClient(curve.keys, serverKey: curve.serverKey)
-            try subscriber.makeCurveClient(curve.keys, serverKey: curve.serverKey)
-        }
-        try publisher.connect(config.frontend)
-        try subscriber.connect(config.backend)
+        if let curve = config.curve { try subscriber.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
+        return subscriber
     }
 
     /// Adds a subscription to every message whose topic starts with `prefix` (e.g. a sharded
     /// instance's new bucket, `device.tap/3f`).
-    public func subscribe(_ prefix: String) throws { try subscriber.subscribe(prefix) }
+    public func subscribe(_ prefix: String) throws {
+        guard let pair else { return try subscriber.subscribe(prefix) }
+        for socket in pair.subscribers { try socket.subscribe(prefix) }
+    }
 
     /// Removes a subscription made at connection or with `subscribe`.
-    public func unsubscribe(_ prefix: String) throws { try subscriber.unsubscribe(prefix) }
+    public func unsubscribe(_ prefix: String) throws {
+        guard let pair else { return try subscriber.unsubscribe(prefix) }
+        for socket in pair.subscribers { try socket.unsubscribe(prefix) }
+    }
 
-    /// Closes both sockets.
+    /// Closes the sockets.
     public func close() {
         publisher.close()
         subscriber.close()
+        pair?.publishers.forEach { $0.close() }
+        pair?.subscribers.forEach { $0.close() }
     }
 
     /// An envelope from this sender: fresh id, next sequence number, current time
@@ -125,12 +174,14 @@ public final class BusConnection {
     /// Publishes raw frames as they are (also for tests of hostile input and for benchmarks),
     /// waiting as `send` does when the bus pushes back.
     public func sendRaw(_ frames: [[UInt8]]) throws {
+        if let pair { return try sendPatiently(pair) { try $0.send(frames, dontWait: true) } }
         try sendPatiently { try publisher.send(frames, dontWait: true) }
     }
 
     /// Publishes the two frames `topic` and `json` as they are (the JSON straight from an
     /// encoder's buffer, not copied into an array first), waiting as `sendRaw` does.
     public func send(topic: [UInt8], json: UnsafeBufferPointer<UInt8>) throws {
+        if let pair { return try sendPatiently(pair) { try $0.send(topic, json, dontWait: true) } }
         try sendPatiently { try publisher.send(topic, json, dontWait: true) }
     }
 
@@ -148,19 +199,38 @@ public final class BusConnection {
         throw BusBackpressure(seconds: sendPatience)
     }
 
-    /// Publishes raw frames only if the bus takes them now; false when its queue is full.
+    /// On a pair of buses: `sendPatiently` through `BusPair.send`, with the same counts.
+    private func sendPatiently(_ pair: BusPair, _ attempt: (ZMQSocket) throws -> Bool) throws {
+        let (waited, sent) = try pair.send(giveUpAfter: sendPatience, attempt)
+        if waited { waits.value += 1 }
+        guard sent else {
+            drops.value += 1
+            throw BusBackpressure(seconds: sendPatience)
+        }
+    }
+
+    /// Publishes raw frames only if the bus takes them now; false when its queue is full. On a
+    /// pair: false when neither bus takes them; when one does, the other is waited for as
+    /// `BusPair.send` does.
     public func trySendRaw(_ frames: [[UInt8]]) throws -> Bool {
-        try publisher.send(frames, dontWait: true)
+        if let pair { return try pair.send(giveUpAfter: 0) { try $0.send(frames, dontWait: true) }.sent }
+        return try publisher.send(frames, dontWait: true)
     }
 
     /// The next message's frames, waiting up to `timeoutMilliseconds` (-1: for ever).
     public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
+        if let pair {
+            var frames: [[UInt8]]?
+            _ = try pair.receive(timeoutMilliseconds: timeoutMilliseconds) { frames = try pair.receiveFramesNow(); return frames != nil }
+            return frames
+        }
         subscriberIdle.value = false
         return try subscriber.receive(timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// The next message's frames if one is waiting now.
     public func receiveFramesNow() throws -> [[UInt8]]? {
+        if let pair { return try pair.receiveFramesNow() }
         let frames = try subscriber.receive(dontWait: true)
         subscriberIdle.value = frames == nil
         return frames
@@ -170,12 +240,15 @@ public final class BusConnection {
     /// and receives it into `message`, reusing its storage (`ZMQSocket.receive(into:timeoutMilliseconds:)`);
     /// false when none came.
     public func receive(into message: inout ReceivedMessage, timeoutMilliseconds: Int) throws -> Bool {
+        if let pair { return try pair.receive(timeoutMilliseconds: timeoutMilliseconds) { try pair.receiveNow(into: &message) } }
         subscriberIdle.value = false
         return try subscriber.receive(into: &message, timeoutMilliseconds: timeoutMilliseconds)
     }
 
+
     /// The SUB socket, to poll it together with other things (a poll of it reads its commands:
-    /// `wait` then asks it for its events again).
+    /// `wait` then asks it for its events again). On one bus only (the bus's own client): a
+    /// pair's subscribers are polled by `wait`.
     public var pollItem: PollItem {
         subscriberIdle.value = false
         return .socket(subscriber)
@@ -186,6 +259,7 @@ public final class BusConnection {
     /// its descriptor signals a new command (`Poller.idle`): a service that takes every waiting
     /// message before it waits (`ServiceRuntime`) saves a `getsockopt` per message.
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
+        if let pair { return try pair.wait(timeoutMilliseconds: timeoutMilliseconds, stopDescriptor: stopDescriptor) }
         if waitPoller.value?.descriptor != stopDescriptor {
             waitPoller.value = (stopDescriptor, try Poller([.socket(subscriber)] + (stopDescriptor.map { [.fileDescriptor($0)] } ?? [])))
         }

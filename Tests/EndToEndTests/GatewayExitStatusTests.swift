@@ -71,12 +71,15 @@ import TestTiers
         ("HEARTBEAT_INTERVAL_MS", "abc", "HEARTBEAT_INTERVAL_MS must be a number of milliseconds from 10 to 60000, not 'abc'"),
         ("BUS_FRONTEND", "tcp://127.0.0.1", "BUS_FRONTEND=tcp://127.0.0.1 is not a ZeroMQ endpoint the bus can use: tcp:// needs HOST:PORT"),
         ("BUS_BACKEND", "bus:5556", "BUS_BACKEND=bus:5556 is not a ZeroMQ endpoint the bus can use: it must be tcp://HOST:PORT, ipc://PATH or inproc://NAME"),
+        ("BUS_BACKEND", "tcp://bus:5556,tcp://bus-b:5556", "BUS_FRONTEND lists 1 bus(es) and BUS_BACKEND 2: both list the same buses in the same order"),
+        ("BUS_FRONTEND", "tcp://a:1,tcp://b:1,tcp://c:1", "BUS_FRONTEND=tcp://a:1,tcp://b:1,tcp://c:1 lists 3 buses: at most 2 (a pair)"),
         ("BUS_KEYS_DIR", "/nonexistent-keys", "BUS_KEYS_DIR: cannot read /nonexistent-keys/gateway.key_secret"),
     ]
 
-    @Test(arguments: GatewayExitStatusTests.badSettings.map(\.variable))
-    func aBusSettingThatCannotBeUsedIsStatusFourNamingIt(_ variable: String) throws {
-        let setting = try #require(Self.badSettings.first { $0.variable == variable })
+    @Test(arguments: GatewayExitStatusTests.badSettings.map { "\($0.variable)=\($0.value)" })
+    func aBusSettingThatCannotBeUsedIsStatusFourNamingIt(_ assignment: String) throws {
+        let setting = try #require(Self.badSettings.first { "\($0.variable)=\($0.value)" == assignment })
+        let variable = setting.variable
         let file = try scenario("one.scenario", "tap add\n")
         for command in [["tap", "add"], ["status"], ["run", file], ["test", file], ["test", "--live", file]] {
             let result = try gateway(["--timeout", "0.3"] + command, environment: noBus.merging([variable: setting.value]) { $1 })

@@ -20,6 +20,8 @@ enum Products {
 /// services, on `ipc://` endpoints in a fresh temporary folder, or on ephemeral TCP ports the bus reports.
 final class Stack {
     enum Transport { case ipc, tcp }
+    /// One bus, or a pair (docs/scaling.md), both running or (on `ipc://`) bus B down at the start.
+    enum Buses { case one, pair, pairWithBusBDown }
 
     private let stack: ProcessStack
     var extraEnvironment: [String: String] = [:]
@@ -27,16 +29,21 @@ final class Stack {
     static let services = ["presentation-policy", "roster", "input-handling"]
 
     /// Starts the bus and, unless `services` is empty, the services; waits until they answer.
-    init(transport: Transport = .ipc, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
+    init(transport: Transport = .ipc, buses: Buses = .one, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
         var base = ProcessInfo.processInfo.environment
         base["HEARTBEAT_INTERVAL_MS"] = "200"
         base["NO_COLOR"] = "1"
         base.removeValue(forKey: "GATEWAY_DEVICE")
         stack = try ProcessStack(directory: Products.directory.path, folderPrefix: "monster-bus-e2e-", environment: base)
         extraEnvironment = environment
-        switch transport {
-        case .ipc: try stack.startBus(on: ("ipc://\(stack.folder)/frontend", "ipc://\(stack.folder)/backend"), environment: extraEnvironment)
-        case .tcp: try stack.startBus(environment: extraEnvironment)
+        switch (transport, buses) {
+        case (.ipc, .one): try stack.startBus(on: ("ipc://\(stack.folder)/frontend", "ipc://\(stack.folder)/backend"), environment: extraEnvironment)
+        case (.tcp, .one): try stack.startBus(environment: extraEnvironment)
+        case (.ipc, _):
+            let endpoints = ["", "-b"].map { ("ipc://\(stack.folder)/frontend\($0)", "ipc://\(stack.folder)/backend\($0)") }
+            try stack.startBusPair(on: endpoints, startingSecond: buses == .pair, environment: extraEnvironment)
+        case (.tcp, .pair): try stack.startBusPair(on: [(ProcessStack.ephemeral, ProcessStack.ephemeral), (ProcessStack.ephemeral, ProcessStack.ephemeral)], environment: extraEnvironment)
+        case (.tcp, .pairWithBusBDown): throw StackError("bus B down at the start needs endpoints known before it runs: ipc://")
         }
         for service in services { try start(service) }
         if !services.isEmpty { try waitUntilAnswering(services) }
@@ -44,8 +51,8 @@ final class Stack {
 
     /// The whole stack on CURVE with the certificates in `keys` (kept as long as the stack), over
     /// TCP on ephemeral ports.
-    convenience init(curve keys: KeysFolder, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
-        try self.init(transport: .tcp, services: services, environment: environment.merging(["BUS_KEYS_DIR": keys.path]) { $1 })
+    convenience init(curve keys: KeysFolder, buses: Buses = .one, services: [String] = Stack.services, environment: [String: String] = [:]) throws {
+        try self.init(transport: .tcp, buses: buses, services: services, environment: environment.merging(["BUS_KEYS_DIR": keys.path]) { $1 })
         self.keys = keys
     }
 
@@ -61,6 +68,8 @@ final class Stack {
     var folder: URL { URL(fileURLWithPath: stack.folder) }
     var frontend: String { stack.frontend }
     var backend: String { stack.backend }
+    /// Each bus's endpoints: the stack's bus, or a pair's, bus A first.
+    var busEndpoints: [(frontend: String, backend: String)] { stack.busEndpoints }
     /// Every process started, by name (the last one started under each).
     var processes: [String: ChildProcess] { stack.processes }
 
@@ -71,6 +80,14 @@ final class Stack {
     @discardableResult
     func start(_ name: String, arguments: [String] = []) throws -> ChildProcess {
         try stack.start(name, arguments: arguments, environment: extraEnvironment)
+    }
+
+    /// Starts (or restarts) the bus logging as `logName` on its endpoints: the stack's bus
+    /// (`bus`), or bus B of a pair (`bus-b`).
+    @discardableResult
+    func startBus(_ logName: String) throws -> ChildProcess {
+        let index = ProcessStack.pairNames.firstIndex(of: logName) ?? 0
+        return try stack.start("bus", logName: logName, endpoints: stack.busEndpoints[index], environment: extraEnvironment)
     }
 
     /// Waits (deterministically: pings through the bus) until `services` answer.

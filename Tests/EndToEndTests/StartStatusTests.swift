@@ -45,6 +45,8 @@ import TestTiers
             ([], ["BUS_FRONTEND": "nowhere"],
              "\(name): BUS_FRONTEND=nowhere is not a ZeroMQ endpoint the bus can use: it must be tcp://HOST:PORT, ipc://PATH or inproc://NAME"),
             ([], ["BUS_BACKEND": longPath], "\(name): BUS_BACKEND=\(longPath) is not a ZeroMQ endpoint the bus can use: an ipc:// path is at most 107 bytes"),
+            ([], ["BUS_FRONTEND": "ipc://\(folder.file("front")),ipc://\(folder.file("front-b"))"],
+             "\(name): BUS_FRONTEND lists 2 bus(es) and BUS_BACKEND 1: both list the same buses in the same order"),
             ([], ["BUS_KEYS_DIR": folder.file("no-keys")], "\(name): BUS_KEYS_DIR: cannot read \(folder.file("no-keys"))/\(name).key_secret"),
         ]
         for (arguments, environment, says) in cases {

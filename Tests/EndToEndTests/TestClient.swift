@@ -16,15 +16,17 @@ final class TestClient {
 
     /// With `curve`, it connects as the gateway (its certificate in the stack's `BUS_KEYS_DIR`);
     /// `addressed`, it has an address of its own (subscribe to `Topic.clientSubscriptions` of
-    /// it to hear only its own answers, as the gateway does).
+    /// it to hear only its own answers, as the gateway does). On `endpoints` (one bus of a
+    /// pair) rather than the stack's, if given.
     init(
-        _ stack: Stack, subscriptions: [String], service: String = "test-client", curve: Bool = false, address: String? = nil
+        _ stack: Stack, subscriptions: [String], service: String = "test-client", curve: Bool = false, address: String? = nil,
+        endpoints: (frontend: String, backend: String)? = nil
     ) throws {
         context = try ZMQContext()
         self.address = address
         var config = curve ? try BusConfig.fromEnvironment(stack.environment, component: MonsterBus.Service.gateway) : BusConfig()
-        config.frontend = stack.frontend
-        config.backend = stack.backend
+        config.frontend = endpoints?.frontend ?? stack.frontend
+        config.backend = endpoints?.backend ?? stack.backend
         let pongs = Topic.name(.pong, key: address)
         bus = try BusConnection(context: context, config: config, service: service, subscriptions: subscriptions + [pongs], lingerMilliseconds: 0)
     }

@@ -29,4 +29,19 @@ import TestTiers
         #expect(gaps.observe(envelope("gateway", 90)) == nil)
         #expect(gaps.missed.isEmpty)
     }
+
+    /// The two buses of a pair are both `bus`, each with its own numbers (and ids' prefix):
+    /// alternating between them is no gap; a gap in one is.
+    @Test func eachBusOfAPairIsFollowedOnItsOwn() {
+        var gaps = SequenceGaps()
+        func bus(_ prefix: String, _ seq: UInt64) -> Envelope {
+            Envelope(id: "\(prefix)-\(seq)", correlationId: "c", service: "bus", device: nil, seq: seq, time: "t", body: .ping(Ping()))
+        }
+        #expect(gaps.observe(bus("aaaa", 100)) == nil)
+        #expect(gaps.observe(bus("bbbb", 57)) == nil)
+        #expect(gaps.observe(bus("aaaa", 101)) == nil)
+        #expect(gaps.observe(bus("bbbb", 58)) == nil)
+        #expect(gaps.observe(bus("bbbb", 61)) == 2)
+        #expect(gaps.missed == ["bus": 2])
+    }
 }

@@ -51,3 +51,37 @@ import TestTiers
         #expect(throws: ConfigError.self) { try BusConfig.fromEnvironment(["BUS_FRONTEND": "nowhere"], component: "bus") }
     }
 }
+
+/// `BUS_FRONTEND` and `BUS_BACKEND` listing a pair of buses: the same number of endpoints, at
+/// most two, each checked like one; the bus itself binds one.
+@Suite(.tags(.unit)) struct BusPairConfigTests {
+    func buses(_ frontend: String, _ backend: String, component: String = "roster") -> Result<[String], ConfigError> {
+        Result { () throws(ConfigError) -> [String] in
+            try BusConfig.fromEnvironment(["BUS_FRONTEND": frontend, "BUS_BACKEND": backend], component: component)
+                .buses().map { "\($0.frontend) \($0.backend)" }
+        }
+    }
+
+    func problem(_ frontend: String, _ backend: String, component: String = "roster") -> String? {
+        if case .failure(let error) = buses(frontend, backend, component: component) { return error.description }
+        return nil
+    }
+
+    @Test func oneEndpointIsOneBusAndTwoArePairedInOrder() throws {
+        #expect(try buses("tcp://bus:5555", "tcp://bus:5556").get() == ["tcp://bus:5555 tcp://bus:5556"])
+        #expect(try buses("tcp://bus:5555,tcp://bus-b:5555", "tcp://bus:5556, tcp://bus-b:5556").get()
+            == ["tcp://bus:5555 tcp://bus:5556", "tcp://bus-b:5555 tcp://bus-b:5556"])
+        #expect(try BusConfig().buses().count == 1)
+    }
+
+    @Test func aBrokenListIsRefusedNamingTheVariable() {
+        #expect(problem("tcp://a:1,tcp://b:1", "tcp://a:2") == "BUS_FRONTEND lists 2 bus(es) and BUS_BACKEND 1: both list the same buses in the same order")
+        #expect(problem("tcp://a:1,tcp://b:1,tcp://c:1", "tcp://a:2,tcp://b:2,tcp://c:2")
+            == "BUS_FRONTEND=tcp://a:1,tcp://b:1,tcp://c:1 lists 3 buses: at most 2 (a pair)")
+        #expect(problem("tcp://a:1", "tcp://a:2,") == "BUS_BACKEND=tcp://a:2, has an empty entry: list one endpoint, or two separated by a comma")
+        #expect(problem("tcp://a:1,tcp://a:1", "tcp://a:2,tcp://b:2") == "BUS_FRONTEND=tcp://a:1,tcp://a:1 names the same endpoint twice: a pair is two buses")
+        // Each entry is checked as one endpoint is, and named.
+        #expect(problem("tcp://a:1,tcp://b", "tcp://a:2,tcp://b:2") == "BUS_FRONTEND=tcp://b is not a ZeroMQ endpoint the bus can use: tcp:// needs HOST:PORT")
+        #expect(problem("tcp://*:1,tcp://*:2", "tcp://*:3,tcp://*:4", component: "bus")?.hasPrefix("BUS_FRONTEND=tcp://*:1,tcp://*:2 lists 2 buses: a bus binds one") == true)
+    }
+}

@@ -255,6 +255,9 @@ import TestTiers
             return
         }
         #expect(heartbeat.counters == ["received": 2, "handled": 1, "sendWaits": 3, "sendsDropped": 1])
+        // On a pair of buses, the transport's two counts of its own go in too, once counted.
+        core.noteTransport(sendWaits: 3, sendsDropped: 1, pairCopies: 7, pairSkips: 2)
+        #expect(core.counters.byName["pairCopies"] == 7 && core.counters.byName["pairSkips"] == 2)
         #expect(heartbeat.uptimeSeconds == 0.5)
         #expect(heartbeat.intervalMilliseconds == 500)
         #expect(core.nextWake == 101)

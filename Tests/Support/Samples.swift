@@ -78,7 +78,7 @@ public enum Samples {
         .statusReport(StatusReport(bus: heartbeat, services: [ServiceStatus(heartbeat: heartbeat, lastHeartbeatAgeMilliseconds: 12, stale: false)])),
         .ack(Ack(handled: "device.tap", handledId: "a-1", emitted: ["b-1"], forwarded: [Forward(id: "b-1", service: "roster")])),
         .error(ErrorBody(code: "bad-json", message: "message is not JSON", offendingId: nil, excerpt: "{nope")),
-        .replica(Replica(standby: "pp-b", owner: "pp-a", epoch: 41, sequence: 7, state: "{\"orientation\":\"landscape\"}", recent: ["a-1"])),
+        .replica(Replica(standby: "pp-b", owner: "pp-a", epoch: 41, sequence: 7, state: NestedValue(bytes: Array("{\"orientation\":\"landscape\",\"sizes\":[1,2.5,null]}".utf8)), recent: ["a-1"])),
         .replica(Replica(standby: "pp-b", owner: "pp-a", epoch: 41, sequence: 8, state: nil, recent: [])),
         // More of the types `DirectDecoding` reads, in their other forms.
         .tap(Tap(element: "add")),

@@ -18,8 +18,7 @@ enum MonitorBus {
                 context: context, config: config, service: MonitorModel.name, subscriptions: [""], lingerMilliseconds: 0)
             defer { bus.close() }
             while true {
-                let ready = try poll([bus.pollItem, .fileDescriptor(stop)], timeoutMilliseconds: -1)
-                if ready[1] { return }
+                if try bus.wait(timeoutMilliseconds: -1, stopDescriptor: stop).stop { return }
                 var batch: [FrameQueue.Item] = []
                 let now = Timestamp.monotonic()
                 while batch.count < 10_000, let frames = try bus.receiveFramesNow() {

@@ -23,10 +23,10 @@ public struct EnvironmentVariable: Sendable, Equatable {
 extension EnvironmentVariable {
     /// `BUS_FRONTEND`.
     public static let busFrontend = EnvironmentVariable(
-        "BUS_FRONTEND", default: "tcp://127.0.0.1:5555", "where publishers connect: the bus binds XSUB there")
+        "BUS_FRONTEND", default: "tcp://127.0.0.1:5555", "where publishers connect: the bus binds XSUB there; two, comma-separated, for a pair of buses")
     /// `BUS_BACKEND`.
     public static let busBackend = EnvironmentVariable(
-        "BUS_BACKEND", default: "tcp://127.0.0.1:5556", "where subscribers connect: the bus binds XPUB there")
+        "BUS_BACKEND", default: "tcp://127.0.0.1:5556", "where subscribers connect: the bus binds XPUB there; two, in the same order, for a pair")
     /// `HEARTBEAT_INTERVAL_MS`.
     public static let heartbeatInterval = EnvironmentVariable(
         "HEARTBEAT_INTERVAL_MS", default: "1000", "heartbeat interval; a service is stale after 3")

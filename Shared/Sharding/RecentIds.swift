@@ -1,0 +1,36 @@
+/// The ids of a device's last actions (at most `limit`), oldest first, carried with its state so
+/// that a new owner answers a retry of one as a duplicate. Only those inherited from the previous
+/// owner are looked through: a repeat of an id handled here is the delivery window's to catch.
+struct RecentIds: Equatable {
+    /// How many ids a device's state carries (a retry comes within seconds).
+    static let limit = 16
+    /// The ids, oldest first.
+    private(set) var ids: [String]
+    /// How many of `ids`, from the first, came with the state from another instance.
+    private var inherited: Int
+
+    /// None yet: a device new here.
+    init() {
+        ids = []
+        inherited = 0
+    }
+
+    /// The ids another instance handled (its last `limit`).
+    init(inherited ids: [String]) {
+        self.ids = Array(ids.suffix(Self.limit))
+        inherited = self.ids.count
+    }
+
+    /// Whether the previous owner handled `id`.
+    func inherits(_ id: String) -> Bool { inherited > 0 && ids.prefix(inherited).contains(id) }
+
+    /// Adds `id`, dropping the oldest beyond `limit`.
+    mutating func append(_ id: String) {
+        if ids.count >= Self.limit {
+            let dropped = ids.count - Self.limit + 1
+            ids.removeFirst(dropped)
+            inherited = max(0, inherited - dropped)
+        }
+        ids.append(id)
+    }
+}
