@@ -112,7 +112,7 @@ let package = Package(
         tests("DomainTests", ["Domain"]),
         tests("WireTests", ["Wire", "Domain", "JSON", "TestSupport"]),
         tests("ProcessSupportTests", ["ProcessSupport", "Runtime", "Processes", "ZeroMQ"]),
-        tests("RuntimeTests", ["Runtime"]),
+        tests("RuntimeTests", ["Runtime", "TestSupport"]),
         tests("ZeroMQTransportTests", ["ZeroMQTransport", "ZeroMQ"]),
         tests("ShardingTests", ["Sharding"]),
         tests("BusCoreTests", ["BusCore", "Processes", "TestSupport"]),

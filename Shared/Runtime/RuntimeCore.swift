@@ -276,9 +276,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
                 return []
             }
         case .duplicate(var ack):
-            // Already handled: what it passed on, again (the same messages: a hop lost on the way
-            // is completed, a hop that was not is answered as a duplicate), then its first
-            // acknowledgement, marked duplicate. Nothing is decided again.
+            // Already handled: what it passed on or another service reads, again (the same
+            // messages: a hop lost on the way is completed, a hop that was not is answered as a
+            // duplicate), then its first acknowledgement, marked duplicate. Nothing is decided again.
             counters.duplicates += 1
             ack.duplicate = true
             return window.forwards(of: envelope.id).map(Outgoing.frames) + [.message(maker.envelope(.ack(ack), causedBy: envelope))]
@@ -394,6 +394,10 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             emitted.append(message.id)
             if let service = effect.forwardTo {
                 forwarded.append(Forward(id: message.id, service: service))
+                forwards.append(frames)
+            } else if Routing.readers[message.type] != nil {
+                // Read and acknowledged by another service (`layout.changed`): a repeat sends it
+                // again too, so that a reader's new owner completes the hop.
                 forwards.append(frames)
             }
             if case .error(let error) = effect.body {

@@ -76,8 +76,13 @@ public final class ShardMembership: @unchecked Sendable {
     /// until it has joined again with a new epoch.
     private func keep() {
         let interval = max(0.2, Double(ttl) / 3)
+        var next = Timestamp.monotonic() + interval
         while true {
-            usleep(UInt32(interval * 1_000_000))
+            // Every third of the TTL from the last start, however long etcd took to answer: a
+            // slow answer must not push the renewals apart.
+            let wait = next - Timestamp.monotonic()
+            if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+            next = max(next + interval, Timestamp.monotonic())
             do {
                 if view.epoch == nil {
                     try join()

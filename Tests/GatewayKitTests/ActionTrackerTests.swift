@@ -36,10 +36,11 @@ import TestTiers
         #expect(!original.isComplete)
     }
 
+    let layout = DeviceLayout(
+        orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
+        keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768), reason: "rotation")
+
     @Test func aPublishedLayoutAwaitsInputHandlingWhichReadsIt() {
-        let layout = DeviceLayout(
-            orientation: .landscape, widthClass: .regular, window: Size(width: 1024, height: 768), elements: [],
-            keyboard: KeyboardMetrics(width: 1024, systemHeight: 352, windowHeight: 768), reason: "rotation")
         // input-handling's answer may come before the layout it read reaches the gateway.
         for inputFirst in [false, true] {
             var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
@@ -79,6 +80,20 @@ import TestTiers
         #expect(!tracker.isComplete)
         #expect(tracker.awaiting == "an acknowledgement from presentation-policy")
         tracker.observe(ack("s1", from: "presentation-policy", handled: "p2", emitted: []))
+        #expect(tracker.isComplete)
+    }
+
+    @Test func aRepeatAnsweredByTheNextHopsOwnerNoLongerAwaitsItsLostStandby() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(message("p1", from: "presentation-policy", .deviceLayout(layout)))
+        tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"]))
+        // input-handling reads the layout; its owner sends its state to a standby, then the standby is lost.
+        tracker.observe(ack("i2", from: "input-handling", handled: "p1", emitted: ["i1"], forwarded: [Forward(id: "i1", service: "input-handling")]))
+        #expect(tracker.awaiting == "an acknowledgement from input-handling")
+        // The retry: presentation-policy's repeat sends the layout again; input-handling's owner repeats.
+        tracker.observe(message("p3", from: "presentation-policy", .ack(Ack(handled: "x", handledId: "A", emitted: ["p1"], forwarded: [], duplicate: true))))
+        #expect(!tracker.isComplete)
+        tracker.observe(message("i3", from: "input-handling", .ack(Ack(handled: "x", handledId: "p1", emitted: ["i1"], forwarded: [], duplicate: true))))
         #expect(tracker.isComplete)
     }
 

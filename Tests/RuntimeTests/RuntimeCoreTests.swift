@@ -2,6 +2,7 @@ import Domain
 import ProcessSupport
 import Runtime
 import Testing
+import TestSupport
 import Wire
 import TestTiers
 
@@ -13,13 +14,15 @@ import TestTiers
         /// Devices idle once the wall clock reaches `idleFrom`.
         var idle: [String] = []
         var idleFrom = Double.infinity
+        /// Also publishes a layout change, which input-handling reads and acknowledges.
+        var publishesALayout = false
         let handledTypes: [MessageType] = [.tap]
         mutating func handle(_ envelope: Envelope) -> Reply {
             handledCount += 1
             return Reply([
                 .publish(.unchanged(Unchanged(reason: "test", message: "seen"))),
                 .forward(.forget(Forget()), to: "input-handling"),
-            ])
+            ] + (publishesALayout ? [.publish(.deviceLayout(Samples.layout))] : []))
         }
         mutating func forgetIdleDevices(now: Double) -> [String] {
             guard now >= idleFrom else { return [] }
@@ -192,6 +195,16 @@ import TestTiers
         #expect(ack(try envelopes(again).last) == marked)
         #expect(core.handler.handledCount == 1)
         #expect(core.counters.duplicates == 1)
+    }
+
+    @Test func aDuplicateResendsWhatAnotherServiceReadsToo() throws {
+        var core = core(Handler(publishesALayout: true))
+        let first = core.received(try tap(), now: at())
+        let again = core.received(try tap(), now: at(RuntimeCoreTests.wall + 5))
+        // The first: unchanged, the forget passed on, the layout, the ack; again: those two, the ack.
+        try #require(first.count == 4 && again.count == 3)
+        #expect(again[0] == first[1] && again[1] == first[2])
+        #expect(core.handler.handledCount == 1)
     }
 
     @Test func aMessageOlderThanItsTimeToLiveIsRefusedAsOverloadedAndAcknowledged() throws {

@@ -18,6 +18,9 @@ public struct ActionTracker: Sendable {
     private var pendingAcks: Set<Forward>
     private var earlyAcks: [Forward: Ack] = [:]
     private var missingEmitted: Set<String> = []
+    /// For each message a service acknowledged, the states it sent to a standby instance of
+    /// itself (`shard.replica`, passed on to the same service), whose acknowledgements it listed.
+    private var standbyAcks: [Forward: [Forward]] = [:]
 
     /// A tracker for `action`, expecting acknowledgements from `firstHop` (the services that
     /// handle it directly).
@@ -38,13 +41,13 @@ public struct ActionTracker: Sendable {
         missingEmitted.remove(envelope.id)
         if case .ack(let ack) = envelope.body {
             let key = Forward(id: ack.handledId, service: envelope.service)
-            if ack.duplicate, ack.handledId == actionId {
-                // A repeat answered by its owner, whose state holds the action and goes to every
-                // new standby: a standby that never answered (lost meanwhile) is not awaited.
-                pendingAcks = pendingAcks.filter { $0.service != envelope.service || $0.id == actionId }
+            if ack.duplicate, let standbys = standbyAcks[key] {
+                // A repeat answered by the instance that decided it, whose state holds it and goes
+                // to every new standby: a standby that never answered (lost meanwhile) is let go.
+                pendingAcks.subtract(standbys)
             }
             if pendingAcks.remove(key) != nil {
-                take(ack)
+                take(ack, from: key)
             } else {
                 earlyAcks[key] = ack
             }
@@ -58,15 +61,18 @@ public struct ActionTracker: Sendable {
     /// Awaits `forward`'s acknowledgement, unless it came already.
     private mutating func expect(_ forward: Forward) {
         if let early = earlyAcks.removeValue(forKey: forward) {
-            take(early)
+            take(early, from: forward)
         } else {
             pendingAcks.insert(forward)
         }
     }
 
-    private mutating func take(_ ack: Ack) {
+    /// Takes in `ack`, of `handled` (the message and the service that acknowledged it).
+    private mutating func take(_ ack: Ack, from handled: Forward) {
         // A repeat's acknowledgement lists what the first delivery caused, which is not sent again.
         guard !ack.duplicate else { return }
+        let standbys = ack.forwarded.filter { $0.service == handled.service }
+        if !standbys.isEmpty { standbyAcks[handled] = standbys }
         // A message passed on is awaited through the acknowledgement of the service it went to,
         // which says it arrived (a device's state sent to a standby instance never reaches clients).
         let passedOn = Set(ack.forwarded.map(\.id))
