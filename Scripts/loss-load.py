@@ -8,7 +8,8 @@ action unanswered is sent again with the same id every --retry-ms until --deadli
 after its first sending. It is *acked* when every acknowledgement it awaits has come (as the
 gateway's ActionTracker: the first hop's, those of what each ack lists in `forwarded` — a
 sharded owner's `shard.replica` to its standby — and input-handling's of each `layout.changed`;
-a duplicate ack from the first hop no longer awaits a standby of its service).
+a duplicate ack from the instance that decided a message, at any hop, no longer awaits the
+standby its first ack listed).
 
 Coordination with the script, by files in --folder, each polled: the client writes `running`
 once it has loaded for --before seconds; the script loses a host and writes `lost-at` (the loss's
@@ -70,6 +71,7 @@ class Action:
         self.kinds = {}  # id -> type of what was received, and of what acks forwarded
         self.pending = {(self.id, FIRST_HOP)}
         self.early = {}
+        self.standbys = {}  # (message id, service) -> the standby acks its first ack listed
         self.missing = set()
         self.decisions = []  # times of non-duplicate first-hop acks
         self.decided_after_ack = False
@@ -87,18 +89,17 @@ class Action:
         if message.type == "ack":
             body = message.body.to_dict()
             handled = body.get("handledId")
-            if handled == self.id and message.service == FIRST_HOP:
-                if body.get("duplicate"):
-                    # A repeat answered by its owner: a standby that never answered is not awaited.
-                    self.pending = {p for p in self.pending if p[1] != message.service or p[0] == self.id}
-                else:
-                    if self.acked_at is not None:
-                        self.decided_after_ack = True
-                    self.decisions.append(now)
             key = (handled, message.service)
+            if body.get("duplicate"):
+                # A repeat answered by the instance that decided it: its lost standby is let go.
+                self.pending -= self.standbys.get(key, set())
+            elif handled == self.id and message.service == FIRST_HOP:
+                if self.acked_at is not None:
+                    self.decided_after_ack = True
+                self.decisions.append(now)
             if key in self.pending:
                 self.pending.discard(key)
-                self.take(body)
+                self.take(body, key)
             else:
                 self.early[key] = body
         for reader in contract.READERS.get(message.type, []):
@@ -109,13 +110,16 @@ class Action:
     def expect(self, key):
         early = self.early.pop(key, None)
         if early is not None:
-            self.take(early)
+            self.take(early, key)
         else:
             self.pending.add(key)
 
-    def take(self, ack):
+    def take(self, ack, key):
         if ack.get("duplicate"):
             return
+        standbys = {(f["id"], f["service"]) for f in ack.get("forwarded", []) if f["service"] == key[1]}
+        if standbys:
+            self.standbys[key] = standbys
         passed_on = {forward["id"] for forward in ack.get("forwarded", [])}
         for emitted in ack.get("emitted", []):
             if emitted not in self.ids and emitted not in passed_on:
