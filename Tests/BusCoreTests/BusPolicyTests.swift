@@ -43,10 +43,12 @@ import TestTiers
             #expect(Role.services.isSubset(of: answer.spec.publishers), "\(answer.rawValue)")
         }
         #expect(MessageType.allCases.filter { $0.spec.publishers.isEmpty } == [.outcome])
-        // Apart from the answers every component gives, sys.ping, and interaction.changed (each
-        // service for its own views: the app's, the weapon picker's), a type is its one owner's.
+        // Apart from the answers every component gives, sys.ping, interaction.changed (each
+        // service for its own views: the app's, the weapon picker's) and shard.replica (each
+        // sharded service among its own instances), a type is its one owner's.
         let shared = MessageType.allCases.filter { $0.spec.publishers.filter(\.isComponent).count > 1 }
-        #expect(Set(shared) == [.ack, .error, .heartbeat, .pong, .unchanged, .forgotten, .ping, .interactionChanged])
+        #expect(Set(shared) == [.ack, .error, .heartbeat, .pong, .unchanged, .forgotten, .ping, .interactionChanged, .replica])
+        #expect(MessageType.replica.spec.publishers == [.presentationPolicy, .inputHandling])
         #expect(MessageType.interactionChanged.spec.publishers == [.presentationPolicy, .inputHandling])
     }
 

@@ -28,8 +28,26 @@ import TestTiers
         for seed in 1...3 {
             var random = SplitMix(seed: UInt64(seed))
             let text = Self.rewritten(tree, &random)
-            #expect(try codec.decode(Array(text.utf8)) == envelope, "\(text)")
+            #expect(try Self.nestedCompacted(codec.decode(Array(text.utf8))) == Self.nestedCompacted(envelope), "\(text)")
         }
+    }
+
+    /// `envelope` with a nested value (a replica's snapshot, kept as it was written) written
+    /// compactly, members sorted, so that only its content is compared.
+    static func nestedCompacted(_ envelope: Envelope) throws -> Envelope {
+        guard case .replica(var replica) = envelope.body, let snapshot = replica.snapshot else { return envelope }
+        func sorted(_ value: JSONValue) -> String {
+            switch value {
+            case .object(let members):
+                return "{" + members.sorted { $0.key < $1.key }.map { JSONWriter.quoted($0.key) + ":" + sorted($0.value) }.joined(separator: ",") + "}"
+            case .array(let elements): return "[" + elements.map(sorted).joined(separator: ",") + "]"
+            default: return value.jsonText
+            }
+        }
+        replica.snapshot = NestedValue(bytes: Array(sorted(try JSONValue.parse(snapshot.bytes)).utf8))
+        var compacted = envelope
+        compacted.body = .replica(replica)
+        return compacted
     }
 
     /// `tree` written with its objects' members shuffled and whitespace between every token.
@@ -60,6 +78,8 @@ import TestTiers
             for replacement in Self.others(than: original) {
                 let damaged = Self.replacing(tree, at: path[...], with: replacement).jsonText
                 let location = path.map(\.description).joined(separator: ".")
+                // A nested value takes any JSON, at any depth: it is carried, not read.
+                if location.hasPrefix("body.snapshot") { continue }
                 do {
                     _ = try codec.decode(Array(damaged.utf8))
                     // Accepted: only a `null` where the member may be absent.
