@@ -39,6 +39,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var handedOver: [String: Double] = [:]
     /// Updates to send without an action (after the members changed, for idle devices).
     private var unsent: [Effect] = []
+    /// The members that took buckets from this instance, told it has handed them over — again
+    /// every quarter second until the wait for it is over (one message may come before the
+    /// member hears the bus): until when, and when next.
+    private var handoverDone: [String: (until: Double, next: Double)] = [:]
     /// The bucket topics subscribed to now (`type/BB` for each `.byDevice` handled type).
     private var bucketTopics: Set<String> = []
     /// The membership generation `bucketTopics` was computed for.
@@ -109,6 +113,15 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// devices forgotten for being idle.
     public mutating func messagesOfItsOwn() -> [Effect] {
         defer { unsent = [] }
+        guard !handoverDone.isEmpty, let epoch = membership.view.epoch else { return unsent }
+        // Said after the devices, on the same socket: each gainer stops waiting for this instance.
+        let now = monotonic()
+        handoverDone = handoverDone.filter { now < $0.value.until }
+        for (gainer, times) in handoverDone.sorted(by: { $0.key < $1.key }) where now >= times.next {
+            sequence += 1
+            unsent.append(Effect(.replica(Replica(standby: gainer, owner: me, epoch: epoch, sequence: sequence, snapshot: nil))))
+            handoverDone[gainer]?.next = now + 0.25
+        }
         return unsent
     }
 
@@ -182,9 +195,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         guard let device else {
             // Without a device: the sender has handed over every device of the buckets it lost to this instance.
             guard view.epochs[update.owner] == update.epoch else { return Reply([]) }
-            handedOver[update.owner] = monotonic()
+            let heard = handedOver.updateValue(monotonic(), forKey: update.owner) != nil
+            let waiting = awaitingHandover.count
             awaitingHandover = awaitingHandover.filter { $0.value.from != update.owner }
-            log.info("\(update.owner) has handed over its devices")
+            if !heard || awaitingHandover.count < waiting { log.info("\(update.owner) has handed over its devices") }
             return Reply([])
         }
         // Decided here already (a handover that came after the wait for it ran out): newer.
@@ -214,6 +228,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             copies = StandbyCopies()
             awaitingHandover = [:]
             handedOver = [:]
+            handoverDone = [:]
             table = ShardTable(members: [])
             isMember = false
             return
@@ -253,11 +268,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
                 unsent.append(update)
             }
         }
-        // Said after the devices, on the same socket: each gainer stops waiting for this instance.
-        for gainer in gainers.sorted() {
-            sequence += 1
-            unsent.append(Effect(.replica(Replica(standby: gainer, owner: me, epoch: epoch, sequence: sequence, snapshot: nil))))
-        }
+        for gainer in gainers { handoverDone[gainer] = (now + handoverSeconds, now) }
         for device in Array(copies.copies.keys) {
             let bucket = ShardTable.bucket(of: device)
             if table.owner(ofBucket: bucket) == me, recent[device] == nil, let copy = copies.remove(device) {

@@ -18,20 +18,7 @@ import TestTiers
     init() throws {
         etcd = try EtcdServer()
         stack = try Stack(services: ["roster", "input-handling"])
-        for name in ["pp-a", "pp-b"] {
-            var environment = stack.environment
-            environment["ETCD_ENDPOINTS"] = etcd.endpoint
-            environment["INSTANCE_ID"] = name
-            environment["SHARD_LEASE_TTL_SECONDS"] = "2"
-            instances[name] = try ChildProcess(
-                name: name, executable: Products.url("presentation-policy").path, environment: environment,
-                logPath: stack.folder.appendingPathComponent("\(name).log").path)
-        }
-        for child in instances.values {
-            guard child.waitForStderr(timeout: 20, { $0.contains("shard members: pp-a, pp-b;") }) else {
-                throw StackError("\(child.name) never saw both members: \(child.stderr)")
-            }
-        }
+        instances = try stack.startShardedPolicies(["pp-a", "pp-b"], etcd: etcd.endpoint)
         // The one that joined second (the later epoch) takes its buckets once the other has seen
         // it and handed them over.
         let epoch = { (child: ChildProcess) in

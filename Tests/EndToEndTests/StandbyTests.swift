@@ -20,20 +20,7 @@ import TestTiers
     init() throws {
         etcd = try EtcdServer()
         stack = try Stack(services: ["roster", "input-handling"])
-        for name in names {
-            var environment = stack.environment
-            environment["ETCD_ENDPOINTS"] = etcd.endpoint
-            environment["INSTANCE_ID"] = name
-            environment["SHARD_LEASE_TTL_SECONDS"] = "2"
-            instances[name] = try ChildProcess(
-                name: name, executable: Products.url("presentation-policy").path, environment: environment,
-                logPath: stack.folder.appendingPathComponent("\(name).log").path)
-        }
-        for child in instances.values {
-            guard child.waitForStderr(timeout: 20, { $0.contains("shard members: pp-a, pp-b, pp-c;") }) else {
-                throw StackError("\(child.name) never saw the three members: \(child.stderr)")
-            }
-        }
+        instances = try stack.startShardedPolicies(names, etcd: etcd.endpoint)
         try stack.waitUntilAnswering(["presentation-policy"])
     }
 

@@ -1,0 +1,24 @@
+import Foundation
+import Processes
+
+extension Stack {
+    /// Starts one presentation-policy instance per name, sharded through the etcd at `etcd`
+    /// (a lease of 2 s), and waits until each lists them all as members.
+    func startShardedPolicies(_ names: [String], etcd: String) throws -> [String: ChildProcess] {
+        var instances: [String: ChildProcess] = [:]
+        for name in names {
+            var environment = self.environment
+            environment["ETCD_ENDPOINTS"] = etcd
+            environment["INSTANCE_ID"] = name
+            environment["SHARD_LEASE_TTL_SECONDS"] = "2"
+            instances[name] = try ChildProcess(
+                name: name, executable: Products.url("presentation-policy").path, environment: environment,
+                logPath: folder.appendingPathComponent("\(name).log").path)
+        }
+        let members = "shard members: \(names.sorted().joined(separator: ", "));"
+        for child in instances.values where !child.waitForStderr(timeout: 20, { $0.contains(members) }) {
+            throw StackError("\(child.name) never saw every member: \(child.stderr)")
+        }
+        return instances
+    }
+}
