@@ -3,18 +3,8 @@ import Wire
 /// Rendezvous (highest random weight) hashing: which instance owns a device, computed alone by
 /// every instance from the same member list. When an instance leaves, only its devices move.
 /// The unit of ownership is the device's bucket (`Topic.bucket(ofDevice:)`): an instance
-/// subscribes to the topics of the buckets it owns.
+/// subscribes to the topics of the buckets it owns (`ShardTable`).
 public enum Rendezvous {
-    /// The member that owns `device`: the owner of its bucket.
-    public static func owner(ofDevice device: String, among members: [String]) -> String? {
-        owner(of: Topic.bucket(ofDevice: device), among: members)
-    }
-
-    /// The buckets (`00`…`ff`) `member` owns among `members`.
-    public static func buckets(ownedBy member: String, among members: [String]) -> [String] {
-        (0..<Topic.bucketCount).map(Topic.bucketName).filter { owner(of: $0, among: members) == member }
-    }
-
     /// The member that owns `device`: the one with the highest `weight(member, device)`; nil
     /// when there is no member.
     public static func owner(of device: String, among members: [String]) -> String? {

@@ -108,7 +108,7 @@ import TestTiers
 
     @Test func theGatewayRetriesWithTheSameIdWhileADeviceMoves() throws {
         let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
-        let orphans = devices.prefix(12).filter { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" }
+        let orphans = devices.prefix(12).filter { shardOwner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" }
         try #require(!orphans.isEmpty)
         var before: [String: String] = [:]
         for device in orphans {
@@ -129,7 +129,7 @@ import TestTiers
 
     @Test func aNewOwnerAnswersAnActionTheDeadOwnerDecidedAsADuplicate() throws {
         let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
-        let device = try #require(devices.first { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
+        let device = try #require(devices.first { shardOwner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
         let client = try TestClient(stack, subscriptions: Topic.clientSubscriptions(address: "00000000deadbeef"), address: "00000000deadbeef")
         #expect(client.waitForPath(to: ["presentation-policy"], timeout: 15))
         let action = client.bus.envelope(.tap(Tap(element: "add", profile: .ipad)), device: device, replyTo: "00000000deadbeef")
@@ -168,7 +168,7 @@ import TestTiers
             text.split(separator: "\n").compactMap { line in line.range(of: "this instance pp-a at epoch ").map { Int(line[$0.upperBound...]) } }
         }
         let first = try #require(epochs(a.stderr).last ?? nil)
-        let device = try #require(devices.first { Rendezvous.owner(ofDevice: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
+        let device = try #require(devices.first { shardOwner(of: $0, among: ["pp-a", "pp-b"]) == "pp-a" })
         _ = try stack.json(device, "--profile", "ipad", "tap", "add")
         let before = try state(device)
         let (markA, markB) = (a.stderr.count, b.stderr.count)

@@ -1,5 +1,7 @@
 import Foundation
 import Processes
+import Sharding
+import Wire
 
 extension Stack {
     /// Starts one presentation-policy instance per name, sharded through the etcd at `etcd`
@@ -21,4 +23,9 @@ extension Stack {
         }
         return instances
     }
+}
+
+/// The instance that owns `device` among `members`: the owner of its bucket.
+func shardOwner(of device: String, among members: [String]) -> String? {
+    Rendezvous.owner(of: Topic.bucket(ofDevice: device), among: members)
 }

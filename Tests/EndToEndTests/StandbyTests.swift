@@ -75,11 +75,19 @@ import TestTiers
         }
         // Not one etcd write for 48 actions: the member keys only, as they were.
         #expect(try keys() == before)
+        // Nothing changed, nothing sent to the standby: one ack, the owner's.
+        let device = try #require(devices.first)
+        for arguments in [["rotate", "landscape"], ["tap", "laser"]] {
+            let same = try stack.gateway(["--json", "--timeout", "20", "--device", device, "--profile", "ipad"] + arguments, environment: ["GATEWAY_RETRY_MS": "300"])
+            let acks = same.stdout.split(separator: "\n").filter { $0.contains("\"type\":\"ack\"") && $0.contains("presentation-policy") }
+            #expect(acks.count == 1, "\(arguments): \(same.stdout)")
+            #expect(same.types.contains("action.unchanged") || same.types.contains("error"), "\(arguments): \(same.stdout)")
+        }
 
         // The owner of the first device dies; then the instance that took it over.
         let first = try #require(devices.first)
-        let owner = try #require(Rendezvous.owner(ofDevice: first, among: names))
-        let heir = try #require(Rendezvous.owner(ofDevice: first, among: names.filter { $0 != owner }))
+        let owner = try #require(shardOwner(of: first, among: names))
+        let heir = try #require(shardOwner(of: first, among: names.filter { $0 != owner }))
         let last = try #require(names.first { $0 != owner && $0 != heir })
         try kill(owner, leaving: names.filter { $0 != owner })
         #expect(try state(first).contains("landscape"))
