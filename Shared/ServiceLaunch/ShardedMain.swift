@@ -1,3 +1,4 @@
+import Glibc
 import ProcessSupport
 import Runtime
 import Sharding
@@ -9,22 +10,26 @@ extension ServiceMain {
     public static func runSharded<Handler: DeviceStateHandler>(
         name: String, makeHandler: @escaping (BusConfig, Log) throws -> Handler
     ) -> Int32 {
-        let shard: ShardConfig?
-        let etcd: EtcdClient?
-        do {
-            shard = try ShardConfig.fromEnvironment()
-            // An endpoint that is not an http URL is configuration (status 2); etcd not
-            // answering there is a failure to start (status 1).
-            etcd = try shard.map { try EtcdClient(endpoints: $0.endpoints) }
-        } catch {
-            Log.standardError("\(name): \(error)\n")
-            return 2
+        guard let (shard, client) = sharding(name: name) else {
+            return run(name: name, environment: EnvironmentVariable.shardedService, makeHandler: makeHandler)
         }
-        guard let shard, let client = etcd else { return run(name: name, environment: EnvironmentVariable.shardedService, makeHandler: makeHandler) }
         return run(name: name, environment: EnvironmentVariable.shardedService) { config, log in
             let membership = try ShardMembership(service: name, config: shard, client: client, log: log)
             return ShardedHandler(
                 try makeHandler(config, log), service: name, membership: membership, handoverSeconds: Double(shard.leaseSeconds), log: log)
+        }
+    }
+
+    /// The sharding configuration in the environment and a client of its etcd members; nil
+    /// without `ETCD_ENDPOINTS`. A bad value is configuration: `name`'s line on standard error,
+    /// and the process exits with status 2 (etcd not answering is found later, at start: 1).
+    public static func sharding(name: String) -> (config: ShardConfig, client: EtcdClient)? {
+        do {
+            guard let shard = try ShardConfig.fromEnvironment() else { return nil }
+            return (shard, try EtcdClient(endpoints: shard.endpoints))
+        } catch {
+            Log.standardError("\(name): \(error)\n")
+            exit(2)
         }
     }
 }

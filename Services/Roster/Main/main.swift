@@ -6,7 +6,6 @@ import RosterService
 import RosterStore
 import Runtime
 import ServiceLaunch
-import Sharding
 
 // roster: owns the monsters, selections, weapon and colour changes, in SQLite on one machine,
 // or in etcd with ETCD_ENDPOINTS (one writer among its instances: docs/scaling.md).
@@ -20,18 +19,8 @@ let notes = """
     is in etcd instead: one instance writes, the others take over when its lease expires.
     """
 
-let shard: ShardConfig?
-let etcd: EtcdClient?
-do {
-    shard = try ShardConfig.fromEnvironment()
-    etcd = try shard.map { try EtcdClient(endpoints: $0.endpoints) }
-} catch {
-    Log.standardError("\(MonsterBus.Service.roster): \(error)\n")
-    exit(2)
-}
-
 let status: Int32
-if let shard, let etcd {
+if let (shard, etcd) = ServiceMain.sharding(name: MonsterBus.Service.roster) {
     status = ServiceMain.run(name: MonsterBus.Service.roster, options: [reset, restore], environment: variables, notes: notes) { _, log, options in
         if let option = options.first?.name ?? (environment["ROSTER_RESET"] == "1" ? "ROSTER_RESET=1" : nil) {
             throw ConfigError("\(option) is for the roster's SQLite database; with ETCD_ENDPOINTS its data is in etcd (docs/durability.md)")
