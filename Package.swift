@@ -50,7 +50,7 @@ let package = Package(
         // The runtime's transport over ZeroMQ: the connection to the bus, its configuration, CURVE.
         .target(name: "ZeroMQTransport", dependencies: ["Runtime", "ZeroMQ", "ProcessSupport", "ThreadOwnership"], path: "Shared/ZeroMQTransport", swiftSettings: strict),
         // Sharded instances: membership and snapshots in etcd over HTTP.
-        .target(name: "Sharding", dependencies: ["Runtime", "ProcessSupport"], path: "Shared/Sharding", swiftSettings: strict),
+        .target(name: "Sharding", dependencies: ["Runtime", "ProcessSupport", "JSON"], path: "Shared/Sharding", swiftSettings: strict),
         // Starting a service process: options, configuration, sharded or not, on the ZeroMQ bus.
         .target(name: "ServiceLaunch", dependencies: ["ZeroMQTransport", "Sharding"], path: "Shared/ServiceLaunch", swiftSettings: strict),
         // Starting and stopping the project's processes (a child, a stack of bus and services, etcd),

@@ -6,10 +6,9 @@ Each device's first action is `device.tap add` with the ipad profile (a popover)
 `device.rotate`, landscape and portrait in turn: every action changes the device's state. An
 action unanswered is sent again with the same id every --retry-ms until --deadline seconds
 after its first sending. It is *acked* when every acknowledgement it awaits has come (as the
-gateway's ActionTracker: the first hop's, those of what each ack lists in `forwarded` — a
-sharded owner's `shard.replica` to its standby — and input-handling's of each `layout.changed`;
-a duplicate ack from the instance that decided a message, at any hop, no longer awaits the
-standby its first ack listed).
+gateway's ActionTracker: the first hop's — a sharded owner's, which its standby publishes once
+it holds the state, or the owner's own for a repeat —, those of what each ack lists in
+`forwarded`, and input-handling's of each `layout.changed`).
 
 Coordination with the script, by files in --folder, each polled: the client writes `running`
 once it has loaded for --before seconds; the script loses a host and writes `lost-at` (the loss's
@@ -71,7 +70,6 @@ class Action:
         self.kinds = {}  # id -> type of what was received, and of what acks forwarded
         self.pending = {(self.id, FIRST_HOP)}
         self.early = {}
-        self.standbys = {}  # (message id, service) -> the standby acks its first ack listed
         self.missing = set()
         self.decisions = []  # times of non-duplicate first-hop acks
         self.decided_after_ack = False
@@ -90,10 +88,7 @@ class Action:
             body = message.body.to_dict()
             handled = body.get("handledId")
             key = (handled, message.service)
-            if body.get("duplicate"):
-                # A repeat answered by the instance that decided it: its lost standby is let go.
-                self.pending -= self.standbys.get(key, set())
-            elif handled == self.id and message.service == FIRST_HOP:
+            if not body.get("duplicate") and handled == self.id and message.service == FIRST_HOP:
                 if self.acked_at is not None:
                     self.decided_after_ack = True
                 self.decisions.append(now)
@@ -117,9 +112,6 @@ class Action:
     def take(self, ack, key):
         if ack.get("duplicate"):
             return
-        standbys = {(f["id"], f["service"]) for f in ack.get("forwarded", []) if f["service"] == key[1]}
-        if standbys:
-            self.standbys[key] = standbys
         passed_on = {forward["id"] for forward in ack.get("forwarded", [])}
         for emitted in ack.get("emitted", []):
             if emitted not in self.ids and emitted not in passed_on:

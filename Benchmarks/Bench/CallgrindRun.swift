@@ -72,7 +72,6 @@ enum CallgrindRun {
             let product = try ProductClient(context: context, config: config, service: service)
             defer { product.close() }
             if let etcd {
-                product.acksPerAction = 2
                 try ShardScaling.waitForMembers(2, etcd: [etcd.endpoint], leaseSeconds: Double(shardLease))
             }
             try product.handshake(services: [service], timeout: 120)

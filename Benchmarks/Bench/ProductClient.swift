@@ -32,9 +32,6 @@ final class ProductClient {
     /// A device's first action since the deciding service started: the same tap, with the
     /// iPad's profile, which creates the device.
     let firstAction = Body.tap(Tap(element: "add", profile: .ipad))
-    /// The acknowledgements from `service` that complete an action: 2 when sharded instances
-    /// stand by for each other (the owner's, and the standby's of the state it was sent).
-    var acksPerAction = 1
     // What follows is used several times per round trip by this client's one thread.
     /// The devices that have had their first action since the deciding service last started.
     private let created = ThreadOwned(Set<String>())
@@ -174,8 +171,8 @@ final class ProductClient {
         // Timed until the decision is back (what a user waits for); the ack, which follows it
         // on the same socket, is awaited too before the next round trip, but not timed.
         var decidedAt: Double?
-        var acks = 0
-        while !(decidedAt != nil && acks >= acksPerAction) {
+        var acked = false
+        while !(decidedAt != nil && acked) {
             guard let reply = try next(until: deadline, timed: true) else {
                 tally.value.lost += 1
                 return nil
@@ -186,8 +183,8 @@ final class ProductClient {
                 decidedAt = decidedAt ?? Timestamp.monotonic()
                 try keepSample(reply)
             case .ack where reply.isFrom(service):
-                if acks >= acksPerAction { tally.value.duplicates += 1 }
-                acks += 1
+                if acked { tally.value.duplicates += 1 }
+                acked = true
                 try keepSample(reply)
             case .error:
                 tally.value.refused += 1
@@ -215,7 +212,7 @@ final class ProductClient {
         var result = Throughput()
         // Each action by the counter of its id (this client's ids are `PREFIX-N`, N counting up),
         // as the raw windowed echo tracks its pings by sequence number: flat arrays, no id hashed.
-        var tracked = TrackedActions(acksPerAction: acksPerAction)
+        var tracked = TrackedActions()
         var next = 0
         let started = Timestamp.monotonic()
         var lastProgress = started
@@ -436,10 +433,6 @@ enum IDCounter {
 /// The actions of one sustained run, by their id's counter from the run's first: when each was
 /// sent, and whether it was decided and acknowledged.
 struct TrackedActions {
-    /// The acknowledgements that complete an action (`ProductClient.acksPerAction`).
-    let acksPerAction: Int
-    /// Per action: the acknowledgements still awaited.
-    private var awaited: [UInt8] = []
     private var prefix: [UInt8] = []
     private var base: UInt64 = 0
     private var sentAt: [Double] = []
@@ -448,9 +441,6 @@ struct TrackedActions {
     private static let decided: UInt8 = 1, acknowledged: UInt8 = 2, notSent: UInt8 = 0xFF
     /// Sent and not yet acknowledged.
     private(set) var inFlight = 0
-
-    /// No action yet; each done with `acksPerAction` acknowledgements.
-    init(acksPerAction: Int) { self.acksPerAction = acksPerAction }
 
     /// Notes the action `id` sent at `time`.
     mutating func sent(_ id: String, at time: Double) throws {
@@ -466,11 +456,9 @@ struct TrackedActions {
         while sentAt.count <= index {
             sentAt.append(0)
             state.append(Self.notSent)
-            awaited.append(0)
         }
         sentAt[index] = time
         state[index] = 0
-        awaited[index] = UInt8(acksPerAction)
         inFlight += 1
     }
 
@@ -492,12 +480,9 @@ struct TrackedActions {
         return true
     }
 
-    /// Counts an acknowledgement of the action at `index` (in flight); when it was sent, once
-    /// the last one awaited came, else nil.
+    /// Marks the action at `index` acknowledged; when it was sent, if it was in flight, else nil.
     mutating func acknowledge(_ index: Int) -> Double? {
         guard isInFlight(index) else { return nil }
-        awaited[index] -= 1
-        guard awaited[index] == 0 else { return nil }
         state[index] |= Self.acknowledged
         inFlight -= 1
         return sentAt[index]

@@ -36,7 +36,8 @@ enum ShardScaling {
     /// Starts a three-member etcd on disk; measures one unsharded presentation-policy, then for
     /// each instance count a bus and that many sharded instances: waits until every instance is
     /// a member, gives each device its state once, and measures a sustained run of `seconds`
-    /// with `window` actions in flight (an action done when its standby has acknowledged too).
+    /// with `window` actions in flight (an action done at its acknowledgement, which a standby
+    /// publishes once it holds the state).
     static func run(stack: BenchStack, seconds: Double, window: Int) throws -> ShardedRuns {
         guard EtcdServer.binary != nil else {
             return ShardedRuns(skipped: "etcd is not installed (apt-get install -y etcd-server)")
@@ -64,7 +65,6 @@ enum ShardScaling {
             (config.frontend, config.backend) = (bus.frontend, bus.backend)
             let client = try ProductClient(context: context, config: config)
             defer { client.close() }
-            client.acksPerAction = count >= 2 ? 2 : 1
             try client.handshake(services: [MonsterBus.Service.presentationPolicy], timeout: 20)
             _ = try client.sustained(devices: names, window: window, length: .oncePerDevice)
             let run = try client.sustained(devices: names, window: window, length: .seconds(seconds))

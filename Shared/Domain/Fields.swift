@@ -53,7 +53,7 @@ public protocol ValueReader {
     mutating func readArray<T: FieldValue>(of type: T.Type) throws(Failure) -> [T]
     /// A map from strings to values.
     mutating func readDictionary<T: FieldValue>(of type: T.Type) throws(Failure) -> [String: T]
-    /// Any one value, checked and kept as the format wrote it.
+    /// Any one value, kept as the format wrote it: delimited now, its content checked when it is read.
     mutating func readNested() throws(Failure) -> NestedValue
     /// The failure for a value of the right form that its type does not take (a string that
     /// is none of an enumeration's cases): `reason` says why.
@@ -228,7 +228,7 @@ extension Dictionary: FieldValue where Key == String, Value: FieldValue {
 /// state carried by the sharding layer, which does not know its fields, and which would pay to
 /// escape it into a string and back at every action.
 public struct NestedValue: FieldValue, Equatable {
-    /// The value in the wire's format (JSON), checked when it was read.
+    /// The value in the wire's format (JSON): only delimited when it was read, checked when it is decoded.
     public var bytes: [UInt8]
 
     /// The value written as `bytes` (by the same format's writer).

@@ -1,7 +1,7 @@
 /// One device's state, sent by the instance that owns the device to the instance that stands by
 /// for it (docs/scaling.md): what the standby holds in memory, ready to take the device over
-/// when the owner is lost. It acknowledges it to the client of the action, which counts the
-/// action as done only then.
+/// when the owner is lost. After an action it carries the owner's acknowledgement of it, which
+/// the standby publishes once it holds the state: the client counts the action as done only then.
 public struct Replica: Sendable, Equatable {
     /// The instance it is for (its topic's key: `shard.replica/SERVICE/STANDBY`).
     public var standby: String
@@ -17,11 +17,14 @@ public struct Replica: Sendable, Equatable {
     /// (`{"state":…,"recent":[…]}`: a retry of one is a duplicate), carried whole: a standby
     /// reads it only when it takes the device over. Absent: the device was forgotten.
     public var snapshot: NestedValue?
+    /// The owner's acknowledgement of the action that made this state, for the standby to
+    /// publish once it holds it; absent for an update no action caused (a handover, a new standby).
+    public var ack: Ack?
 
     /// An update of the device's state from `owner` at `epoch` and `sequence`, for `standby`.
-    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, snapshot: NestedValue?) {
+    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, snapshot: NestedValue?, ack: Ack? = nil) {
         self.standby = standby; self.owner = owner; self.epoch = epoch; self.sequence = sequence
-        self.snapshot = snapshot
+        self.snapshot = snapshot; self.ack = ack
     }
 }
 
@@ -36,5 +39,6 @@ extension Replica: FieldSet {
         try fields.field("epoch", &epoch)
         try fields.field("sequence", &sequence)
         try fields.field("snapshot", &snapshot)
+        try fields.field("ack", &ack)
     }
 }

@@ -5,7 +5,7 @@ import Wire
 /// needs to move a device between instances.
 public protocol DeviceStateHandler: ServiceHandler {
     /// One device's whole state.
-    associatedtype DeviceState: FieldSet
+    associatedtype DeviceState: FieldSet & Equatable
     /// The state held for `device`, if any.
     func state(of device: String) -> DeviceState?
     /// Holds `state` for `device` (rebuilt from its snapshot).

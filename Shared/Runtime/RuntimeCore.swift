@@ -310,7 +310,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             ?? ([], [], [], [])
         settling = Settling(
             cause: envelope, trace: trace, time: time, emitted: emitted, forwarded: forwarded, forwards: forwards,
-            duplicate: reply.duplicate, fresh: fresh, published: reply.effects, received: now)
+            duplicate: reply.duplicate, acknowledgement: reply.acknowledgement, fresh: fresh, published: reply.effects, received: now)
         return outgoing
     }
 
@@ -319,16 +319,27 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     public mutating func settle() -> Envelope? {
         guard let handled = settling.take() else { return nil }
         let cause = handled.cause
-        let ack = Ack(
+        var ack = Ack(
             handled: cause.type.rawValue, handledId: cause.id, emitted: handled.emitted, forwarded: handled.forwarded,
             duplicate: handled.duplicate)
-        let sent = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
+        let sent: Envelope
+        switch handled.acknowledgement {
+        case .published:
+            sent = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
+        case .byStandby(var update, let device):
+            update.ack = ack
+            sent = maker.envelope(.replica(update), causedBy: cause, inTrace: handled.trace, device: device, time: handled.time)
+        case .carried(let carried):
+            // A repeat of the update publishes it again.
+            ack = carried
+            sent = maker.envelope(.ack(carried), causedBy: cause, inTrace: handled.trace, time: handled.time)
+        }
         if let fresh = handled.fresh {
             window.remember(id: cause.id, sent: fresh, ack: ack, forwards: handled.forwards, now: handled.received.wall)
         }
         write(
             .info,
-            "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + ["ack"]).joined(separator: ", "))",
+            "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + [sent.type.rawValue]).joined(separator: ", "))",
             context: LogContext(cause))
         return sent
     }
@@ -431,6 +442,8 @@ private struct Settling {
     var forwards: [[[UInt8]]]
     /// Whether the handler found it a repeat of its own (`Reply.duplicate`).
     var duplicate: Bool
+    /// Who publishes its acknowledgement (`Reply.acknowledgement`).
+    var acknowledgement: Reply.Acknowledgement
     /// When it was sent, if fresh (then it is remembered against duplicates).
     var fresh: Double?
     /// What it caused, for the log line.

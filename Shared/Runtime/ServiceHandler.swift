@@ -3,14 +3,28 @@ import Wire
 
 /// What a handler did with one message.
 public struct Reply: Sendable, Equatable {
+    /// Who publishes the acknowledgement of a message (docs/scaling.md, for the last two).
+    public enum Acknowledgement: Sendable, Equatable {
+        /// This service, after the effects.
+        case published
+        /// The instance standing by for `device`: the acknowledgement goes inside `update`, sent
+        /// after the effects in its place, and the standby publishes it once it holds the state.
+        case byStandby(Replica, device: String)
+        /// This instance, as a standby, in place of the update's own: the owner's acknowledgement
+        /// the update carried.
+        case carried(Ack)
+    }
+
     /// Messages to publish, in order, before the acknowledgement.
     public var effects: [Effect]
     /// True when the message had already been handled (same id): nothing was done again.
     public var duplicate: Bool
+    /// Who publishes the acknowledgement.
+    public var acknowledgement: Acknowledgement
 
-    /// A reply publishing `effects`.
-    public init(_ effects: [Effect], duplicate: Bool = false) {
-        self.effects = effects; self.duplicate = duplicate
+    /// A reply publishing `effects`, then the acknowledgement as `acknowledgement` says.
+    public init(_ effects: [Effect], duplicate: Bool = false, acknowledgement: Acknowledgement = .published) {
+        self.effects = effects; self.duplicate = duplicate; self.acknowledgement = acknowledgement
     }
 }
 

@@ -8,8 +8,9 @@ import Wire
 /// and receives only their requests (it subscribes to `type/BUCKET` for each bucket it owns).
 /// After each action that changed a device, it sends the device's state to the instance
 /// standing by for it (`shard.replica`, after the action's other messages, on the same socket),
-/// which holds it in memory and acknowledges it to the action's client: an action is done when
-/// the standby holds its result, and the owner never waits for it. When the members change, a
+/// with the action's acknowledgement inside in place of its own: the standby holds the state in
+/// memory and publishes the acknowledgement, so an action is done when the standby holds its
+/// result, and the owner never waits for it. When the members change, a
 /// device's new owner is the instance that stood by for it; a device moving to a new member is
 /// handed over by its previous owner; a new standby is sent the states it stands by for.
 public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
@@ -31,6 +32,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var copies = StandbyCopies()
     /// Counts the updates sent in this epoch.
     private var sequence: UInt64 = 0
+    /// Writes the updates' snapshots.
+    private var snapshots = SnapshotWriter<Inner.DeviceState>()
     /// Each bucket gained from a live member: from whom, and until when (monotonic seconds) the
     /// devices not held yet are left to that member, waiting for them to be handed over.
     private var awaitingHandover: [Int: (from: String, until: Double)] = [:]
@@ -169,10 +172,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             recent[device] = ids
         }
         // A refusal, or an answer that nothing changed, changed nothing (the services' rule):
-        // anything else may have, and the standby is sent the state.
+        // anything else may have, and the standby is sent the state with the acknowledgement.
         if reply.effects.contains(where: { mayChange($0) }), let standby = table.standby(ofBucket: bucket),
            let update = update(device, to: standby, epoch: epoch, state: after) {
-            reply.effects.append(update)
+            reply.acknowledgement = .byStandby(update, device: device)
         }
         return reply
     }
@@ -184,7 +187,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         guard let epoch = membership.view.epoch else { return idle }
         for device in idle where recent.removeValue(forKey: device) != nil {
             if let standby = table.standby(ofBucket: ShardTable.bucket(of: device)), let update = update(device, to: standby, epoch: epoch, state: nil) {
-                unsent.append(update)
+                unsent.append(Effect(.replica(update), device: device))
             }
         }
         return idle
@@ -202,13 +205,17 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             return Reply([])
         }
         // Decided here already (a handover that came after the wait for it ran out): newer.
+        // Its acknowledgement is not passed on: the state here does not hold that action.
         if recent[device] != nil { return Reply([]) }
+        // The owner's acknowledgement of the action, published in place of this update's own.
+        let acknowledgement = update.ack.map(Reply.Acknowledgement.carried) ?? .published
         switch copies.take(update, of: device, epochs: view.epochs, table: table) {
         case .taken:
             if table.owner(ofBucket: ShardTable.bucket(of: device)) == me, let copy = copies.remove(device) { promote(device, copy) }
-            return Reply([])
+            return Reply([], acknowledgement: acknowledgement)
         case .stale:
-            return Reply([])
+            // The copy held is newer, so it holds the action too.
+            return Reply([], acknowledgement: acknowledgement)
         case .refused(let why):
             log.warn("refused an update of \(device): \(why)")
             return Reply([.error(.fenced, "the update of \(device) was refused: \(why)")])
@@ -256,8 +263,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             let state = inner.state(of: device)
             if let owner = table.owner(ofBucket: bucket), owner != me {
                 if let state, let update = update(device, to: owner, epoch: epoch, state: state) {
-                    unsent.append(update)
-                    if table.standby(ofBucket: bucket) == me, let ownerEpoch = view.epochs[owner], case .replica(let sent) = update.body, let snapshot = sent.snapshot {
+                    unsent.append(Effect(.replica(update), device: device))
+                    if table.standby(ofBucket: bucket) == me, let ownerEpoch = view.epochs[owner], let snapshot = update.snapshot {
                         copies.hold(StandbyCopies.Copy(owner: owner, epoch: ownerEpoch, sequence: 0, snapshot: snapshot), of: device)
                     }
                 }
@@ -265,7 +272,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
                 recent.removeValue(forKey: device)
             } else if let standby = table.standby(ofBucket: bucket), standby != old.standby(ofBucket: bucket) || old.owner(ofBucket: bucket) != me,
                       let state, let update = update(device, to: standby, epoch: epoch, state: state) {
-                unsent.append(update)
+                unsent.append(Effect(.replica(update), device: device))
             }
         }
         for gainer in gainers { handoverDone[gainer] = (now + handoverSeconds, now) }
@@ -295,23 +302,24 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         log.info("\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
         if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
            let update = update(device, to: standby, epoch: epoch, state: state) {
-            unsent.append(update)
+            unsent.append(Effect(.replica(update), device: device))
         }
     }
 
     /// An update of `device` (`state`, nil when forgotten) for `instance`, the next of this
     /// epoch; nil (logged) when the state cannot be written.
-    private mutating func update(_ device: String, to instance: String, epoch: Int64, state: Inner.DeviceState?) -> Effect? {
-        let snapshot: NestedValue?
-        do {
-            snapshot = try state.map { NestedValue(bytes: try JSONCoding.encode(DeviceSnapshot(state: $0, recent: recent[device]?.ids ?? []))) }
-        } catch {
-            log.warn("\(device): its state cannot be written (\(error)); not sent to \(instance)")
-            return nil
+    private mutating func update(_ device: String, to instance: String, epoch: Int64, state: Inner.DeviceState?) -> Replica? {
+        var snapshot: NestedValue?
+        if let state {
+            do {
+                snapshot = try snapshots.write(state, recent: recent[device]?.ids ?? [])
+            } catch {
+                log.warn("\(device): its state cannot be written (\(error)); not sent to \(instance)")
+                return nil
+            }
         }
         sequence += 1
-        let replica = Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot)
-        return Effect(.replica(replica), device: device, forwardTo: service)
+        return Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot)
     }
 }
 

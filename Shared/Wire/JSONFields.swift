@@ -45,11 +45,11 @@ public struct JSONFieldReader: ValueReader {
     /// A finite number.
     @inline(__always) public mutating func readDouble() throws(JSONError) -> Double { try json.readDouble() }
 
-    /// Any one value, checked, as its bytes.
+    /// Any one value, as its bytes: delimited (`JSONReader.delimitValue`), checked when it is read.
     public mutating func readNested() throws(JSONError) -> NestedValue {
         json.skipWhitespace()
         let start = json.position
-        try json.skipValue()
+        try json.delimitValue()
         return NestedValue(bytes: Array(json.bytes[start..<json.position]))
     }
 

@@ -19,7 +19,7 @@ import TestTiers
     }
 
     @Test func eachActionIsInFlightUntilItsFirstAck() throws {
-        var tracked = TrackedActions(acksPerAction: 1)
+        var tracked = TrackedActions()
         try tracked.sent("p-5", at: 1)
         try tracked.sent("p-7", at: 2)  // 6 was not this run's
         #expect(tracked.inFlight == 2)
@@ -33,15 +33,5 @@ import TestTiers
         #expect(!late)
         #expect(tracked.isInFlight(0) && !tracked.isInFlight(2))
         #expect(tracked.inFlight == 1)
-    }
-
-    @Test func withAStandbyAnActionIsDoneAtItsSecondAck() throws {
-        var tracked = TrackedActions(acksPerAction: 2)
-        try tracked.sent("p-1", at: 4)
-        #expect(tracked.acknowledge(0) == nil)
-        #expect(tracked.isInFlight(0) && tracked.inFlight == 1)
-        #expect(tracked.acknowledge(0) == 4)
-        #expect(!tracked.isInFlight(0) && tracked.inFlight == 0)
-        #expect(tracked.acknowledge(0) == nil)
     }
 }

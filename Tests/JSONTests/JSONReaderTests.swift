@@ -80,6 +80,28 @@ import TestTiers
         }
     }
 
+    /// A nested value kept whole is delimited by its brackets and strings: it ends where
+    /// `skipValue` ends for any valid text (brackets and escaped quotes inside strings included);
+    /// a bracket closed by the other kind, a string or text that never ends, a control character
+    /// in a string and nesting past the limit are refused.
+    @Test func aValueIsDelimitedWhereItEnds() throws {
+        for text in ["{\"a\":[1,{\"b\":\"}]\\\"{\"}],\"c\":-1.5e3}", "[[],{},[[[\"[\"]]]]", "{ \"k\" : [ true , null ] }", "\"x\"", "12"] {
+            let ends = try [true, false].map { delimit in
+                try Array((text + " ,").utf8).withUnsafeBufferPointer { bytes in
+                    var reader = JSONReader(bytes)
+                    if delimit { try reader.delimitValue() } else { try reader.skipValue() }
+                    return reader.position
+                }
+            }
+            #expect(ends[0] == ends[1] && ends[0] == text.utf8.count, "\(text)")
+        }
+        let deep = String(repeating: "[", count: JSONReader.maximumDepth + 1) + String(repeating: "]", count: JSONReader.maximumDepth + 1)
+        for text in ["{\"a\":[1}]", "[{]}", "{\"a\":1", "[\"]", "[\"\u{1}\"]", deep] {
+            #expect(throws: JSONError.self, "\(text.prefix(20))") { try Self.read(text) { try $0.delimitValue() } }
+        }
+        #expect(throws: Never.self) { try Self.read(String(deep.dropFirst().dropLast())) { try $0.delimitValue() } }
+    }
+
     static func read<T>(_ text: String, _ body: (inout JSONReader) throws -> T) throws -> T {
         try Array(text.utf8).withUnsafeBufferPointer { bytes in
             var reader = JSONReader(bytes)

@@ -16,13 +16,15 @@ import TestTiers
         var idleFrom = Double.infinity
         /// Also publishes a layout change, which input-handling reads and acknowledges.
         var publishesALayout = false
+        /// Who publishes the acknowledgement.
+        var acknowledgement = Reply.Acknowledgement.published
         let handledTypes: [MessageType] = [.tap]
         mutating func handle(_ envelope: Envelope) -> Reply {
             handledCount += 1
             return Reply([
                 .publish(.unchanged(Unchanged(reason: "test", message: "seen"))),
                 .forward(.forget(Forget()), to: "input-handling"),
-            ] + (publishesALayout ? [.publish(.deviceLayout(Samples.layout))] : []))
+            ] + (publishesALayout ? [.publish(.deviceLayout(Samples.layout))] : []), acknowledgement: acknowledgement)
         }
         mutating func forgetIdleDevices(now: Double) -> [String] {
             guard now >= idleFrom else { return [] }
@@ -205,6 +207,37 @@ import TestTiers
         try #require(first.count == 4 && again.count == 3)
         #expect(again[0] == first[1] && again[1] == first[2])
         #expect(core.handler.handledCount == 1)
+    }
+
+    /// A sharded owner's acknowledgement goes inside the state it sends the standby, in its
+    /// place and after the decision; a repeat, answered by the owner, gets it as usual.
+    @Test func anAcknowledgementByTheStandbyGoesInsideTheUpdateInItsPlace() throws {
+        let update = Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: 3, snapshot: NestedValue(bytes: Array("{}".utf8)))
+        var core = core(Handler(acknowledgement: .byStandby(update, device: "d1")))
+        let sent = try envelopes(core.received(try tap(), now: at()))
+        try #require(sent.map(\.type) == [.unchanged, .forget, .replica])
+        guard case .replica(let carrying) = sent[2].body else { return }
+        let ack = Ack(handled: "device.tap", handledId: "tap-1", emitted: [sent[0].id, sent[1].id], forwarded: [Forward(id: sent[1].id, service: "input-handling")])
+        var expected = update
+        expected.ack = ack
+        #expect(carrying == expected)
+        #expect(sent[2].correlationId == "tap-1" && sent[2].device == "d1" && sent[2].topic == "shard.replica/test-service/pp-2")
+        let again = try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + 1)))
+        var repeated = ack
+        repeated.duplicate = true
+        #expect(again.map(\.type) == [.forget, .ack] && self.ack(again[1]) == repeated)
+    }
+
+    /// A standby publishes the acknowledgement its owner's update carried, in place of its own
+    /// (and again, marked, for a repeat of the update).
+    @Test func aCarriedAcknowledgementIsPublishedInPlaceOfTheMessagesOwn() throws {
+        let carried = Ack(handled: "device.tap", handledId: "action-9", emitted: ["p-1"], forwarded: [])
+        var core = core(Handler(acknowledgement: .carried(carried)))
+        let sent = try envelopes(core.received(try tap(), now: at()))
+        #expect(sent.map(\.type) == [.unchanged, .forget, .ack] && ack(sent[2]) == carried)
+        var repeated = carried
+        repeated.duplicate = true
+        #expect(ack(try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + 1))).last) == repeated)
     }
 
     @Test func aMessageOlderThanItsTimeToLiveIsRefusedAsOverloadedAndAcknowledged() throws {

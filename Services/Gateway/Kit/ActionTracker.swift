@@ -18,9 +18,6 @@ public struct ActionTracker: Sendable {
     private var pendingAcks: Set<Forward>
     private var earlyAcks: [Forward: Ack] = [:]
     private var missingEmitted: Set<String> = []
-    /// For each message a service acknowledged, the states it sent to a standby instance of
-    /// itself (`shard.replica`, passed on to the same service), whose acknowledgements it listed.
-    private var standbyAcks: [Forward: [Forward]] = [:]
 
     /// A tracker for `action`, expecting acknowledgements from `firstHop` (the services that
     /// handle it directly).
@@ -41,11 +38,6 @@ public struct ActionTracker: Sendable {
         missingEmitted.remove(envelope.id)
         if case .ack(let ack) = envelope.body {
             let key = Forward(id: ack.handledId, service: envelope.service)
-            if ack.duplicate, let standbys = standbyAcks[key] {
-                // A repeat answered by the instance that decided it, whose state holds it and goes
-                // to every new standby: a standby that never answered (lost meanwhile) is let go.
-                pendingAcks.subtract(standbys)
-            }
             if pendingAcks.remove(key) != nil {
                 take(ack, from: key)
             } else {
@@ -71,10 +63,8 @@ public struct ActionTracker: Sendable {
     private mutating func take(_ ack: Ack, from handled: Forward) {
         // A repeat's acknowledgement lists what the first delivery caused, which is not sent again.
         guard !ack.duplicate else { return }
-        let standbys = ack.forwarded.filter { $0.service == handled.service }
-        if !standbys.isEmpty { standbyAcks[handled] = standbys }
         // A message passed on is awaited through the acknowledgement of the service it went to,
-        // which says it arrived (a device's state sent to a standby instance never reaches clients).
+        // which says it arrived.
         let passedOn = Set(ack.forwarded.map(\.id))
         for id in ack.emitted where !receivedIds.contains(id) && !passedOn.contains(id) { missingEmitted.insert(id) }
         for forward in ack.forwarded { expect(forward) }
