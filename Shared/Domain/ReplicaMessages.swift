@@ -20,6 +20,9 @@ public struct Replica: Sendable, Equatable {
     /// The owner's acknowledgement of the action that made this state, for the standby to
     /// publish once it holds it; absent for an update no action caused (a handover, a new standby).
     public var ack: Ack?
+    /// What that action sent onward to another service (passed on, or read there), as it went:
+    /// an heir answering a retry of the action publishes it again. Absent: nothing.
+    public var onward: [Onward]?
 
     /// An update of the device's state from `owner` at `epoch` and `sequence`, for `standby`.
     public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, snapshot: NestedValue?, ack: Ack? = nil) {
@@ -40,5 +43,31 @@ extension Replica: FieldSet {
         try fields.field("sequence", &sequence)
         try fields.field("snapshot", &snapshot)
         try fields.field("ack", &ack)
+        try fields.field("onward", &onward)
+    }
+}
+
+/// A message an owner published for an action that another service handles too (passed on to
+/// it, `Ack.forwarded`, or read by it, `Routing.readers`), as it went on the wire: the owner's
+/// heir publishes it again, the same message with the same id, when it answers a retry of the
+/// action, so that the other service's new owner completes its hop.
+public struct Onward: Sendable, Equatable {
+    /// Its topic frame.
+    public var topic: String
+    /// Its envelope, as written.
+    public var message: NestedValue
+
+    /// The message `message` on `topic`.
+    public init(topic: String, message: NestedValue) { self.topic = topic; self.message = message }
+}
+
+extension Onward: FieldSet {
+    /// Every field blank: what reading starts from.
+    public static var placeholder: Onward { Onward(topic: "", message: NestedValue(bytes: [])) }
+
+    /// The fields, in the order they are written.
+    public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
+        try fields.field("topic", &topic)
+        try fields.field("message", &message)
     }
 }

@@ -302,12 +302,17 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         let time = maker.now()
         // Everything it causes, the ack included, in one trace (a new one if it came without).
         let trace = TraceContext.handling(envelope.traceparent)
-        let (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, inTrace: trace, at: time)
+        var (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, inTrace: trace, at: time)
             // A decision held a number JSON cannot carry: refuse rather than send what no peer decodes.
             ?? encode(
                 [.error(MessageError.Code.nonFinite, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
                 causedBy: envelope, inTrace: trace, at: time)
             ?? ([], [], [], [])
+        if !reply.republished.isEmpty {
+            // Sent onward again, and again on the next repeat.
+            outgoing = reply.republished.map(Outgoing.frames) + outgoing
+            forwards = reply.republished + forwards
+        }
         settling = Settling(
             cause: envelope, trace: trace, time: time, emitted: emitted, forwarded: forwarded, forwards: forwards,
             duplicate: reply.duplicate, acknowledgement: reply.acknowledgement, fresh: fresh, published: reply.effects, received: now)
@@ -322,17 +327,17 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         var ack = Ack(
             handled: cause.type.rawValue, handledId: cause.id, emitted: handled.emitted, forwarded: handled.forwarded,
             duplicate: handled.duplicate)
+        // A standby publishes its owner's acknowledgement in place of its own (again for a repeat).
+        if case .carried(let carried) = handled.acknowledgement { ack = carried }
         let sent: Envelope
-        switch handled.acknowledgement {
-        case .published:
-            sent = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
-        case .byStandby(var update, let device):
+        if case .byStandby(var update, let device) = handled.acknowledgement {
             update.ack = ack
+            if !handled.forwards.isEmpty {
+                update.onward = handled.forwards.map { Onward(topic: String(decoding: $0[0], as: UTF8.self), message: NestedValue(bytes: $0[1])) }
+            }
             sent = maker.envelope(.replica(update), causedBy: cause, inTrace: handled.trace, device: device, time: handled.time)
-        case .carried(let carried):
-            // A repeat of the update publishes it again.
-            ack = carried
-            sent = maker.envelope(.ack(carried), causedBy: cause, inTrace: handled.trace, time: handled.time)
+        } else {
+            sent = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
         }
         if let fresh = handled.fresh {
             window.remember(id: cause.id, sent: fresh, ack: ack, forwards: handled.forwards, now: handled.received.wall)

@@ -21,10 +21,14 @@ public struct Reply: Sendable, Equatable {
     public var duplicate: Bool
     /// Who publishes the acknowledgement.
     public var acknowledgement: Acknowledgement
+    /// Messages published again before the effects, as they were (frames): what the instance that
+    /// decided a repeated action sent onward, carried to its heir (`Onward`).
+    public var republished: [[[UInt8]]]
 
-    /// A reply publishing `effects`, then the acknowledgement as `acknowledgement` says.
-    public init(_ effects: [Effect], duplicate: Bool = false, acknowledgement: Acknowledgement = .published) {
+    /// A reply publishing `republished` and `effects`, then the acknowledgement as `acknowledgement` says.
+    public init(_ effects: [Effect], duplicate: Bool = false, acknowledgement: Acknowledgement = .published, republished: [[[UInt8]]] = []) {
         self.effects = effects; self.duplicate = duplicate; self.acknowledgement = acknowledgement
+        self.republished = republished
     }
 }
 

@@ -28,6 +28,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var isMember = false
     /// The last action ids of each device owned and held here, oldest first.
     private var recent: [String: RecentIds] = [:]
+    /// What the last actions of each device taken over sent onward, as its previous owner said
+    /// (`StandbyCopies.Sent`): published again for a retry of one of them.
+    private var inheritedOnward: [String: [StandbyCopies.Sent]] = [:]
     /// The states held for other instances' devices.
     private var copies = StandbyCopies()
     /// Counts the updates sent in this epoch.
@@ -163,7 +166,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         // Handled by the previous owner (the state it handed over says so): a retry during a move.
         if ids.inherits(envelope.id) {
             recent[device] = ids
-            return Reply([], duplicate: true)
+            let onward = inheritedOnward[device]?.last { $0.action == envelope.id }?.messages ?? []
+            return Reply([], duplicate: true, republished: onward.map { [Array($0.topic.utf8), $0.message.bytes] })
         }
         var reply = inner.handle(envelope)
         let after = inner.state(of: device)
@@ -186,6 +190,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         let idle = inner.forgetIdleDevices(now: now)
         guard let epoch = membership.view.epoch else { return idle }
         for device in idle where recent.removeValue(forKey: device) != nil {
+            inheritedOnward.removeValue(forKey: device)
             if let standby = table.standby(ofBucket: ShardTable.bucket(of: device)), let update = update(device, to: standby, epoch: epoch, state: nil) {
                 unsent.append(Effect(.replica(update), device: device))
             }
@@ -232,6 +237,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             // No longer a member: the others take its devices over.
             for device in recent.keys { inner.drop(device) }
             recent = [:]
+            inheritedOnward = [:]
             copies = StandbyCopies()
             awaitingHandover = [:]
             handedOver = [:]
@@ -270,6 +276,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
                 }
                 inner.drop(device)
                 recent.removeValue(forKey: device)
+                inheritedOnward.removeValue(forKey: device)
             } else if let standby = table.standby(ofBucket: bucket), standby != old.standby(ofBucket: bucket) || old.owner(ofBucket: bucket) != me,
                       let state, let update = update(device, to: standby, epoch: epoch, state: state) {
                 unsent.append(Effect(.replica(update), device: device))
@@ -299,6 +306,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         let state = snapshot.state
         inner.restore(state, of: device)
         recent[device] = RecentIds(inherited: snapshot.recent)
+        inheritedOnward[device] = copy.onward.isEmpty ? nil : copy.onward
         log.info("\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
         if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
            let update = update(device, to: standby, epoch: epoch, state: state) {

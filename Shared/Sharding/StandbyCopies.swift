@@ -11,7 +11,18 @@ struct StandbyCopies {
         var sequence: UInt64
         /// The device's state and last action ids (`DeviceSnapshot`), as sent.
         var snapshot: NestedValue
+        /// What its last few actions sent onward, by action id, oldest first.
+        var onward: [Sent] = []
     }
+
+    /// What one action sent onward (`Replica.onward`).
+    struct Sent: Equatable {
+        var action: String
+        var messages: [Onward]
+    }
+
+    /// How many actions' onward messages a copy keeps: a retry is of a device's last actions.
+    static let onwardKept = 4
 
     /// What `take` did with an update.
     enum Verdict: Equatable {
@@ -44,7 +55,11 @@ struct StandbyCopies {
             }
         }
         if let snapshot = update.snapshot {
-            copies[device] = Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, snapshot: snapshot)
+            var onward = copies[device]?.onward ?? []
+            if let action = update.ack?.handledId, let messages = update.onward {
+                onward = Array((onward + [Sent(action: action, messages: messages)]).suffix(Self.onwardKept))
+            }
+            copies[device] = Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, snapshot: snapshot, onward: onward)
         } else {
             copies.removeValue(forKey: device)
         }

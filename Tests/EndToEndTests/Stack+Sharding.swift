@@ -7,6 +7,12 @@ extension Stack {
     /// Starts one presentation-policy instance per name, sharded through the etcd at `etcd`
     /// (a lease of 2 s), and waits until each lists them all as members.
     func startShardedPolicies(_ names: [String], etcd: String) throws -> [String: ChildProcess] {
+        try startSharded("presentation-policy", names, etcd: etcd)
+    }
+
+    /// Starts one instance of `service` per name, sharded through the etcd at `etcd` (a lease
+    /// of 2 s), and waits until each lists them all as members.
+    func startSharded(_ service: String, _ names: [String], etcd: String) throws -> [String: ChildProcess] {
         var instances: [String: ChildProcess] = [:]
         for name in names {
             var environment = self.environment
@@ -14,7 +20,7 @@ extension Stack {
             environment["INSTANCE_ID"] = name
             environment["SHARD_LEASE_TTL_SECONDS"] = "2"
             instances[name] = try ChildProcess(
-                name: name, executable: Products.url("presentation-policy").path, environment: environment,
+                name: name, executable: Products.url(service).path, environment: environment,
                 logPath: folder.appendingPathComponent("\(name).log").path)
         }
         let members = "shard members: \(names.sorted().joined(separator: ", "));"

@@ -220,12 +220,40 @@ import TestTiers
         let ack = Ack(handled: "device.tap", handledId: "tap-1", emitted: [sent[0].id, sent[1].id], forwarded: [Forward(id: sent[1].id, service: "input-handling")])
         var expected = update
         expected.ack = ack
-        #expect(carrying == expected)
+        expected.onward = carrying.onward  // what was sent onward: the next test
+        #expect(carrying == expected && carrying.onward?.count == 1)
         #expect(sent[2].correlationId == "tap-1" && sent[2].device == "d1" && sent[2].topic == "shard.replica/test-service/pp-2")
         let again = try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + 1)))
         var repeated = ack
         repeated.duplicate = true
         #expect(again.map(\.type) == [.forget, .ack] && self.ack(again[1]) == repeated)
+    }
+
+    /// What an owner's decision sends onward (passed on, or read by another service) goes with
+    /// its update as it went, for an heir to publish again on a retry; an heir's repeat publishes
+    /// it before the duplicate's acknowledgement, and again on the next repeat.
+    @Test func whatADecisionSendsOnwardGoesWithTheUpdateAndAnHeirsRepeatPublishesItAgain() throws {
+        let update = Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: 3, snapshot: NestedValue(bytes: Array("{}".utf8)))
+        var owner = core(Handler(publishesALayout: true, acknowledgement: .byStandby(update, device: "d1")))
+        let outgoing = owner.received(try tap(), now: at())
+        let sent = try envelopes(outgoing)
+        try #require(sent.map(\.type) == [.unchanged, .forget, .deviceLayout, .replica])
+        guard case .replica(let carrying) = sent[3].body, case .frames(let forget) = outgoing[1], case .frames(let layout) = outgoing[2] else { return }
+        let onward = try #require(carrying.onward)
+        #expect(onward.map { [Array($0.topic.utf8), $0.message.bytes] } == [forget, layout])
+
+        struct Heir: ServiceHandler {
+            var republished: [[[UInt8]]]
+            let handledTypes: [MessageType] = [.tap]
+            mutating func handle(_ envelope: Envelope) -> Reply { Reply([], duplicate: true, republished: republished) }
+        }
+        var heir = RuntimeCore(handler: Heir(republished: [forget, layout]), settings: .init(name: "test-service", pid: 42, config: BusConfig()), clock: clock) { _, _, _ in }
+        for wall in [RuntimeCoreTests.wall, RuntimeCoreTests.wall + 1] {
+            let again = heir.received(try tap(), now: at(wall))
+            try #require(again.count == 3)
+            #expect(again[0] == .frames(forget) && again[1] == .frames(layout))
+            #expect(ack(try envelopes([again[2]]).first)?.duplicate == true)
+        }
     }
 
     /// A standby publishes the acknowledgement its owner's update carried, in place of its own

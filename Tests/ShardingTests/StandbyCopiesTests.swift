@@ -35,6 +35,23 @@ struct StandbyCopiesTests {
         #expect(copies.copies[device]?.snapshot == NestedValue(bytes: Array("{\"n\":3}".utf8)))
     }
 
+    /// What an action sent onward is kept with the copy, by action, for the last few actions; an
+    /// update that sent nothing onward keeps what was kept.
+    @Test func whatTheLastActionsSentOnwardIsKeptWithTheCopy() throws {
+        let (device, standby, _) = try device(ownedBy: "pp-a")
+        var copies = StandbyCopies()
+        func sent(_ action: String) -> [Onward] { [Onward(topic: "device.layout.changed", message: NestedValue(bytes: Array("{\"id\":\"\(action)\"}".utf8)))] }
+        for sequence in 1...6 {
+            var next = update(from: "pp-a", to: standby, sequence: UInt64(sequence))
+            next.ack = Ack(handled: "device.rotate", handledId: "a-\(sequence)", emitted: [], forwarded: [])
+            next.onward = sequence == 6 ? nil : sent("a-\(sequence)")
+            #expect(copies.take(next, of: device, epochs: epochs, table: table) == .taken)
+        }
+        let kept = try #require(copies.copies[device]?.onward)
+        #expect(kept.map(\.action) == ["a-2", "a-3", "a-4", "a-5"])
+        #expect(kept.last?.messages == sent("a-5"))
+    }
+
     @Test func anUpdateFromAMemberAtAnotherEpochIsRefused() throws {
         let (device, standby, _) = try device(ownedBy: "pp-a")
         var copies = StandbyCopies()
