@@ -59,21 +59,22 @@ enum CallgrindRun {
             }
             // Two instances, the device owned by one and stood by for by the other (etcd is not
             // traced: `Scripts/callgrind` skips it). A long lease: its renewals, which go with
-            // time and not with actions, stay out of the count.
+            // time and not with actions, stay out of the count. One joins after the other, so
+            // that each run's start-up (the first takes every bucket, then hands half over) is
+            // the same work in the same process, and cancels out.
             let etcd = side == "sharded" ? try EtcdServer(folder: stack.folder) : nil
             let instances = try (etcd.map { etcd in
-                try (0..<2).map { index in
-                    try stack.startService(
+                try (0..<2).map { index -> ChildProcess in
+                    let instance = try stack.startService(
                         policy, logName: "sharded-pp-\(index)", endpoints: nil,
                         extra: ["ETCD_ENDPOINTS": etcd.endpoint, "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "\(shardLease)"])
+                    try ShardScaling.waitForMembers(index + 1, etcd: [etcd.endpoint], leaseSeconds: Double(shardLease))
+                    return instance
                 }
             }) ?? []
             defer { for instance in instances { instance.stop() } }
             let product = try ProductClient(context: context, config: config, service: service)
             defer { product.close() }
-            if let etcd {
-                try ShardScaling.waitForMembers(2, etcd: [etcd.endpoint], leaseSeconds: Double(shardLease))
-            }
             try product.handshake(services: [service], timeout: 120)
             if side == "sharded" {
                 // Until the device's owner has been handed its bucket (when the older instance
