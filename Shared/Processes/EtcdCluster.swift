@@ -42,6 +42,9 @@ public final class EtcdCluster {
                     "--listen-peer-urls", peers[index], "--initial-advertise-peer-urls", peers[index],
                     "--initial-cluster", cluster, "--initial-cluster-state", "new",
                     "--initial-cluster-token", (folder as NSString).lastPathComponent, "--log-level", "warn",
+                    // Elections timed for a LAN, as every etcd of several members here
+                    // (docs/scaling.md#etcds-members).
+                    "--heartbeat-interval", "30", "--election-timeout", "300", "--pre-vote",
                 ],
                 environment: environment, logPath: "\(folder)/m\(index).log")
         }

@@ -4,7 +4,7 @@ import Wire
 
 /// One instance's membership among its service's instances, kept in etcd: a key
 /// `/monsterbus/members/<service>/<instance>` on a lease refreshed every third of its TTL, and
-/// the member list read back at each refresh. The key's create revision is the instance's
+/// the member list read every twelfth of it. The key's create revision is the instance's
 /// epoch: writes fenced by it are refused once the lease is lost. A background thread keeps it.
 public final class ShardMembership: @unchecked Sendable {
     /// What this instance knows of the membership at one moment.
@@ -33,6 +33,8 @@ public final class ShardMembership: @unchecked Sendable {
     private var lease: Int64 = 0
     /// When the lease was last renewed, in seconds of the monotonic clock.
     private var lastRenewed = 0.0
+    /// When this instance last stopped being a member, in seconds of the monotonic clock.
+    private var leftAt = -Double.infinity
 
     /// Joins the members of `service` (blocking until etcd answers) and keeps the membership up
     /// to date from then on.
@@ -55,6 +57,7 @@ public final class ShardMembership: @unchecked Sendable {
         let members = epochs.keys.sorted()
         let changed = current.withLock { current in
             guard current.epochs != epochs || current.epoch != epoch else { return false }
+            if current.epoch != nil, epoch == nil { leftAt = Timestamp.monotonic() }
             current = View(members: members, epochs: epochs, epoch: epoch, generation: current.generation + 1)
             return true
         }
@@ -71,30 +74,44 @@ public final class ShardMembership: @unchecked Sendable {
         update(members: try client.list(prefix: prefix), epoch: mine.createRevision)
     }
 
-    /// Refreshes the lease and the member list every third of the TTL, for ever; a lease lost
-    /// (expired at etcd, or not renewed within its TTL here) makes this instance own nothing
-    /// until it has joined again with a new epoch.
+    /// Refreshes the lease every third of the TTL and reads the member list every twelfth of it
+    /// (at least 0.1 s apart), for ever; a lease lost (expired at etcd, or not renewed within its
+    /// TTL here) makes this instance own nothing until it has joined again with a new epoch, at
+    /// the first renewal a TTL after it left.
     private func keep() {
-        let interval = max(0.2, Double(ttl) / 3)
-        var next = Timestamp.monotonic() + interval
+        let renewal = max(0.2, Double(ttl) / 3)
+        // A lost instance's key goes only when its lease expires at etcd (later still when etcd's
+        // leader was lost with it: a new leader renews every lease). Reading the list more often
+        // than renewing takes its devices over within a twelfth of the TTL of that, not a third.
+        let reading = max(0.1, Double(ttl) / 12)
+        var nextRenewal = Timestamp.monotonic() + renewal
+        var nextRead = Timestamp.monotonic() + reading
         while true {
-            // Every third of the TTL from the last start, however long etcd took to answer: a
-            // slow answer must not push the renewals apart.
-            let wait = next - Timestamp.monotonic()
+            // Each from its last start, however long etcd took to answer: a slow answer must not
+            // push the renewals apart.
+            let wait = min(nextRenewal, nextRead) - Timestamp.monotonic()
             if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
-            next = max(next + interval, Timestamp.monotonic())
+            let now = Timestamp.monotonic()
+            let renewing = now >= nextRenewal
+            if renewing { nextRenewal = max(nextRenewal + renewal, now) }
+            // A renewal reads the list too: the reads start again from it.
+            nextRead = renewing ? now + reading : max(nextRead + reading, now)
             do {
                 if view.epoch == nil {
-                    try join()
+                    // Out for a TTL first: by then every member has seen this incarnation leave, and
+                    // nothing said to it (a handover's end, repeated for a TTL) reaches the next.
+                    if renewing, now - leftAt >= Double(ttl) { try join() }
                     continue
                 }
-                let left = try client.keepAlive(lease: lease)
-                guard left > 0 else {
-                    log.warn("membership lease \(lease) expired: this instance stops deciding and joins again")
-                    update(members: [], epoch: nil)
-                    continue
+                if renewing {
+                    let left = try client.keepAlive(lease: lease)
+                    guard left > 0 else {
+                        log.warn("membership lease \(lease) expired: this instance stops deciding and joins again")
+                        update(members: [], epoch: nil)
+                        continue
+                    }
+                    lastRenewed = Timestamp.monotonic()
                 }
-                lastRenewed = Timestamp.monotonic()
                 let members = try client.list(prefix: prefix)
                 update(members: members, epoch: members.contains { $0.key == memberKey } ? view.epoch : nil)
             } catch {
