@@ -52,7 +52,6 @@ public enum Gateway {
         let colors = isatty(1) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: invocation.json, formatter: HumanFormatter(colors: colors))
         do {
-            if case .screen(let out?) = invocation.command { try ScreenCommand.checkWritable(out) }
             // A watcher sees every client's messages; any other command only its own answers.
             let watching = if case .watch = invocation.command { true } else { false }
             let client: GatewayClient
