@@ -160,6 +160,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private var heartbeats: HeartbeatSchedule
     /// The message decided last, until `settle` acknowledges it.
     private var settling: Settling?
+    /// The updates for standbys settled since the last `flush`, one bundle per standby.
+    private var updates = MessageBundle.Builder()
     private var readyPingIds: Set<String> = []
     private var nextReadyPing = -Double.infinity
     private var readyRetry = 0.01
@@ -232,11 +234,21 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     }
 
     /// What to publish because `frames` arrived at `now`: `decide`, then `settle`'s
-    /// acknowledgement last (for a loop with nothing to do in between, and for tests).
+    /// acknowledgement, then `flush` (for a loop with nothing to do in between, and for tests).
     public mutating func received(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
         var outgoing = decide(frames, now: now)
         if let ack = settle() { outgoing.append(.message(ack)) }
-        return outgoing
+        return outgoing + flush()
+    }
+
+    /// Whether the updates waiting for `flush` fill a bundle: the loop flushes them at once.
+    public var mustFlush: Bool { updates.isFull }
+
+    /// The updates for standbys settled since the last call, one message per standby
+    /// (`MessageBundle`): the loop sends them once it has handled what was waiting, so that a
+    /// standby gets one message for many actions under load, and at once otherwise.
+    public mutating func flush() -> [Outgoing] {
+        updates.flush().map(Outgoing.frames)
     }
 
     /// What to publish at once because `frames` arrived at `now`: the decision's messages (or a
@@ -245,13 +257,31 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// `settle()`, which the loop calls once these have gone; a message left unsettled is
     /// settled before the next is decided.
     public mutating func decide(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
-        if let ack = settle() { return [.message(ack)] + decide(frames, now: now) }
+        guard let messages = MessageBundle.messages(of: frames) else {
+            var sender: String?
+            return decide(frames, now: now, bundledBy: &sender)
+        }
+        // Each in turn, as if it came alone (each settles the one before; the loop, the last),
+        // all from the sender of the first, whose `service` the bus checked.
+        var sender: String?
+        return messages.flatMap { decide($0, now: now, bundledBy: &sender) }
+    }
+
+    /// `decide` of one message; `sender` is nil for a message alone, else the `service` of the
+    /// bundle's first message once it is read, and a later one from another sender is refused.
+    private mutating func decide(_ frames: [[UInt8]], now: RuntimeInstant, bundledBy sender: inout String?) -> [Outgoing] {
+        if let ack = settle() { return [.message(ack)] + decide(frames, now: now, bundledBy: &sender) }
         counters.received += 1
         let envelope: Envelope
         // Its `time`, as the decoder read it to check it (not parsed twice).
         let sent: Double
-        do {
+        do throws(MessageError) {
             (envelope, sent) = try codec.receive(frames: frames, recent: &recent).parts
+            if let bundler = sender, envelope.service != bundler {
+                throw MessageError(
+                    .badFrames, "a bundle from \(bundler) holds a message from \(envelope.service): a bundle has one sender", offendingId: envelope.id)
+            }
+            sender = envelope.service
         } catch {
             return unreadable(frames, error)
         }
@@ -320,7 +350,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     }
 
     /// The acknowledgement of the message `decide` handled last, once its decision has gone (nil
-    /// if there is none to give); the message is remembered against duplicates, and logged.
+    /// if there is none to give, or when it goes inside an update for the standby, which waits
+    /// for `flush`); the message is remembered against duplicates, and logged.
     public mutating func settle() -> Envelope? {
         guard let handled = settling.take() else { return nil }
         let cause = handled.cause
@@ -346,7 +377,14 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             .info,
             "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + [sent.type.rawValue]).joined(separator: ", "))",
             context: LogContext(cause))
-        return sent
+        guard case .replica = sent.body else { return sent }
+        // An update waits for `flush`, in the bundle for its standby.
+        do {
+            updates.add(try codec.frames(sent, using: writer))
+        } catch {
+            write(.error, "refused to publish \(sent.type.rawValue): \(error)")
+        }
+        return nil
     }
 
     /// A message that could not be read: an `error` about it, and, when its id could be read, an

@@ -121,4 +121,55 @@ import TestTiers
             #expect(try state(device) == expected[device], "\(device) changed when \(heir) was lost: \(instances[last]?.stderr.suffix(3000) ?? "")")
         }
     }
+
+    /// Actions waiting for an owner go to its standby bundled (`MessageBundle`): the owner
+    /// stopped while they reach it, they are handled in one pass of its loop, their updates
+    /// reach the standby in fewer messages than actions, and each is acknowledged once, by the
+    /// standby, with what the owner decided for it.
+    @Test func actionsHandledInOnePassReachTheStandbyBundledAndAreEachAcknowledgedOnce() throws {
+        let sorted = names.sorted()
+        let owner = try #require(shardOwner(of: devices[0], among: sorted))
+        let standby = try #require(ShardTable(members: sorted).standby(ofBucket: ShardTable.bucket(of: devices[0])))
+        let picked = Array((0..<4000).map { "bundled-\($0)" }.filter {
+            let bucket = ShardTable.bucket(of: $0)
+            return ShardTable(members: sorted).owner(ofBucket: bucket) == owner && ShardTable(members: sorted).standby(ofBucket: bucket) == standby
+        }.prefix(8))
+        try #require(picked.count == 8)
+        let address = "00000000b0dd1e50"
+        let client = try TestClient(stack, subscriptions: Topic.clientSubscriptions(address: address), address: address)
+        #expect(client.waitForPath(to: ["presentation-policy"], timeout: 15))
+        // What the bus forwards: the taps (once all are here, the owner's copies are on their
+        // way too) and the updates for the standby, as ZeroMQ messages.
+        let wire = try TestClient(stack, subscriptions: ["device.tap", "shard.replica/presentation-policy/\(standby)"], service: "listener")
+        #expect(wire.waitForPath(to: ["presentation-policy"], timeout: 15))
+        let process = try #require(instances[owner])
+        process.signal(SIGSTOP)
+        var taps: [String] = []
+        for device in picked {
+            taps.append(try client.publish(.tap(Tap(element: "add", profile: .ipad)), device: device).id)
+        }
+        var seen = 0
+        let deadline = Date().addingTimeInterval(10)
+        while seen < taps.count, Date() < deadline, let frames = try wire.bus.receiveFrames(timeoutMilliseconds: 1000) {
+            if Topic.hasType(frames[0], .tap) { seen += 1 }
+        }
+        process.signal(SIGCONT)
+        #expect(seen == taps.count)
+        var acks: [String: [Ack]] = [:]
+        while acks.values.map(\.count).reduce(0, +) < taps.count, let answer = client.next(until: Date().addingTimeInterval(10)) {
+            if case .ack(let ack) = answer.body, answer.service == "presentation-policy" { acks[ack.handledId, default: []].append(ack) }
+        }
+        var messages = 0, updates = 0
+        while updates < taps.count, let frames = try wire.bus.receiveFrames(timeoutMilliseconds: 5000) {
+            guard Topic.hasType(frames[0], .replica) else { continue }
+            messages += 1
+            updates += frames.count - 1
+        }
+        #expect(updates == taps.count && messages < updates, "\(updates) updates in \(messages) messages")
+        for tap in taps {
+            #expect(acks[tap]?.count == 1 && acks[tap]?.first?.duplicate == false && acks[tap]?.first?.emitted.isEmpty == false, "\(tap): \(acks[tap] ?? [])")
+        }
+        // Nothing more, for none of them.
+        #expect(client.waitFor(timeout: 0.5) { if case .ack = $0.body { return $0.service == "presentation-policy" }; return false } == nil)
+    }
 }

@@ -268,6 +268,60 @@ import TestTiers
         #expect(ack(try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + 1))).last) == repeated)
     }
 
+    /// A standby that publishes the acknowledgement each update carries.
+    struct Standby: ServiceHandler {
+        var taken: [UInt64] = []
+        let handledTypes: [MessageType] = [.replica]
+        mutating func handle(_ envelope: Envelope) -> Reply {
+            guard case .replica(let update) = envelope.body else { return Reply([]) }
+            taken.append(update.sequence)
+            return Reply([], acknowledgement: update.ack.map(Reply.Acknowledgement.carried) ?? .published)
+        }
+    }
+
+    /// An owner's updates wait for `flush`, which sends those for one standby as one bundle, in
+    /// order; the standby takes each and publishes each acknowledgement, in order.
+    @Test func theUpdatesForAStandbyGoAsOneBundleAtTheFlushAndEachAcknowledgementComesOut() throws {
+        let update = Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: 3, snapshot: NestedValue(bytes: Array("{}".utf8)))
+        var owner = core(Handler(acknowledgement: .byStandby(update, device: "d1")))
+        #expect(owner.decide(try tap(id: "tap-1"), now: at()).count == 2)
+        #expect(owner.settle() == nil)
+        #expect(owner.decide(try tap(id: "tap-2"), now: at()).count == 2)
+        #expect(owner.settle() == nil && !owner.mustFlush)
+        let flushed = owner.flush()
+        #expect(owner.flush().isEmpty)
+        try #require(flushed.count == 1)
+        guard case .frames(let bundle) = flushed[0] else { return }
+        try #require(bundle.count == 3)
+        #expect(bundle[0] == Array("shard.replica/test-service/pp-2".utf8))
+        let updates = try (MessageBundle.messages(of: bundle) ?? []).map { try codec.decode(frames: $0) }
+        #expect(updates.map(\.correlationId) == ["tap-1", "tap-2"])
+
+        var standby = RuntimeCore(handler: Standby(), settings: .init(name: "test-service", pid: 42, config: BusConfig()), clock: clock) { _, _, _ in }
+        let acks = try envelopes(standby.received(bundle, now: at())).map(ack)
+        #expect(acks.map { $0?.handledId } == ["tap-1", "tap-2"])
+        #expect(acks.allSatisfy { $0?.emitted.count == 2 && $0?.duplicate == false })
+        #expect(standby.counters.received == 2 && standby.counters.handled == 2)
+    }
+
+    /// The bus checks a bundle's sender by its first message: a later one from another sender
+    /// is refused, and not taken.
+    @Test func aBundledMessageFromAnotherSenderThanTheFirstIsRefused() throws {
+        func update(_ sequence: UInt64, from service: String) throws -> [UInt8] {
+            let body = Body.replica(Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: sequence, snapshot: nil))
+            return try codec.frames(Envelope(
+                id: "u-\(sequence)", correlationId: "u-\(sequence)", service: service, device: "d1", seq: sequence,
+                time: "2026-11-30T03:14:39.123Z", body: body))[1]
+        }
+        var standby = RuntimeCore(handler: Standby(), settings: .init(name: "test-service", pid: 42, config: BusConfig()), clock: clock) { _, _, _ in }
+        let topic = Array("shard.replica/test-service/pp-2".utf8)
+        let sent = try envelopes(standby.received([topic, try update(1, from: "pp"), try update(2, from: "roster"), try update(3, from: "pp")], now: at()))
+        #expect(sent.map(\.type) == [.ack, .error, .ack, .ack])
+        guard case .error(let error) = sent[1].body else { return }
+        #expect(error.code == MessageError.Code.badFrames.rawValue && error.offendingId == "u-2")
+        #expect(standby.handler.taken == [1, 3])
+    }
+
     @Test func aMessageOlderThanItsTimeToLiveIsRefusedAsOverloadedAndAcknowledged() throws {
         var core = core()
         let sent = try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + 31)))

@@ -44,11 +44,13 @@ enum MonitorBus {
             var unreadable: UInt64 = 0
             send(hub.update { model, _ in model.startRequests() }, bus: bus, hub: hub, log: log)
             while let (items, dropped) = queue.take(timeout: 0.05) {
-                let decoded = items.compactMap { item -> (Envelope, Double)? in
-                    guard let envelope = try? codec.decode(frames: item.frames) else { return nil }
-                    return (envelope, item.at)
+                // Each message of a bundle (`MessageBundle`) on its own.
+                let messages = items.flatMap { item in (MessageBundle.messages(of: item.frames) ?? [item.frames]).map { ($0, item.at) } }
+                let decoded = messages.compactMap { frames, at -> (Envelope, Double)? in
+                    guard let envelope = try? codec.decode(frames: frames) else { return nil }
+                    return (envelope, at)
                 }
-                unreadable += UInt64(items.count - decoded.count)
+                unreadable += UInt64(messages.count - decoded.count)
                 let waiting = UInt64(queue.count)
                 let now = Timestamp.monotonic()
                 let requests = hub.update { model, counters in

@@ -1,0 +1,45 @@
+import Domain
+import Testing
+import Wire
+import TestTiers
+
+/// Several updates for one standby travel as one message: its topic, then each one's JSON.
+@Suite(.tags(.unit)) struct MessageBundleTests {
+    let toPP2 = Array("shard.replica/presentation-policy/pp-2".utf8)
+    let toPP3 = Array("shard.replica/presentation-policy/pp-3".utf8)
+
+    @Test func aBundleIsItsMessagesEachWithTheTopic() {
+        let bundle = [toPP2, [1], [2], [3]]
+        #expect(MessageBundle.messages(of: bundle) == [[toPP2, [1]], [toPP2, [2]], [toPP2, [3]]])
+    }
+
+    /// A message alone, another type's frames, or more than the capacity is no bundle (the
+    /// codec then refuses what is not two frames).
+    @Test func onlyMoreThanTwoFramesOfUpdatesUpToTheCapacityAreABundle() {
+        #expect(MessageBundle.messages(of: [toPP2, [1]]) == nil)
+        #expect(MessageBundle.messages(of: [Array("device.tap".utf8), [1], [2]]) == nil)
+        #expect(MessageBundle.messages(of: [Array("shard.replicas".utf8), [1], [2]]) == nil)
+        let full = [toPP2] + Array(repeating: [UInt8(1)], count: MessageBundle.capacity)
+        #expect(MessageBundle.messages(of: full)?.count == MessageBundle.capacity)
+        #expect(MessageBundle.messages(of: full + [[1]]) == nil)
+    }
+
+    /// One bundle per topic, in the order the topics first came; full at the capacity; empty
+    /// once flushed.
+    @Test func theBuilderBundlesByTopicUntilFlushed() {
+        var builder = MessageBundle.Builder()
+        builder.add([toPP2, [1]])
+        builder.add([toPP3, [2]])
+        builder.add([toPP2, [3]])
+        #expect(!builder.isFull)
+        #expect(builder.flush() == [[toPP2, [1], [3]], [toPP3, [2]]])
+        #expect(builder.flush().isEmpty)
+        for index in 0..<MessageBundle.capacity {
+            #expect(!builder.isFull)
+            builder.add([toPP2, [UInt8(index)]])
+        }
+        #expect(builder.isFull)
+        #expect(builder.flush().first?.count == MessageBundle.capacity + 1)
+        #expect(!builder.isFull)
+    }
+}
