@@ -269,7 +269,7 @@ enum BenchRun {
 
         // 6. Sharded instances of presentation-policy: how the work divides.
         progress("sharded presentation-policy: \(ShardScaling.instanceCounts.map(String.init).joined(separator: ", ")) instance(s) with etcd, \(ShardScaling.devices) devices")
-        m.sharded = try ShardScaling.run(stack: stack, seconds: options.seconds, window: options.window)
+        m.sharded = try ShardScaling.run(stack: stack, seconds: options.seconds, window: options.window, rounds: options.rounds)
         if let skipped = m.sharded.skipped { progress("sharded row skipped: \(skipped)") }
 
         // 7. Instructions per action, by callgrind (Scripts/callgrind, its own stacks under valgrind).

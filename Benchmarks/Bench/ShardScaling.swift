@@ -12,17 +12,18 @@ import ZeroMQ
 
 /// The sharded runs: the unsharded reference, then by instance count.
 struct ShardedRuns {
-    /// One presentation-policy without sharding, the same devices and window.
+    /// One presentation-policy without sharding, the same devices and window: its median run.
     var unsharded: Throughput?
+    /// By instance count, the run of the median round.
     var byInstances: [Int: Throughput] = [:]
+    /// By instance count, the median over rounds of its actions/s ÷ the unsharded instance's
+    /// measured just before it.
+    var ratios: [Int: Double] = [:]
     /// Why the row is missing (no etcd installed), if it is.
     var skipped: String?
 
     /// Actions/s with `count` instances ÷ the unsharded instance's (nil when not measured).
-    func ratio(_ count: Int) -> Double? {
-        guard let unsharded, unsharded.rate > 0, let run = byInstances[count] else { return nil }
-        return run.rate / unsharded.rate
-    }
+    func ratio(_ count: Int) -> Double? { ratios[count] }
 }
 
 enum ShardScaling {
@@ -33,12 +34,14 @@ enum ShardScaling {
     /// The instances' lease: they read the member list every third of it.
     static let leaseSeconds = 2
 
-    /// Starts a three-member etcd on disk; measures one unsharded presentation-policy, then for
-    /// each instance count a bus and that many sharded instances: waits until every instance is
-    /// a member, gives each device its state once, and measures a sustained run of `seconds`
-    /// with `window` actions in flight (an action done at its acknowledgement, which a standby
-    /// publishes once it holds the state).
-    static func run(stack: BenchStack, seconds: Double, window: Int) throws -> ShardedRuns {
+    /// Starts a three-member etcd on disk and one unsharded presentation-policy, kept for the
+    /// whole row; then for each instance count a bus and that many sharded instances: waits
+    /// until every instance is a member, gives each device its state once, and takes `rounds`
+    /// turns of a sustained run of `seconds` on the unsharded instance, then on the sharded
+    /// ones, with `window` actions in flight (an action done at its acknowledgement, which a
+    /// standby publishes once it holds the state). Each round's ratio compares runs a few
+    /// seconds apart: this machine's speed moves between levels from minute to minute.
+    static func run(stack: BenchStack, seconds: Double, window: Int, rounds: Int) throws -> ShardedRuns {
         guard EtcdServer.binary != nil else {
             return ShardedRuns(skipped: "etcd is not installed (apt-get install -y etcd-server)")
         }
@@ -46,34 +49,69 @@ enum ShardScaling {
         var runs = ShardedRuns()
         let names = (0..<devices).map { "shard-bench-\($0)" }
         let context = try ZMQContext()
-        for count in [0] + instanceCounts {
-            let bus = try stack.startExtraBus(logName: "shard-bus-\(count)", extra: [:])
-            let sharding = { (index: Int) in
-                ["ETCD_ENDPOINTS": etcd.endpoints.joined(separator: ","), "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "\(leaseSeconds)"]
+        let reference = try Deployment(stack: stack, context: context, count: 0, etcd: etcd.endpoints, devices: names, window: window)
+        defer { reference.stop() }
+        var unsharded: [Throughput] = []
+        for count in instanceCounts {
+            let sharded = try Deployment(stack: stack, context: context, count: count, etcd: etcd.endpoints, devices: names, window: window)
+            defer { sharded.stop() }
+            var turns: [(ratio: Double, run: Throughput)] = []
+            for _ in 0..<max(rounds, 1) {
+                let before = try reference.measure(seconds: seconds)
+                let run = try sharded.measure(seconds: seconds)
+                unsharded.append(before)
+                turns.append((before.rate > 0 ? run.rate / before.rate : 0, run))
+                progress("\(count) sharded instance(s) of presentation-policy, \(devices) devices: \(format(run.rate, 0)) actions/s (\(run.completed) of \(run.sent) acknowledged, \(run.decided) decided, \(run.duplicates) duplicates); unsharded just before: \(format(before.rate, 0))")
             }
-            let instances = try (0..<max(count, 1)).map { index in
+            let middle = turns.sorted { $0.ratio < $1.ratio }[turns.count / 2]
+            runs.ratios[count] = middle.ratio
+            runs.byInstances[count] = middle.run
+            try removeAll(etcd.endpoints)
+        }
+        runs.unsharded = unsharded.sorted { $0.rate < $1.rate }[unsharded.count / 2]
+        return runs
+    }
+
+    /// A bus and `count` sharded presentation-policy instances (none: one unsharded), with a
+    /// client that has given each device its state once.
+    private final class Deployment {
+        let bus: BusProcess
+        let instances: [ChildProcess]
+        let client: ProductClient
+        let devices: [String]
+        let window: Int
+
+        init(stack: BenchStack, context: ZMQContext, count: Int, etcd endpoints: [String], devices: [String], window: Int) throws {
+            self.devices = devices
+            self.window = window
+            bus = try stack.startExtraBus(logName: "shard-bus-\(count)", extra: [:])
+            let sharding = { (index: Int) in
+                ["ETCD_ENDPOINTS": endpoints.joined(separator: ","), "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "\(leaseSeconds)"]
+            }
+            let bus = bus
+            instances = try (0..<max(count, 1)).map { index in
                 try stack.startService(
                     MonsterBus.Service.presentationPolicy, logName: "shard-\(count)-pp-\(index)", endpoints: (bus.frontend, bus.backend),
                     extra: count == 0 ? [:] : sharding(index))
             }
-            defer {
-                for instance in instances { instance.stop() }
-                bus.process.stop()
-            }
-            if count > 0 { try waitForMembers(count, etcd: etcd.endpoints, leaseSeconds: Double(leaseSeconds)) }
+            if count > 0 { try waitForMembers(count, etcd: endpoints, leaseSeconds: Double(leaseSeconds)) }
             var config = stack.config
             (config.frontend, config.backend) = (bus.frontend, bus.backend)
-            let client = try ProductClient(context: context, config: config)
-            defer { client.close() }
+            client = try ProductClient(context: context, config: config)
             try client.handshake(services: [MonsterBus.Service.presentationPolicy], timeout: 20)
-            _ = try client.sustained(devices: names, window: window, length: .oncePerDevice)
-            let run = try client.sustained(devices: names, window: window, length: .seconds(seconds))
-            let name = count == 0 ? "unsharded presentation-policy" : "\(count) sharded instance(s) of presentation-policy"
-            progress("\(name), \(devices) devices: \(format(run.rate, 0)) actions/s (\(run.completed) of \(run.sent) acknowledged, \(run.decided) decided, \(run.duplicates) duplicates)")
-            if count == 0 { runs.unsharded = run } else { runs.byInstances[count] = run }
-            if count > 0 { try removeAll(etcd.endpoints) }
+            _ = try client.sustained(devices: devices, window: window, length: .oncePerDevice)
         }
-        return runs
+
+        /// A sustained run of `seconds`.
+        func measure(seconds: Double) throws -> Throughput {
+            try client.sustained(devices: devices, window: window, length: .seconds(seconds))
+        }
+
+        func stop() {
+            client.close()
+            for instance in instances { instance.stop() }
+            bus.process.stop()
+        }
     }
 
     /// Waits until `count` presentation-policy instances are members in etcd, then (for a lease

@@ -29,12 +29,12 @@ if arguments == ["--sharded-only"] {
     let runs = Result { () throws -> ShardedRuns in
         let stack = try BenchStack(services: [], echo: false)
         defer { stack.stop(keep: false) }
-        return try ShardScaling.run(stack: stack, seconds: 3, window: 128)
+        return try ShardScaling.run(stack: stack, seconds: 2, window: 128, rounds: 3)
     }
     switch runs {
     case .success(let runs):
         if let skipped = runs.skipped { print("skipped: \(skipped)") }
-        if let run = runs.unsharded { print("unsharded: \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates)") }
+        if let run = runs.unsharded { print("unsharded (median run): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates)") }
         for count in ShardScaling.instanceCounts {
             guard let run = runs.byInstances[count] else { continue }
             print("\(count) instance(s): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates), ÷ unsharded \(runs.ratio(count).map { format($0, 3) } ?? "-")")
