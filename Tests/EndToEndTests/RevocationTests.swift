@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import ProcessSupport
 import Testing
@@ -60,5 +61,17 @@ import TestTiers
         }
         #expect(witnessServed)
         #expect(bus.logged("refused a client from 127.0.0.1: its public key"))
+        // Its own connection was cut, not left open with its messages refused: the bus says so
+        // in its heartbeat (the second one heard from now on, sent after all of the above).
+        var heartbeats: [Heartbeat] = []
+        let deadline = Date().addingTimeInterval(5)
+        while heartbeats.count < 2, Date() < deadline,
+              let frames = try witness.client.bus.receiveFrames(timeoutMilliseconds: max(1, Int(deadline.timeIntervalSinceNow * 1000))) {
+            if let envelope = try? witness.client.bus.codec.decode(frames: frames), case .heartbeat(let beat) = envelope.body, beat.service == "bus" {
+                heartbeats.append(beat)
+            }
+        }
+        let counters = try #require(heartbeats.last?.counters)
+        #expect((counters["revokedDisconnects"] ?? 0) >= 1 && (counters["refusedRevoked"] ?? 0) == 0, "\(counters)")
     }
 }
