@@ -161,7 +161,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// The message decided last, until `settle` acknowledges it.
     private var settling: Settling?
     /// The updates for standbys settled since the last `flush`, one bundle per standby.
-    private var updates = MessageBundle.Builder()
+    private var updates = MessageBundle.Builder<Envelope>()
     private var readyPingIds: Set<String> = []
     private var nextReadyPing = -Double.infinity
     private var readyRetry = 0.01
@@ -248,7 +248,21 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// (`MessageBundle`): the loop sends them once it has handled what was waiting, so that a
     /// standby gets one message for many actions under load, and at once otherwise.
     public mutating func flush() -> [Outgoing] {
-        updates.flush().map(Outgoing.frames)
+        updates.flush().compactMap { bundle in
+            // One alone goes as any message does, written by the loop straight from its writer.
+            guard bundle.count > 1 else { return bundle.first.map(Outgoing.message) }
+            var frames: [[UInt8]] = []
+            for envelope in bundle {
+                do {
+                    let message = try codec.frames(envelope, using: writer)
+                    if frames.isEmpty { frames.append(message[0]) }
+                    frames.append(message[1])
+                } catch {
+                    write(.error, "refused to publish \(envelope.type.rawValue): \(error)")
+                }
+            }
+            return frames.isEmpty ? nil : .frames(frames)
+        }
     }
 
     /// What to publish at once because `frames` arrived at `now`: the decision's messages (or a
@@ -377,13 +391,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             .info,
             "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + [sent.type.rawValue]).joined(separator: ", "))",
             context: LogContext(cause))
-        guard case .replica = sent.body else { return sent }
+        guard case .replica(let update) = sent.body else { return sent }
         // An update waits for `flush`, in the bundle for its standby.
-        do {
-            updates.add(try codec.frames(sent, using: writer))
-        } catch {
-            write(.error, "refused to publish \(sent.type.rawValue): \(error)")
-        }
+        updates.add(sent, to: update.standby)
         return nil
     }
 

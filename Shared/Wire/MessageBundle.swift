@@ -18,9 +18,10 @@ public enum MessageBundle {
         return frames.dropFirst().map { [frames[0], $0] }
     }
 
-    /// Collects messages for `flush`, one bundle per topic, in the order their topics first came.
-    public struct Builder: Sendable {
-        private var bundles: [[[UInt8]]] = []
+    /// Collects messages for `flush`, one bundle per key (the standby they are for), in the
+    /// order their keys first came.
+    public struct Builder<Message: Sendable>: Sendable {
+        private var bundles: [(key: String, messages: [Message])] = []
 
         /// Nothing collected yet.
         public init() {}
@@ -28,20 +29,20 @@ public enum MessageBundle {
         /// Whether a bundle holds `capacity` messages: it should go now.
         public private(set) var isFull = false
 
-        /// Adds `frames` (`[topic, JSON]`) to its topic's bundle.
-        public mutating func add(_ frames: [[UInt8]]) {
-            if let index = bundles.firstIndex(where: { $0[0] == frames[0] }) {
-                bundles[index].append(frames[1])
-                isFull = isFull || bundles[index].count > MessageBundle.capacity
+        /// Adds `message` to the bundle for `key`.
+        public mutating func add(_ message: Message, to key: String) {
+            if let index = bundles.firstIndex(where: { $0.key == key }) {
+                bundles[index].messages.append(message)
+                isFull = isFull || bundles[index].messages.count >= MessageBundle.capacity
             } else {
-                bundles.append(frames)
+                bundles.append((key, [message]))
             }
         }
 
-        /// The bundles collected (a lone message as its two frames), and nothing left.
-        public mutating func flush() -> [[[UInt8]]] {
+        /// The bundles collected, and nothing left.
+        public mutating func flush() -> [[Message]] {
             defer { bundles = []; isFull = false }
-            return bundles
+            return bundles.map(\.messages)
         }
     }
 }

@@ -6,7 +6,6 @@ import TestTiers
 /// Several updates for one standby travel as one message: its topic, then each one's JSON.
 @Suite(.tags(.unit)) struct MessageBundleTests {
     let toPP2 = Array("shard.replica/presentation-policy/pp-2".utf8)
-    let toPP3 = Array("shard.replica/presentation-policy/pp-3".utf8)
 
     @Test func aBundleIsItsMessagesEachWithTheTopic() {
         let bundle = [toPP2, [1], [2], [3]]
@@ -24,22 +23,22 @@ import TestTiers
         #expect(MessageBundle.messages(of: full + [[1]]) == nil)
     }
 
-    /// One bundle per topic, in the order the topics first came; full at the capacity; empty
-    /// once flushed.
-    @Test func theBuilderBundlesByTopicUntilFlushed() {
-        var builder = MessageBundle.Builder()
-        builder.add([toPP2, [1]])
-        builder.add([toPP3, [2]])
-        builder.add([toPP2, [3]])
+    /// One bundle per key, in the order the keys first came; full at the capacity; empty once
+    /// flushed.
+    @Test func theBuilderBundlesByKeyUntilFlushed() {
+        var builder = MessageBundle.Builder<Int>()
+        builder.add(1, to: "pp-2")
+        builder.add(2, to: "pp-3")
+        builder.add(3, to: "pp-2")
         #expect(!builder.isFull)
-        #expect(builder.flush() == [[toPP2, [1], [3]], [toPP3, [2]]])
+        #expect(builder.flush() == [[1, 3], [2]])
         #expect(builder.flush().isEmpty)
         for index in 0..<MessageBundle.capacity {
             #expect(!builder.isFull)
-            builder.add([toPP2, [UInt8(index)]])
+            builder.add(index, to: "pp-2")
         }
         #expect(builder.isFull)
-        #expect(builder.flush().first?.count == MessageBundle.capacity + 1)
+        #expect(builder.flush().first?.count == MessageBundle.capacity)
         #expect(!builder.isFull)
     }
 }
