@@ -248,7 +248,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// (`MessageBundle`): the loop sends them once it has handled what was waiting, so that a
     /// standby gets one message for many actions under load, and at once otherwise.
     public mutating func flush() -> [Outgoing] {
-        updates.flush().compactMap { bundle in
+        // Asked after every pass of the loop, in every service: nothing is made when nothing waits.
+        guard !updates.isEmpty else { return [] }
+        return updates.flush().compactMap { bundle in
             // One alone goes as any message does, written by the loop straight from its writer.
             guard bundle.count > 1 else { return bundle.first.map(Outgoing.message) }
             var frames: [[UInt8]] = []

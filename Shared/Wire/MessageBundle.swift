@@ -26,6 +26,9 @@ public enum MessageBundle {
         /// Nothing collected yet.
         public init() {}
 
+        /// Whether nothing waits.
+        public var isEmpty: Bool { bundles.isEmpty }
+
         /// Whether a bundle holds `capacity` messages: it should go now.
         public private(set) var isFull = false
 

@@ -27,12 +27,14 @@ import TestTiers
     /// flushed.
     @Test func theBuilderBundlesByKeyUntilFlushed() {
         var builder = MessageBundle.Builder<Int>()
+        #expect(builder.isEmpty)
         builder.add(1, to: "pp-2")
+        #expect(!builder.isEmpty)
         builder.add(2, to: "pp-3")
         builder.add(3, to: "pp-2")
         #expect(!builder.isFull)
         #expect(builder.flush() == [[1, 3], [2]])
-        #expect(builder.flush().isEmpty)
+        #expect(builder.isEmpty && builder.flush().isEmpty)
         for index in 0..<MessageBundle.capacity {
             #expect(!builder.isFull)
             builder.add(index, to: "pp-2")
