@@ -162,6 +162,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private var settling: Settling?
     /// The updates for standbys settled since the last `flush`, one bundle per standby.
     private var updates = MessageBundle.Builder<Envelope>()
+    /// The messages of the decisions those updates hold, sent just before them.
+    private var held: [Outgoing] = []
     private var readyPingIds: Set<String> = []
     private var nextReadyPing = -Double.infinity
     private var readyRetry = 0.01
@@ -241,16 +243,19 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         return outgoing + flush()
     }
 
-    /// Whether the updates waiting for `flush` fill a bundle: the loop flushes them at once.
+    /// Whether as many updates wait for `flush` as a bundle holds: the loop flushes them at
+    /// once (so that an action waits for at most that many others).
     public var mustFlush: Bool { updates.isFull }
 
-    /// The updates for standbys settled since the last call, one message per standby
-    /// (`MessageBundle`): the loop sends them once it has handled what was waiting, so that a
-    /// standby gets one message for many actions under load, and at once otherwise.
+    /// The decisions whose acknowledgement a standby publishes, then their updates, one
+    /// message per standby (`MessageBundle`), all held since the last call: the loop sends them
+    /// once it has handled what was waiting, so that a standby gets one message for many
+    /// actions under load, and at once otherwise. A decision and its update leave together.
     public mutating func flush() -> [Outgoing] {
         // Asked after every pass of the loop, in every service: nothing is made when nothing waits.
-        guard !updates.isEmpty else { return [] }
-        return updates.flush().compactMap { bundle in
+        guard !updates.isEmpty || !held.isEmpty else { return [] }
+        defer { held = [] }
+        return held + updates.flush().compactMap { bundle in
             // One alone goes as any message does, written by the loop straight from its writer.
             guard bundle.count > 1 else { return bundle.first.map(Outgoing.message) }
             var frames: [[UInt8]] = []
@@ -362,6 +367,12 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         settling = Settling(
             cause: envelope, trace: trace, time: time, emitted: emitted, forwarded: forwarded, forwards: forwards,
             duplicate: reply.duplicate, acknowledgement: reply.acknowledgement, fresh: fresh, published: reply.effects, received: now)
+        if case .byStandby = reply.acknowledgement {
+            // Sent with its update, at the flush: an owner lost before then has published
+            // neither, and the retry is decided anew by its heir, with nothing seen of the first.
+            held += outgoing
+            return []
+        }
         return outgoing
     }
 

@@ -29,14 +29,17 @@ public enum MessageBundle {
         /// Whether nothing waits.
         public var isEmpty: Bool { bundles.isEmpty }
 
-        /// Whether a bundle holds `capacity` messages: it should go now.
-        public private(set) var isFull = false
+        /// How many messages wait, in all the bundles.
+        public private(set) var count = 0
+
+        /// Whether `capacity` messages wait: they should go now.
+        public var isFull: Bool { count >= MessageBundle.capacity }
 
         /// Adds `message` to the bundle for `key`.
         public mutating func add(_ message: Message, to key: String) {
+            count += 1
             if let index = bundles.firstIndex(where: { $0.key == key }) {
                 bundles[index].messages.append(message)
-                isFull = isFull || bundles[index].messages.count >= MessageBundle.capacity
             } else {
                 bundles.append((key, [message]))
             }
@@ -44,7 +47,7 @@ public enum MessageBundle {
 
         /// The bundles collected, and nothing left.
         public mutating func flush() -> [[Message]] {
-            defer { bundles = []; isFull = false }
+            defer { bundles = []; count = 0 }
             return bundles.map(\.messages)
         }
     }

@@ -279,19 +279,22 @@ import TestTiers
         }
     }
 
-    /// An owner's updates wait for `flush`, which sends those for one standby as one bundle, in
-    /// order; the standby takes each and publishes each acknowledgement, in order.
+    /// An owner's decisions and their updates wait for `flush`, which sends the decisions,
+    /// then the updates for one standby as one bundle, in order; the standby takes each and
+    /// publishes each acknowledgement, in order.
     @Test func theUpdatesForAStandbyGoAsOneBundleAtTheFlushAndEachAcknowledgementComesOut() throws {
         let update = Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: 3, snapshot: NestedValue(bytes: Array("{}".utf8)))
         var owner = core(Handler(acknowledgement: .byStandby(update, device: "d1")))
-        #expect(owner.decide(try tap(id: "tap-1"), now: at()).count == 2)
+        #expect(owner.decide(try tap(id: "tap-1"), now: at()).isEmpty)
         #expect(owner.settle() == nil)
-        #expect(owner.decide(try tap(id: "tap-2"), now: at()).count == 2)
+        #expect(owner.decide(try tap(id: "tap-2"), now: at()).isEmpty)
         #expect(owner.settle() == nil && !owner.mustFlush)
         let flushed = owner.flush()
         #expect(owner.flush().isEmpty)
-        try #require(flushed.count == 1)
-        guard case .frames(let bundle) = flushed[0] else { return }
+        try #require(flushed.count == 5)
+        #expect(try envelopes(Array(flushed.prefix(4))).map(\.type) == [.unchanged, .forget, .unchanged, .forget])
+        #expect(try envelopes(Array(flushed.prefix(4))).map(\.correlationId) == ["tap-1", "tap-1", "tap-2", "tap-2"])
+        guard case .frames(let bundle) = flushed[4] else { return }
         try #require(bundle.count == 3)
         #expect(bundle[0] == Array("shard.replica/test-service/pp-2".utf8))
         let updates = try (MessageBundle.messages(of: bundle) ?? []).map { try codec.decode(frames: $0) }
