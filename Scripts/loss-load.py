@@ -19,8 +19,10 @@ of the acked actions, one a line, in `acked-ids`).
 What it measures (the last line of Scripts/multihost-smoke):
   lost            devices whose state (orientation, popover shown) is not the one their last acked
                   action left (or that of a later action never acked: it may have been decided);
-  decided_twice   actions decided again after they were acked (a non-duplicate first-hop ack
-                  arriving once the action was acked), or decided twice before the loss (when no
+  decided_twice   actions decided again after they were acked (a non-duplicate first-hop ack of
+                  another decision — other ids emitted — arriving once the action was acked; the
+                  standby's acknowledgement of the decision a repeat was answered for is the same
+                  decision), or decided twice before the loss (when no
                   move can explain a second decision); a decision repeated before its action was
                   acked, by the heir of an owner lost before its standby held it, is by design and
                   counted apart (redecided_before_ack);
@@ -71,7 +73,8 @@ class Action:
         self.pending = {(self.id, FIRST_HOP)}
         self.early = {}
         self.missing = set()
-        self.decisions = []  # times of non-duplicate first-hop acks
+        self.decisions = []  # times of non-duplicate first-hop acks, one per decision
+        self.decided = set()  # each decision by what it emitted: its acks say the same
         self.decided_after_ack = False
         self.refused = None  # an error's code: the action was refused, not done
 
@@ -88,10 +91,15 @@ class Action:
             body = message.body.to_dict()
             handled = body.get("handledId")
             key = (handled, message.service)
-            if not body.get("duplicate") and handled == self.id and message.service == FIRST_HOP:
-                if self.acked_at is not None:
-                    self.decided_after_ack = True
-                self.decisions.append(now)
+            if handled == self.id and message.service == FIRST_HOP:
+                # A decision is known by what it emitted: the owner's answer to a repeat (marked
+                # duplicate) may come before its standby's acknowledgement of the same decision.
+                decision = tuple(body.get("emitted", []))
+                if not body.get("duplicate") and decision not in self.decided:
+                    if self.acked_at is not None:
+                        self.decided_after_ack = True
+                    self.decisions.append(now)
+                self.decided.add(decision)
             if key in self.pending:
                 self.pending.discard(key)
                 self.take(body, key)

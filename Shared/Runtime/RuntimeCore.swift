@@ -164,6 +164,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private var updates = MessageBundle.Builder<Envelope>()
     /// The messages of the decisions those updates hold, sent just before them.
     private var held: [Outgoing] = []
+    /// The type of the message `answer` read last (nil: unreadable).
+    private var answering: MessageType?
     private var readyPingIds: Set<String> = []
     private var nextReadyPing = -Double.infinity
     private var readyRetry = 0.01
@@ -238,9 +240,17 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// What to publish because `frames` arrived at `now`: `decide`, then `settle`'s
     /// acknowledgement, then `flush` (for a loop with nothing to do in between, and for tests).
     public mutating func received(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
-        var outgoing = decide(frames, now: now)
-        if let ack = settle() { outgoing.append(.message(ack)) }
-        return outgoing + flush()
+        decide(frames, now: now) + settled() + flush()
+    }
+
+    /// `settle`'s acknowledgement as the loop publishes it: after the decisions held for their
+    /// updates and those updates (`flush`), so that no answer overtakes them (a repeat's
+    /// acknowledgement would say done before the standby holds the action) — but for a
+    /// standby's acknowledgement of an update, which concerns another instance's devices.
+    public mutating func settled() -> [Outgoing] {
+        let cause = settling?.cause.type
+        guard let ack = settle() else { return [] }
+        return (cause == .replica ? [] : flush()) + [.message(ack)]
     }
 
     /// Whether as many updates wait for `flush` as a bundle holds: the loop flushes them at
@@ -288,10 +298,20 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         return messages.flatMap { decide($0, now: now, bundledBy: &sender) }
     }
 
-    /// `decide` of one message; `sender` is nil for a message alone, else the `service` of the
-    /// bundle's first message once it is read, and a later one from another sender is refused.
+    /// `decide` of one message, the one before settled first if the loop did not; what it
+    /// answers at once goes after what is held (`settled`), unless it answers an update.
     private mutating func decide(_ frames: [[UInt8]], now: RuntimeInstant, bundledBy sender: inout String?) -> [Outgoing] {
-        if let ack = settle() { return [.message(ack)] + decide(frames, now: now, bundledBy: &sender) }
+        let before = settled()
+        let answer = answer(frames, now: now, bundledBy: &sender)
+        guard !answer.isEmpty, !held.isEmpty, answering != .replica else { return before + answer }
+        return before + flush() + answer
+    }
+
+    /// What to publish at once for one message; `sender` is nil for a message alone, else the
+    /// `service` of the bundle's first message once it is read, and a later one from another
+    /// sender is refused.
+    private mutating func answer(_ frames: [[UInt8]], now: RuntimeInstant, bundledBy sender: inout String?) -> [Outgoing] {
+        answering = nil
         counters.received += 1
         let envelope: Envelope
         // Its `time`, as the decoder read it to check it (not parsed twice).
@@ -306,6 +326,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         } catch {
             return unreadable(frames, error)
         }
+        answering = envelope.type
         if case .ping = envelope.body { return ping(envelope, now: now) }
         guard handler.accepts(envelope) else {
             counters.ignored += 1

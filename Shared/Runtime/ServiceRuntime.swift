@@ -124,7 +124,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// has gone (the acknowledgement): nothing the decision does not need is on its way.
     private func handle(_ frames: [[UInt8]], on transport: any BusTransport) throws {
         try perform(core.value.decide(frames, now: clock.now()), on: transport)
-        if let ack = core.value.settle() { try perform(.message(ack), on: transport) }
+        try perform(core.value.settled(), on: transport)
         if core.value.mustFlush { try perform(core.value.flush(), on: transport) }
     }
 

@@ -307,6 +307,42 @@ import TestTiers
         #expect(standby.counters.received == 2 && standby.counters.handled == 2)
     }
 
+    /// A repeat answered in the same pass waits behind the held decision and its update: its
+    /// acknowledgement never says done before the standby can hold the action.
+    @Test func aRepeatAnsweredInTheSamePassGoesAfterTheHeldDecisionAndItsUpdate() throws {
+        let update = Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: 3, snapshot: NestedValue(bytes: Array("{}".utf8)))
+        var owner = core(Handler(acknowledgement: .byStandby(update, device: "d1")))
+        #expect(owner.decide(try tap(id: "tap-1"), now: at()).isEmpty)
+        let sent = try envelopes(owner.decide(try tap(id: "tap-1"), now: at(RuntimeCoreTests.wall + 1)))
+        #expect(sent.map(\.type) == [.unchanged, .forget, .replica, .forget, .ack])
+        #expect(ack(sent.last)?.duplicate == true)
+        #expect(owner.flush().isEmpty)
+    }
+
+    /// An instance both owner and standby: the acknowledgement it publishes for another
+    /// owner's update does not wait for its own held decisions.
+    @Test func aStandbysAcknowledgementDoesNotWaitForTheDecisionsItHoldsAsAnOwner() throws {
+        struct OwnerAndStandby: ServiceHandler {
+            let update: Replica
+            let handledTypes: [MessageType] = [.tap, .replica]
+            mutating func handle(_ envelope: Envelope) -> Reply {
+                if case .replica(let carrying) = envelope.body { return Reply([], acknowledgement: carrying.ack.map(Reply.Acknowledgement.carried) ?? .published) }
+                return Reply([.publish(.unchanged(Unchanged(reason: "test", message: "seen")))], acknowledgement: .byStandby(update, device: "d1"))
+            }
+        }
+        let update = Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: 3, snapshot: NestedValue(bytes: Array("{}".utf8)))
+        var instance = RuntimeCore(handler: OwnerAndStandby(update: update), settings: .init(name: "test-service", pid: 42, config: BusConfig()), clock: clock) { _, _, _ in }
+        #expect(instance.decide(try tap(id: "tap-1"), now: at()).isEmpty)
+        var other = update
+        other.ack = Ack(handled: "device.tap", handledId: "action-9", emitted: ["p-1"], forwarded: [])
+        let frames = try codec.frames(Envelope(
+            id: "u-1", correlationId: "action-9", service: "test-service", device: "d2", seq: 1, time: "2026-11-30T03:14:39.123Z", body: .replica(other)))
+        #expect(instance.decide(frames, now: at()).isEmpty)
+        let acknowledged = try envelopes(instance.settled())
+        #expect(acknowledged.map(\.type) == [.ack] && ack(acknowledged.first)?.handledId == "action-9")
+        #expect(try envelopes(instance.flush()).map(\.type) == [.unchanged, .replica])
+    }
+
     /// The bus checks a bundle's sender by its first message: a later one from another sender
     /// is refused, and not taken.
     @Test func aBundledMessageFromAnotherSenderThanTheFirstIsRefused() throws {
