@@ -254,8 +254,7 @@ public enum AsyncAPIDocument {
     }
 
     private static let description = """
-        Every message is two ZeroMQ frames: the topic (the message type, so subscribers filter by prefix) and the JSON envelope; \
-        only shard.replica may travel several to one ZeroMQ message, the topic then each one's JSON envelope (at most 32). \
+        Every message is two ZeroMQ frames: the topic (the message type, so subscribers filter by prefix) and the JSON envelope. \
         A message that cannot be read is answered with an error naming what is wrong. Every service acknowledges each message it \
         handles with an ack listing the ids it published and those it passed on to another service, which acknowledges in turn. \
         Generated from the Swift vocabulary (gateway contract); do not edit by hand: run Scripts/contract.

@@ -160,12 +160,6 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private var heartbeats: HeartbeatSchedule
     /// The message decided last, until `settle` acknowledges it.
     private var settling: Settling?
-    /// The updates for standbys settled since the last `flush`, one bundle per standby.
-    private var updates = MessageBundle.Builder<Envelope>()
-    /// The messages of the decisions those updates hold, sent just before them.
-    private var held: [Outgoing] = []
-    /// The type of the message `answer` read last (nil: unreadable).
-    private var answering: MessageType?
     private var readyPingIds: Set<String> = []
     private var nextReadyPing = -Double.infinity
     private var readyRetry = 0.01
@@ -238,48 +232,11 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     }
 
     /// What to publish because `frames` arrived at `now`: `decide`, then `settle`'s
-    /// acknowledgement, then `flush` (for a loop with nothing to do in between, and for tests).
+    /// acknowledgement last (for a loop with nothing to do in between, and for tests).
     public mutating func received(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
-        decide(frames, now: now) + settled() + flush()
-    }
-
-    /// `settle`'s acknowledgement as the loop publishes it: after the decisions held for their
-    /// updates and those updates (`flush`), so that no answer overtakes them (a repeat's
-    /// acknowledgement would say done before the standby holds the action) — but for a
-    /// standby's acknowledgement of an update, which concerns another instance's devices.
-    public mutating func settled() -> [Outgoing] {
-        let cause = settling?.cause.type
-        guard let ack = settle() else { return [] }
-        return (cause == .replica ? [] : flush()) + [.message(ack)]
-    }
-
-    /// Whether as many updates wait for `flush` as a bundle holds: the loop flushes them at
-    /// once (so that an action waits for at most that many others).
-    public var mustFlush: Bool { updates.isFull }
-
-    /// The decisions whose acknowledgement a standby publishes, then their updates, one
-    /// message per standby (`MessageBundle`), all held since the last call: the loop sends them
-    /// once it has handled what was waiting, so that a standby gets one message for many
-    /// actions under load, and at once otherwise. A decision and its update leave together.
-    public mutating func flush() -> [Outgoing] {
-        // Asked after every pass of the loop, in every service: nothing is made when nothing waits.
-        guard !updates.isEmpty || !held.isEmpty else { return [] }
-        defer { held = [] }
-        return held + updates.flush().compactMap { bundle in
-            // One alone goes as any message does, written by the loop straight from its writer.
-            guard bundle.count > 1 else { return bundle.first.map(Outgoing.message) }
-            var frames: [[UInt8]] = []
-            for envelope in bundle {
-                do {
-                    let message = try codec.frames(envelope, using: writer)
-                    if frames.isEmpty { frames.append(message[0]) }
-                    frames.append(message[1])
-                } catch {
-                    write(.error, "refused to publish \(envelope.type.rawValue): \(error)")
-                }
-            }
-            return frames.isEmpty ? nil : .frames(frames)
-        }
+        var outgoing = decide(frames, now: now)
+        if let ack = settle() { outgoing.append(.message(ack)) }
+        return outgoing
     }
 
     /// What to publish at once because `frames` arrived at `now`: the decision's messages (or a
@@ -288,45 +245,16 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// `settle()`, which the loop calls once these have gone; a message left unsettled is
     /// settled before the next is decided.
     public mutating func decide(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
-        guard let messages = MessageBundle.messages(of: frames) else {
-            var sender: String?
-            return decide(frames, now: now, bundledBy: &sender)
-        }
-        // Each in turn, as if it came alone (each settles the one before; the loop, the last),
-        // all from the sender of the first, whose `service` the bus checked.
-        var sender: String?
-        return messages.flatMap { decide($0, now: now, bundledBy: &sender) }
-    }
-
-    /// `decide` of one message, the one before settled first if the loop did not; what it
-    /// answers at once goes after what is held (`settled`), unless it answers an update.
-    private mutating func decide(_ frames: [[UInt8]], now: RuntimeInstant, bundledBy sender: inout String?) -> [Outgoing] {
-        let before = settled()
-        let answer = answer(frames, now: now, bundledBy: &sender)
-        guard !answer.isEmpty, !held.isEmpty, answering != .replica else { return before + answer }
-        return before + flush() + answer
-    }
-
-    /// What to publish at once for one message; `sender` is nil for a message alone, else the
-    /// `service` of the bundle's first message once it is read, and a later one from another
-    /// sender is refused.
-    private mutating func answer(_ frames: [[UInt8]], now: RuntimeInstant, bundledBy sender: inout String?) -> [Outgoing] {
-        answering = nil
+        if let ack = settle() { return [.message(ack)] + decide(frames, now: now) }
         counters.received += 1
         let envelope: Envelope
         // Its `time`, as the decoder read it to check it (not parsed twice).
         let sent: Double
-        do throws(MessageError) {
+        do {
             (envelope, sent) = try codec.receive(frames: frames, recent: &recent).parts
-            if let bundler = sender, envelope.service != bundler {
-                throw MessageError(
-                    .badFrames, "a bundle from \(bundler) holds a message from \(envelope.service): a bundle has one sender", offendingId: envelope.id)
-            }
-            sender = envelope.service
         } catch {
             return unreadable(frames, error)
         }
-        answering = envelope.type
         if case .ping = envelope.body { return ping(envelope, now: now) }
         guard handler.accepts(envelope) else {
             counters.ignored += 1
@@ -388,18 +316,11 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         settling = Settling(
             cause: envelope, trace: trace, time: time, emitted: emitted, forwarded: forwarded, forwards: forwards,
             duplicate: reply.duplicate, acknowledgement: reply.acknowledgement, fresh: fresh, published: reply.effects, received: now)
-        if case .byStandby = reply.acknowledgement {
-            // Sent with its update, at the flush: an owner lost before then has published
-            // neither, and the retry is decided anew by its heir, with nothing seen of the first.
-            held += outgoing
-            return []
-        }
         return outgoing
     }
 
     /// The acknowledgement of the message `decide` handled last, once its decision has gone (nil
-    /// if there is none to give, or when it goes inside an update for the standby, which waits
-    /// for `flush`); the message is remembered against duplicates, and logged.
+    /// if there is none to give); the message is remembered against duplicates, and logged.
     public mutating func settle() -> Envelope? {
         guard let handled = settling.take() else { return nil }
         let cause = handled.cause
@@ -425,10 +346,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             .info,
             "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + [sent.type.rawValue]).joined(separator: ", "))",
             context: LogContext(cause))
-        guard case .replica(let update) = sent.body else { return sent }
-        // An update waits for `flush`, in the bundle for its standby.
-        updates.add(sent, to: update.standby)
-        return nil
+        return sent
     }
 
     /// A message that could not be read: an `error` about it, and, when its id could be read, an

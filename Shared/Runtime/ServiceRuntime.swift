@@ -7,8 +7,7 @@ import Wire
 
 /// Runs one service on a bus: the I/O loop around its `RuntimeCore`. It waits for messages or
 /// the core's next wake time, hands what arrives to the core and does what the core says
-/// (publish, in order; change subscriptions); once it has handled what was waiting, it sends
-/// the updates for standbys the core bundled meanwhile (`RuntimeCore.flush`). On the first SIGTERM/SIGINT it handles what had
+/// (publish, in order; change subscriptions). On the first SIGTERM/SIGINT it handles what had
 /// already arrived, for at most `SHUTDOWN_DEADLINE_MS`, and leaves; a second signal leaves at
 /// once. Everything happens on the calling thread.
 public final class ServiceRuntime<Handler: ServiceHandler> {
@@ -86,7 +85,6 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                     try handle(frames, on: transport)
                     batch += 1
                 }
-                try perform(core.value.flush(), on: transport)
             }
         }
     }
@@ -113,7 +111,6 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
                     break
                 }
             }
-            try perform(core.value.flush(), on: transport)
         } catch {
             log.error("while handling what had arrived: \(error)")
         }
@@ -124,8 +121,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// has gone (the acknowledgement): nothing the decision does not need is on its way.
     private func handle(_ frames: [[UInt8]], on transport: any BusTransport) throws {
         try perform(core.value.decide(frames, now: clock.now()), on: transport)
-        try perform(core.value.settled(), on: transport)
-        if core.value.mustFlush { try perform(core.value.flush(), on: transport) }
+        if let ack = core.value.settle() { try perform(.message(ack), on: transport) }
     }
 
     /// Does what the core said, in order.

@@ -132,20 +132,6 @@ import TestTiers
         #expect(policy.refusal(from: .anonymous, frames: message("device.shake", service: "gateway")) == nil)
     }
 
-    /// A bundle of updates (`MessageBundle`) is the one message of more than 4 frames: a
-    /// service's `shard.replica` of up to 32 messages passes, one more is refused; in plaintext too.
-    @Test func onlyAServicesBundleOfUpdatesHasMoreThanFourFrames() {
-        let update = message("shard.replica/presentation-policy/pp-2", service: "presentation-policy")
-        let full = update + Array(repeating: update[1], count: MessageBundle.capacity - 1)
-        #expect(full.count == BusPolicy.maximumBundleFrames)
-        #expect(policy.refusal(from: .client(.presentationPolicy), frames: full) == nil)
-        #expect(policy.refusal(from: .client(.presentationPolicy), frames: full + [update[1]]) == .tooManyFrames)
-        #expect(policy.refusal(from: .anonymous, frames: full + [update[1]]) == .tooManyFrames)
-        #expect(policy.refusal(from: .client(.gateway), frames: message("shard.replica/presentation-policy/pp-2", service: "gateway") + [update[1]]) == .forbiddenTopic)
-        #expect(policy.refusal(from: .anonymous, frames: message("sys.ping", service: "gateway") + [[], [], []]) == .tooManyFrames)
-        #expect(policy.refusal(from: .anonymous, frames: message("device.shake", service: "gateway") + [[], [], []]) == .tooManyFrames)
-    }
-
     @Test func subscriptionsArePrefixesOfTheVocabularyNoLongerThanItsLongestTopic() {
         for role in Role.allCases {
             #expect(policy.acceptsSubscription("", from: .client(role)))

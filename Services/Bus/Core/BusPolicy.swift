@@ -63,8 +63,6 @@ public struct BusPolicy: Sendable {
 
     /// Most frames a message may have (the protocol's messages have two).
     public static let maximumFrames = 4
-    /// Most frames a bundle may have (`MessageBundle`: its topic, then its messages).
-    public static let maximumBundleFrames = MessageBundle.capacity + 1
 
     /// One type of the vocabulary as the bus routes it: a class, so that looking one up for a
     /// message retains it once rather than each of its tables.
@@ -150,16 +148,14 @@ public struct BusPolicy: Sendable {
     /// `route(from:topic:frames:json:)`, a topic written the same as one in `memo` (a device's
     /// requests, action after action) taken from it.
     public func route(from sender: Sender, topic: UnsafeRawBufferPointer, frames: Int, json: UnsafeRawBufferPointer?, memo: inout FrameMemo?) -> Route {
-        guard frames <= Self.maximumBundleFrames else { return .refuse(.tooManyFrames, refused(json)) }
+        guard frames <= Self.maximumFrames else { return .refuse(.tooManyFrames, refused(json)) }
         var role: Role?
         switch sender {
         case .anonymous: break
         case .revoked: return .refuse(.revoked, refused(json))
         case .client(let client): role = client
         }
-        let entry = types.value(of: Self.typePart(of: topic))
-        guard frames <= Self.maximumFrames || entry?.type == MessageBundle.type else { return .refuse(.tooManyFrames, refused(json)) }
-        guard let entry else {
+        guard let entry = types.value(of: Self.typePart(of: topic)) else {
             // Nobody with a role publishes a type this build does not declare; in plaintext
             // anyone may send anything (the bench's raw echo among them), forwarded as it came.
             return role == nil ? .forward(topic: nil) : .refuse(.forbiddenTopic, refused(json))

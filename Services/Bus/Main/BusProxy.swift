@@ -18,7 +18,7 @@ final class BusProxy {
     private let policy: BusPolicy
     private let identities: ClientIdentities
     private let counters: ProxyCounters
-    private let message = Multipart(capacity: BusPolicy.maximumBundleFrames)
+    private let message = Multipart(capacity: BusPolicy.maximumFrames)
     /// The topics the bus wrote lately: a device's next request is keyed with the same array.
     private let topics = ThreadOwned<FrameMemo?>(FrameMemo())
     // The loop's state, read and written on its one thread, on every message.

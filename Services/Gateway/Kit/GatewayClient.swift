@@ -143,14 +143,13 @@ public final class GatewayClient {
         try bus.sendRaw(try bus.codec.frames(envelope))
     }
 
-    /// Calls `onFrames` with every message's frames as they came, readable or not (each
-    /// message of a `MessageBundle` on its own), until it returns false or the file descriptor
-    /// `stop` becomes readable.
+    /// Calls `onFrames` with every message's frames as they came, readable or not, until it
+    /// returns false or the file descriptor `stop` becomes readable.
     public func listenRaw(stop: Int32, onFrames: ([[UInt8]]) -> Bool) throws {
         while true {
             if try bus.wait(timeoutMilliseconds: -1, stopDescriptor: stop).stop { return }
             while let frames = try bus.receiveFramesNow() {
-                for message in MessageBundle.messages(of: frames) ?? [frames] where !onFrames(message) { return }
+                if !onFrames(frames) { return }
             }
         }
     }

@@ -44,13 +44,11 @@ enum MonitorBus {
             var unreadable: UInt64 = 0
             send(hub.update { model, _ in model.startRequests() }, bus: bus, hub: hub, log: log)
             while let (items, dropped) = queue.take(timeout: 0.05) {
-                // Each message of a bundle (`MessageBundle`) on its own.
-                let messages = items.flatMap { item in (MessageBundle.messages(of: item.frames) ?? [item.frames]).map { ($0, item.at) } }
-                let decoded = messages.compactMap { frames, at -> (Envelope, Double)? in
-                    guard let envelope = try? codec.decode(frames: frames) else { return nil }
-                    return (envelope, at)
+                let decoded = items.compactMap { item -> (Envelope, Double)? in
+                    guard let envelope = try? codec.decode(frames: item.frames) else { return nil }
+                    return (envelope, item.at)
                 }
-                unreadable += UInt64(messages.count - decoded.count)
+                unreadable += UInt64(items.count - decoded.count)
                 let waiting = UInt64(queue.count)
                 let now = Timestamp.monotonic()
                 let requests = hub.update { model, counters in
