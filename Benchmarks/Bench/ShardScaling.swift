@@ -84,11 +84,11 @@ enum ShardScaling {
         init(stack: BenchStack, context: ZMQContext, count: Int, etcd endpoints: [String], devices: [String], window: Int) throws {
             self.devices = devices
             self.window = window
-            bus = try stack.startExtraBus(logName: "shard-bus-\(count)", extra: [:])
+            let bus = try stack.startExtraBus(logName: "shard-bus-\(count)", extra: [:])
+            self.bus = bus
             let sharding = { (index: Int) in
                 ["ETCD_ENDPOINTS": endpoints.joined(separator: ","), "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "\(leaseSeconds)"]
             }
-            let bus = bus
             instances = try (0..<max(count, 1)).map { index in
                 try stack.startService(
                     MonsterBus.Service.presentationPolicy, logName: "shard-\(count)-pp-\(index)", endpoints: (bus.frontend, bus.backend),
