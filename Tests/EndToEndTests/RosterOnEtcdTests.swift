@@ -102,7 +102,7 @@ import Wire
         // would: a duplicate, which does not undo Smoke.
         let again = try deliver(fire, with: bus)
         #expect(again.ack?.duplicate == true, "\(b.stderr)")
-        #expect(b.stderr.contains("roster read from etcd at epoch"))
+        #expect(b.waitForStderr(timeout: 5) { $0.contains("roster read from etcd at epoch") }, "\(b.stderr)")
         let snapshot = try #require(try stack.json("takeover", "roster").body("roster.snapshot"), "\(b.stderr)")
         #expect(snapshot["revision"] as? Int == Int(before.revision) + 2)
         #expect(snapshot["databaseId"] as? String == before.databaseId)
@@ -140,7 +140,8 @@ import Wire
         #expect(answer.ack?.emitted.count == 1, "only the error is published: \(String(describing: answer.ack))")
         #expect(try client.get(RosterKeys.roster) == before, "a deposed writer changed the roster")
         #expect(try client.get(RosterKeys.applied(fire.id)) == nil)
-        #expect(a.stderr.dropFirst(mark).contains("roster-a no longer leads"))
+        // Logged before the answer is published; read from the pipe by another thread here.
+        #expect(a.waitForStderr(timeout: 5) { $0.dropFirst(mark).contains("roster-a no longer leads") }, "\(a.stderr.dropFirst(mark))")
         #expect(try client.get(RosterKeys.leader)?.value == Array("usurper".utf8))
 
         // The usurper goes: roster-a leads again at a new epoch, reads the roster back, and
