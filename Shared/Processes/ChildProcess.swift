@@ -250,18 +250,38 @@ public func makeTemporaryFolder(_ prefix: String) throws -> String {
     return String(cString: made)
 }
 
+/// Whether `child` stopped because a port it was to listen on was taken (the port was free when
+/// `freeTCPPort` chose it: another process bound it first), so that starting it again on other
+/// ports is the way on.
+public func lostItsPort(_ child: ChildProcess) -> Bool {
+    !child.isRunning && child.stderr.contains("address already in use")
+}
+
 /// A TCP port of 127.0.0.1 free right now (the kernel's pick for port 0).
 public func freeTCPPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw ProcessError("socket: \(errno)") }
-    defer { close(descriptor) }
+    let (descriptor, port) = try listenOnFreeTCPPort()
+    close(descriptor)
+    return port
+}
+
+/// A TCP socket listening on a port of 127.0.0.1 the kernel picks, and that port: the caller's
+/// to accept on, and to close.
+public func listenOnFreeTCPPort(backlog: Int32 = 8) throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { throw ProcessError("socket: \(String(cString: strerror(errno)))") }
     var address = sockaddr_in()   // all zeros: port 0, for the kernel to choose a free one
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, length) == 0 && listen(descriptor, backlog) == 0 && getsockname(descriptor, $0, &length) == 0
+        }
     }
-    guard bound else { throw ProcessError("bind: \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard bound else {
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        throw ProcessError("cannot listen on 127.0.0.1: \(reason)")
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }

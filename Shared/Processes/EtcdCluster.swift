@@ -25,15 +25,41 @@ public final class EtcdCluster {
         let data = onDisk ? folder + "/data" : EtcdServer.dataFolder(folder)
         self.folder = folder
         self.data = data
+        // Free ports are not reserved (`EtcdServer`): when another process took one first, every
+        // member starts again on new ones.
+        var attempt = 1
+        while true {
+            let (endpoints, members) = try Self.launch(count, binary: binary, folder: folder, data: data)
+            let deadline = Date(timeIntervalSinceNow: 30)
+            var waiting = Array(endpoints.indices)
+            while !waiting.isEmpty, Date() < deadline, members.allSatisfy(\.isRunning) {
+                waiting.removeAll { (try? EtcdClient(endpoint: endpoints[$0], timeout: 1).list(prefix: "/")) != nil }
+                if !waiting.isEmpty { usleep(50_000) }
+            }
+            if waiting.isEmpty {
+                self.endpoints = endpoints
+                self.members = members
+                return
+            }
+            Self.stop(members)
+            guard attempt < EtcdServer.attempts, members.contains(where: lostItsPort) else {
+                throw ProcessError("etcd members \(waiting) did not serve clients:\n\(members.map { $0.logTail() }.joined(separator: "\n"))")
+            }
+            try? FileManager.default.removeItem(atPath: data)
+            attempt += 1
+        }
+    }
+
+    /// Starts `count` members on free ports; returns their client URLs and processes.
+    private static func launch(_ count: Int, binary: String, folder: String, data: String) throws -> ([String], [ChildProcess]) {
         var ports = Set<Int>()
         while ports.count < 2 * count { ports.insert(try freeTCPPort()) }
         let sorted = ports.sorted()
         let clients = sorted.prefix(count).map { "http://127.0.0.1:\($0)" }
         let peers = sorted.suffix(count).map { "http://127.0.0.1:\($0)" }
         let cluster = peers.enumerated().map { "m\($0.offset)=\($0.element)" }.joined(separator: ",")
-        endpoints = clients
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ETCD") }
-        members = try (0..<count).map { index in
+        let members = try (0..<count).map { index in
             try ChildProcess(
                 name: "etcd-m\(index)", executable: binary,
                 arguments: [
@@ -48,16 +74,7 @@ public final class EtcdCluster {
                 ],
                 environment: environment, logPath: "\(folder)/m\(index).log")
         }
-        let deadline = Date(timeIntervalSinceNow: 30)
-        var waiting = Array(endpoints.indices)
-        while !waiting.isEmpty, Date() < deadline, members.allSatisfy(\.isRunning) {
-            waiting.removeAll { (try? EtcdClient(endpoint: endpoints[$0], timeout: 1).list(prefix: "/")) != nil }
-            if !waiting.isEmpty { usleep(50_000) }
-        }
-        guard waiting.isEmpty else {
-            stopAll()
-            throw ProcessError("etcd members \(waiting) did not serve clients:\n\(members.map { $0.logTail() }.joined(separator: "\n"))")
-        }
+        return (clients, members)
     }
 
     deinit {
@@ -84,7 +101,10 @@ public final class EtcdCluster {
         _ = members[index].waitForExit(timeout: 10)
     }
 
-    private func stopAll() {
+    private func stopAll() { Self.stop(members) }
+
+    /// Kills `members` with SIGKILL and waits until they are gone.
+    private static func stop(_ members: [ChildProcess]) {
         for member in members { member.signal(SIGKILL) }
         for member in members { _ = member.waitForExit(timeout: 5) }
     }

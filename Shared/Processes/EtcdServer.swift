@@ -19,34 +19,47 @@ public final class EtcdServer {
     }
 
     /// Starts etcd, logging in `folder` (default: a temporary folder of its own, removed when
-    /// dropped), and waits until it serves clients.
-    public init(folder: String? = nil) throws {
+    /// dropped), on ports `ports` chooses (free ones; a test's own to take one first), and waits
+    /// until it serves clients.
+    public init(folder: String? = nil, ports: () throws -> Int = freeTCPPort) throws {
         guard let binary = Self.binary else {
             throw ProcessError("etcd is not installed (apt-get install -y etcd-server; Scripts/test does it)")
         }
         ownsFolder = folder == nil
         self.folder = try folder ?? makeTemporaryFolder("monster-bus-etcd-")
         data = Self.dataFolder(self.folder)
-        let clientPort = try freeTCPPort(), peerPort = try freeTCPPort()
-        endpoint = "http://127.0.0.1:\(clientPort)"
-        let peer = "http://127.0.0.1:\(peerPort)"
-        child = try ChildProcess(
-            name: "etcd", executable: binary,
-            arguments: [
-                "--name", "monsterbus", "--data-dir", data, "--listen-client-urls", endpoint, "--advertise-client-urls", endpoint,
-                "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer, "--initial-cluster", "monsterbus=\(peer)",
-                "--log-level", "warn",
-            ],
-            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ETCD") }, logPath: self.folder + "/etcd.log")
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline {
-            if (try? EtcdClient(endpoint: endpoint, timeout: 1).list(prefix: "/")) != nil { return }
-            guard child.isRunning else { break }
-            usleep(50_000)
+        // A port free when chosen is not reserved: another process (an outgoing connection's
+        // local port, too) may take it before etcd binds it. Then etcd starts again on others.
+        var attempt = 1
+        while true {
+            let clientPort = try ports(), peerPort = try ports()
+            let endpoint = "http://127.0.0.1:\(clientPort)", peer = "http://127.0.0.1:\(peerPort)"
+            let child = try ChildProcess(
+                name: "etcd", executable: binary,
+                arguments: [
+                    "--name", "monsterbus", "--data-dir", data, "--listen-client-urls", endpoint, "--advertise-client-urls", endpoint,
+                    "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer, "--initial-cluster", "monsterbus=\(peer)",
+                    "--log-level", "warn",
+                ],
+                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ETCD") }, logPath: self.folder + "/etcd.log")
+            let deadline = Date(timeIntervalSinceNow: 20)
+            while Date() < deadline, child.isRunning {
+                if (try? EtcdClient(endpoint: endpoint, timeout: 1).list(prefix: "/")) != nil {
+                    self.endpoint = endpoint
+                    self.child = child
+                    return
+                }
+                usleep(50_000)
+            }
+            child.stop()
+            guard attempt < Self.attempts, lostItsPort(child) else { throw ProcessError("etcd did not start:\n\(child.logTail())") }
+            try? FileManager.default.removeItem(atPath: data)
+            attempt += 1
         }
-        child.stop()
-        throw ProcessError("etcd did not start:\n\(child.logTail())")
     }
+
+    /// How many times etcd is started on new ports when another process took one of them first.
+    static let attempts = 5
 
     deinit {
         child.signal(SIGKILL)

@@ -55,6 +55,21 @@ import TestTiers
         #expect(try client.get("/snap/d") != nil)
     }
 
+    /// A port chosen free and taken by another process before etcd binds it: etcd starts again
+    /// on other ports, rather than the test failing.
+    @Test func anEtcdWhosePortWasTakenFirstStartsOnAnother() throws {
+        let taken = try ListeningSocket()
+        var offered: [Int] = []
+        let etcd = try EtcdServer(ports: {
+            offered.append(offered.isEmpty ? taken.port : try freeTCPPort())
+            return offered.last!
+        })
+        #expect(offered.count == 4, "\(offered)")
+        #expect(!etcd.endpoint.hasSuffix(":\(taken.port)"))
+        try EtcdClient(endpoint: etcd.endpoint).put("/t/a", Array("one".utf8))
+        #expect(throws: ProcessError.self) { try EtcdServer(ports: { taken.port }) }
+    }
+
     @Test func anEtcdThatIsNotThereIsAClearError() throws {
         let client = try EtcdClient(endpoint: "http://127.0.0.1:\(try freeTCPPort())", timeout: 1)
         #expect(throws: EtcdError.self) { try client.get("/x") }
@@ -118,4 +133,14 @@ import TestTiers
         #expect(!since.contains("stops deciding") && !since.contains("shard members:"), "\(since)")
         #expect(devices >= 3, "only \(devices) actions in \(2 * ttl) s")
     }
+}
+
+/// A TCP socket listening on a free port of 127.0.0.1 until dropped: a port another process holds.
+private final class ListeningSocket {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws { (descriptor, port) = try listenOnFreeTCPPort() }
+
+    deinit { close(descriptor) }
 }

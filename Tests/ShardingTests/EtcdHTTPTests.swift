@@ -1,6 +1,7 @@
 import Domain
 @testable import Sharding
 import Foundation
+import Processes
 import Testing
 import TestTiers
 
@@ -289,19 +290,9 @@ private final class ScriptedServer: @unchecked Sendable {
 
     init(_ steps: [Step]) throws {
         self.steps = steps
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try listenOnFreeTCPPort()
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, size) == 0 && listen(listener, 8) == 0 && getsockname(listener, pointer, &size) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = UInt16(port)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
