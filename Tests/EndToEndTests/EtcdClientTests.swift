@@ -80,8 +80,8 @@ import TestTiers
     /// first killed with -9. It is a follower: what is shown is the move to another member; losing
     /// the leader adds an election, whose length is etcd's (0.3–0.6 s as `EtcdCluster` sets it,
     /// more on a split vote), and `EtcdHTTPTests` cover the "unavailable" answers given meanwhile.
-    /// For twice the lease's TTL after the kill, every renewal and every action given to the
-    /// instance succeeds; the lease's key is still there at its first
+    /// For twice the instance's lease TTL after the kill, every renewal and every action given
+    /// to the instance succeeds; the lease's key is still there at its first
     /// incarnation, and the instance never stopped deciding nor changed its epoch.
     @Test func aClientAndAShardedInstanceCarryOnWhenTheirEtcdMemberIsKilled() throws {
         let cluster = try EtcdCluster(members: 3)
@@ -105,10 +105,11 @@ import TestTiers
         let before = try stack.json("member-loss-0", "--profile", "ipad", "tap", "add")
         #expect(before.types.contains("presentation.presented"), "\(before.stdout) \(before.stderr)")
 
-        // The client's lease, granted now: nothing renewed it while the stack started.
+        // The client's lease, granted now: nothing renewed it while the stack started. Renewed
+        // between taps, which a loaded machine can make slower than the instance's 3 s lease:
+        // a TTL of its own that outlasts a slow tap.
         let client = try EtcdClient(endpoints: try EtcdEndpoint.list(list))
-        let ttl = 3
-        let lease = try client.grantLease(ttl: ttl)
+        let lease = try client.grantLease(ttl: 10)
         try client.put("/t/member", [], lease: lease)
         let epoch = try #require(try client.get("/t/member")).createRevision
         #expect(client.endpoint.url == cluster.endpoints[follower])
@@ -116,12 +117,19 @@ import TestTiers
         let mark = instance.stderr.count
         cluster.kill(member: follower)
         let killed = Date()
+        // For twice the instance's lease (SHARD_LEASE_TTL_SECONDS, 3 s by default), and until a
+        // tap has been sent after one whole lease: however slow the machine, one tap shows that
+        // the instance renewed its lease through the other members.
+        let ttl = 3.0
         var devices = 0
-        while Date().timeIntervalSince(killed) < Double(2 * ttl) {
-            #expect(try client.keepAlive(lease: lease) > 0, "the lease expired \(Date().timeIntervalSince(killed)) s after the member")
+        var tappedAfterALease = false
+        while Date().timeIntervalSince(killed) < 2 * ttl || !tappedAfterALease {
+            let at = Date().timeIntervalSince(killed)
+            #expect(try client.keepAlive(lease: lease) > 0, "the lease expired \(at) s after the member")
             devices += 1
             let tap = try stack.json("member-loss-\(devices)", "--profile", "ipad", "tap", "add")
             #expect(tap.types.contains("presentation.presented"), "\(tap.stdout) \(tap.stderr) \(instance.stderr.dropFirst(mark))")
+            tappedAfterALease = tappedAfterALease || at >= ttl
         }
         #expect(client.endpoint.url != cluster.endpoints[follower])
         #expect(try client.get("/t/member")?.createRevision == epoch)
@@ -131,7 +139,6 @@ import TestTiers
         #expect(try client.get("/t/snap")?.modRevision == written)
         let since = String(instance.stderr.dropFirst(mark))
         #expect(!since.contains("stops deciding") && !since.contains("shard members:"), "\(since)")
-        #expect(devices >= 3, "only \(devices) actions in \(2 * ttl) s")
     }
 }
 
