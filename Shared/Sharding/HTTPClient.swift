@@ -173,22 +173,21 @@ private struct ResponseReader {
 
     mutating func read() throws(HTTPClient.Failure) -> HTTPClient.Response {
         let headerLines = try readHeaders()
-        guard let statusLine = headerLines.first, statusLine.hasPrefix("HTTP/1."),
-              let status = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        guard let statusLine = headerLines.first, statusLine.starts(with: "HTTP/1.".utf8),
+              let status = statusLine.split(separator: UInt8(ascii: " ")).dropFirst().first.flatMap({ Int(String(decoding: $0, as: UTF8.self)) })
         else {
-            throw HTTPClient.Failure(description: "not an HTTP answer: \(headerLines.first?.prefix(80) ?? "")")
+            throw HTTPClient.Failure(description: "not an HTTP answer: \(String(decoding: headerLines.first?.prefix(80) ?? [], as: UTF8.self))")
         }
         var length: String?
         var chunked = false
         var closes = false
         for line in headerLines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingSpaces().lowercased()
-            switch name {
-            case "content-length": length = value
-            case "transfer-encoding": chunked = value.contains("chunked")
-            case "connection": closes = value.contains("close")
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let value = line[(colon + 1)...]
+            switch Self.lowercased(line[..<colon]) {
+            case "content-length": length = Self.lowercased(Self.trimmed(value))
+            case "transfer-encoding": chunked = Self.tokens(value).contains("chunked")
+            case "connection": closes = Self.tokens(value).contains("close")
             default: break
             }
         }
@@ -213,8 +212,8 @@ private struct ResponseReader {
     }
 
     /// The lines of the status and headers (the blank line consumed), or of the trailers.
-    private mutating func readHeaders(_ what: String = "header block") throws(HTTPClient.Failure) -> [String] {
-        var lines: [String] = []
+    private mutating func readHeaders(_ what: String = "header block") throws(HTTPClient.Failure) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
         let start = position
         while true {
             let line = try readLine()
@@ -230,7 +229,7 @@ private struct ResponseReader {
         var body: [UInt8] = []
         while true {
             let line = try readLine()
-            let digits = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces() } ?? ""
+            let digits = String(decoding: Self.trimmed(line.split(separator: UInt8(ascii: ";"), maxSplits: 1, omittingEmptySubsequences: false)[0]), as: UTF8.self)
             let size = try size(digits, radix: 16, of: "chunk size", within: maxBodyBytes - body.count)
             if size == 0 {
                 _ = try readHeaders("trailer block")
@@ -240,6 +239,23 @@ private struct ResponseReader {
             body += buffer[position..<position + size]
             position += size + 2
         }
+    }
+
+    /// `bytes` without the spaces and tabs at both ends.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return [] }
+        return bytes[first...last]
+    }
+
+    /// `bytes` as text, its ASCII letters in lower case (header names and their tokens are ASCII).
+    private static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// A header's comma-separated tokens, trimmed and in lower case (`Connection: keep-alive, close`).
+    private static func tokens(_ value: ArraySlice<UInt8>) -> [String] {
+        value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { lowercased(trimmed($0)) }
     }
 
     /// `text` as a size: digits only (in `radix`), at most `limit`.
@@ -258,13 +274,13 @@ private struct ResponseReader {
     }
 
     /// The next line (without its CRLF).
-    private mutating func readLine() throws(HTTPClient.Failure) -> String {
+    private mutating func readLine() throws(HTTPClient.Failure) -> [UInt8] {
         var searched = position
         while true {
             if let end = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[position..<end].last == UInt8(ascii: "\r") ? buffer[position..<end - 1] : buffer[position..<end]
                 position = end + 1
-                return String(decoding: line, as: UTF8.self)
+                return Array(line)
             }
             guard buffer.count - position < Self.maxHeaderBytes else {
                 throw HTTPClient.Failure(description: "a line longer than \(Self.maxHeaderBytes) bytes in the answer")
@@ -289,30 +305,22 @@ private struct ResponseReader {
         guard buffer.count <= maxAnswerBytes else {
             throw HTTPClient.Failure(description: "an answer larger than \(maxAnswerBytes) bytes as sent (head, framing and body)")
         }
-        var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                buffer += chunk[..<count]
-                return true
+            // Received on the stack, not into a new zero-filled array each time.
+            let (count, error) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { chunk in
+                let count = recv(socket, chunk.baseAddress, chunk.count, 0)
+                if count > 0 { buffer.append(contentsOf: chunk[..<count]) }
+                return (count, errno)
             }
+            if count > 0 { return true }
             if count == 0 { return false }
-            if errno == EAGAIN || errno == EINTR {
+            if error == EAGAIN || error == EINTR {
                 try HTTPClient.waitFor(Int16(POLLIN), on: socket, deadline: deadline)
-            } else if errno == ECONNRESET {
+            } else if error == ECONNRESET {
                 throw HTTPClient.Failure(description: "the server reset the connection", stale: buffer.isEmpty)
             } else {
-                throw HTTPClient.Failure(description: "cannot receive: \(HTTPClient.systemError())")
+                throw HTTPClient.Failure(description: "cannot receive: \(String(cString: strerror(error)))")
             }
         }
-    }
-}
-
-extension StringProtocol {
-    /// Without the spaces and tabs at both ends.
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[start...end])
     }
 }

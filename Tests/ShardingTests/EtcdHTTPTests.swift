@@ -41,7 +41,8 @@ import TestTiers
     }
 
     @Test func aChunkedAnswerIsJoined() throws {
-        let chunked = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        // Header names in any case, values' tokens too, around spaces and tabs.
+        let chunked = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ntransfer-ENCODING:\t Chunked \r\n\r\n"
             + "7;ext=1\r\n{\"resul\r\n" + "C\r\nt\":{\"TTL\":5}\r\n" + "2\r\n}\n\r\n" + "0\r\nX-Trailer: yes\r\n\r\n"
         let server = try ScriptedServer([.answer(Array(chunked.utf8)), .answer(Self.answer("{}"))])
         let client = HTTPClient(host: "127.0.0.1", port: server.port)
@@ -62,7 +63,7 @@ import TestTiers
     }
 
     @Test func connectionCloseIsHonoured() throws {
-        let closing = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 4\r\n\r\nbusy"
+        let closing = "HTTP/1.1 503 Service Unavailable\r\nCONNECTION: keep-alive,Close\r\ncontent-length:4\r\n\r\nbusy"
         let server = try ScriptedServer([.answer(Array(closing.utf8)), .answer(Self.answer("ok"))])
         let client = HTTPClient(host: "127.0.0.1", port: server.port)
         let first = try client.post("/a", body: [], contentType: "text/plain", timeout: 5)
