@@ -250,13 +250,6 @@ public func makeTemporaryFolder(_ prefix: String) throws -> String {
     return String(cString: made)
 }
 
-/// Whether `child` stopped because a port it was to listen on was taken (the port was free when
-/// `freeTCPPort` chose it: another process bound it first), so that starting it again on other
-/// ports is the way on.
-public func lostItsPort(_ child: ChildProcess) -> Bool {
-    !child.isRunning && child.stderr.contains("address already in use")
-}
-
 /// A TCP port of 127.0.0.1 free right now (the kernel's pick for port 0).
 public func freeTCPPort() throws -> Int {
     let (descriptor, port) = try listenOnFreeTCPPort()

@@ -25,33 +25,13 @@ public final class EtcdCluster {
         let data = onDisk ? folder + "/data" : EtcdServer.dataFolder(folder)
         self.folder = folder
         self.data = data
-        // Free ports are not reserved (`EtcdServer`): when another process took one first, every
-        // member starts again on new ones.
-        var attempt = 1
-        while true {
-            let (endpoints, members) = try Self.launch(count, binary: binary, folder: folder, data: data)
-            let deadline = Date(timeIntervalSinceNow: 30)
-            var waiting = Array(endpoints.indices)
-            while !waiting.isEmpty, Date() < deadline, members.allSatisfy(\.isRunning) {
-                waiting.removeAll { (try? EtcdClient(endpoint: endpoints[$0], timeout: 1).list(prefix: "/")) != nil }
-                if !waiting.isEmpty { usleep(50_000) }
-            }
-            if waiting.isEmpty {
-                self.endpoints = endpoints
-                self.members = members
-                return
-            }
-            Self.stop(members)
-            guard attempt < EtcdServer.attempts, members.contains(where: lostItsPort) else {
-                throw ProcessError("etcd members \(waiting) did not serve clients:\n\(members.map { $0.logTail() }.joined(separator: "\n"))")
-            }
-            try? FileManager.default.removeItem(atPath: data)
-            attempt += 1
-        }
+        let started = try EtcdStart.members(timeout: 30, data: data) { try Self.launch(count, binary: binary, folder: folder, data: data) }
+        endpoints = started.map(\.endpoint)
+        members = started.map(\.process)
     }
 
-    /// Starts `count` members on free ports; returns their client URLs and processes.
-    private static func launch(_ count: Int, binary: String, folder: String, data: String) throws -> ([String], [ChildProcess]) {
+    /// Starts `count` members on free ports.
+    private static func launch(_ count: Int, binary: String, folder: String, data: String) throws -> [EtcdStart.Member] {
         var ports = Set<Int>()
         while ports.count < 2 * count { ports.insert(try freeTCPPort()) }
         let sorted = ports.sorted()
@@ -74,7 +54,7 @@ public final class EtcdCluster {
                 ],
                 environment: environment, logPath: "\(folder)/m\(index).log")
         }
-        return (clients, members)
+        return Array(zip(clients, members))
     }
 
     deinit {
@@ -101,11 +81,5 @@ public final class EtcdCluster {
         _ = members[index].waitForExit(timeout: 10)
     }
 
-    private func stopAll() { Self.stop(members) }
-
-    /// Kills `members` with SIGKILL and waits until they are gone.
-    private static func stop(_ members: [ChildProcess]) {
-        for member in members { member.signal(SIGKILL) }
-        for member in members { _ = member.waitForExit(timeout: 5) }
-    }
+    private func stopAll() { EtcdStart.stop(members) }
 }

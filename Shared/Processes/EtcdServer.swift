@@ -26,14 +26,12 @@ public final class EtcdServer {
             throw ProcessError("etcd is not installed (apt-get install -y etcd-server; Scripts/test does it)")
         }
         ownsFolder = folder == nil
-        self.folder = try folder ?? makeTemporaryFolder("monster-bus-etcd-")
-        data = Self.dataFolder(self.folder)
-        // A port free when chosen is not reserved: another process (an outgoing connection's
-        // local port, too) may take it before etcd binds it. Then etcd starts again on others.
-        var attempt = 1
-        while true {
-            let clientPort = try ports(), peerPort = try ports()
-            let endpoint = "http://127.0.0.1:\(clientPort)", peer = "http://127.0.0.1:\(peerPort)"
+        let folder = try folder ?? makeTemporaryFolder("monster-bus-etcd-")
+        let data = Self.dataFolder(folder)
+        self.folder = folder
+        self.data = data
+        let started = try EtcdStart.members(timeout: 20, data: data) {
+            let endpoint = "http://127.0.0.1:\(try ports())", peer = "http://127.0.0.1:\(try ports())"
             let child = try ChildProcess(
                 name: "etcd", executable: binary,
                 arguments: [
@@ -41,25 +39,12 @@ public final class EtcdServer {
                     "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer, "--initial-cluster", "monsterbus=\(peer)",
                     "--log-level", "warn",
                 ],
-                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ETCD") }, logPath: self.folder + "/etcd.log")
-            let deadline = Date(timeIntervalSinceNow: 20)
-            while Date() < deadline, child.isRunning {
-                if (try? EtcdClient(endpoint: endpoint, timeout: 1).list(prefix: "/")) != nil {
-                    self.endpoint = endpoint
-                    self.child = child
-                    return
-                }
-                usleep(50_000)
-            }
-            child.stop()
-            guard attempt < Self.attempts, lostItsPort(child) else { throw ProcessError("etcd did not start:\n\(child.logTail())") }
-            try? FileManager.default.removeItem(atPath: data)
-            attempt += 1
+                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ETCD") }, logPath: folder + "/etcd.log")
+            return [(endpoint, child)]
         }
+        endpoint = started[0].endpoint
+        child = started[0].process
     }
-
-    /// How many times etcd is started on new ports when another process took one of them first.
-    static let attempts = 5
 
     deinit {
         child.signal(SIGKILL)

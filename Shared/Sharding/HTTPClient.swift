@@ -185,7 +185,7 @@ private struct ResponseReader {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
             let value = line[(colon + 1)...]
             switch Self.lowercased(line[..<colon]) {
-            case "content-length": length = Self.lowercased(Self.trimmed(value))
+            case "content-length": length = String(decoding: Self.trimmed(value), as: UTF8.self)
             case "transfer-encoding": chunked = Self.tokens(value).contains("chunked")
             case "connection": closes = Self.tokens(value).contains("close")
             default: break
@@ -229,7 +229,8 @@ private struct ResponseReader {
         var body: [UInt8] = []
         while true {
             let line = try readLine()
-            let digits = String(decoding: Self.trimmed(line.split(separator: UInt8(ascii: ";"), maxSplits: 1, omittingEmptySubsequences: false)[0]), as: UTF8.self)
+            // The size, before any extension (`7;ext=1`).
+            let digits = String(decoding: Self.trimmed(line.prefix { $0 != UInt8(ascii: ";") }), as: UTF8.self)
             let size = try size(digits, radix: 16, of: "chunk size", within: maxBodyBytes - body.count)
             if size == 0 {
                 _ = try readHeaders("trailer block")

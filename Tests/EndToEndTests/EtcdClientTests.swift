@@ -58,7 +58,9 @@ import TestTiers
     /// A port chosen free and taken by another process before etcd binds it: etcd starts again
     /// on other ports, rather than the test failing.
     @Test func anEtcdWhosePortWasTakenFirstStartsOnAnother() throws {
-        let taken = try ListeningSocket()
+        // A port another process holds.
+        let taken = try listenOnFreeTCPPort()
+        defer { close(taken.descriptor) }
         var offered: [Int] = []
         let etcd = try EtcdServer(ports: {
             offered.append(offered.isEmpty ? taken.port : try freeTCPPort())
@@ -140,14 +142,4 @@ import TestTiers
         let since = String(instance.stderr.dropFirst(mark))
         #expect(!since.contains("stops deciding") && !since.contains("shard members:"), "\(since)")
     }
-}
-
-/// A TCP socket listening on a free port of 127.0.0.1 until dropped: a port another process holds.
-private final class ListeningSocket {
-    let descriptor: Int32
-    let port: Int
-
-    init() throws { (descriptor, port) = try listenOnFreeTCPPort() }
-
-    deinit { close(descriptor) }
 }
