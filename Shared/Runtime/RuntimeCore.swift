@@ -214,7 +214,11 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             nextReadyPing = now.monotonic + readyRetry
             readyRetry = min(readyRetry * 2, 0.25)
         }
-        return outgoing + subscriptionChanges() + messagesOfItsOwn()
+        // Most passes add nothing: no array is put together for them.
+        let changes = subscriptionChanges(), own = messagesOfItsOwn()
+        if !changes.isEmpty { outgoing += changes }
+        if !own.isEmpty { outgoing += own }
+        return outgoing
     }
 
     /// What the handler publishes on its own, once the path through the bus is live (kept until then).
@@ -260,12 +264,12 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             counters.ignored += 1
             return []
         }
-        let verdict = window.check(id: envelope.id, sent: sent, now: now.wall)
+        let verdict = envelope.type.isOrderedBySequence ? .fresh(sent: sent) : window.check(id: envelope.id, sent: sent, now: now.wall)
         let reply: Reply
         var fresh: Double?
         switch verdict {
         case .fresh(let sent):
-            fresh = sent
+            fresh = envelope.type.isOrderedBySequence ? nil : sent
             reply = handler.handle(envelope)
             // A read nobody waits for (`Routing.quietReaders`), which published nothing: no ack.
             if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true {

@@ -49,6 +49,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// every quarter second until the wait for it is over (one message may come before the
     /// member hears the bus): until when, and when next.
     private var handoverDone: [String: (until: Double, next: Double)] = [:]
+    /// The soonest `next` of `handoverDone`: until then a loop pass has nothing of it to say.
+    private var nextHandoverDone = Double.infinity
     /// The bucket topics subscribed to now (`type/BB` for each `.byDevice` handled type).
     private var bucketTopics: Set<String> = []
     /// The membership generation `bucketTopics` was computed for.
@@ -119,15 +121,17 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// devices forgotten for being idle.
     public mutating func messagesOfItsOwn() -> [Effect] {
         defer { unsent = [] }
-        guard !handoverDone.isEmpty, let epoch = membership.view.epoch else { return unsent }
-        // Said after the devices, on the same socket: each gainer stops waiting for this instance.
+        guard !handoverDone.isEmpty else { return unsent }
         let now = monotonic()
+        guard now >= nextHandoverDone, let epoch = membership.view.epoch else { return unsent }
+        // Said after the devices, on the same socket: each gainer stops waiting for this instance.
         handoverDone = handoverDone.filter { now < $0.value.until }
         for (gainer, times) in handoverDone.sorted(by: { $0.key < $1.key }) where now >= times.next {
             sequence += 1
             unsent.append(Effect(.replica(Replica(standby: gainer, owner: me, epoch: epoch, sequence: sequence, snapshot: nil))))
             handoverDone[gainer]?.next = now + 0.25
         }
+        nextHandoverDone = handoverDone.values.map(\.next).min() ?? .infinity
         return unsent
     }
 
@@ -242,6 +246,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             awaitingHandover = [:]
             handedOver = [:]
             handoverDone = [:]
+            nextHandoverDone = .infinity
             table = ShardTable(members: [])
             isMember = false
             return
@@ -283,6 +288,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             }
         }
         for gainer in gainers { handoverDone[gainer] = (now + handoverSeconds, now) }
+        if !gainers.isEmpty { nextHandoverDone = now }
         for device in Array(copies.copies.keys) {
             let bucket = ShardTable.bucket(of: device)
             if table.owner(ofBucket: bucket) == me, recent[device] == nil, let copy = copies.remove(device) {

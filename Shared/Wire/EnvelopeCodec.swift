@@ -109,11 +109,16 @@ public struct EnvelopeCodec: Sendable {
     /// The topic frame a sender writes: an answer's type and key (`Envelope.topicKey`: its
     /// presentation's style first, then its `replyTo`), a message for one instance its type and
     /// key too, any other message's type alone (the bus keys a device's request, and a broadcast
-    /// has no key). One with a `replyTo` is taken from
-    /// `topics` when it holds it.
+    /// has no key). One with a `replyTo` or for one instance is taken from `topics` when it holds it.
     static func topicFrame(of envelope: Envelope, topics: inout TopicMemo?) -> [UInt8] {
         let type = envelope.type
-        if type.addressing == .toInstance { return Array(envelope.topic.utf8) }
+        if type.addressing == .toInstance {
+            // The service, then the instance (`Envelope.topicKeyParts`).
+            guard let instance = Topic.instance(of: envelope.body) else { return Topic.frame(type, envelope.service) }
+            let make = { Topic.frame(type, envelope.service, instance) }
+            guard topics != nil else { return make() }
+            return topics!.frame(type, style: nil, service: envelope.service, replyTo: instance, make: make)
+        }
         guard type.addressing == .toClient else { return type.topicFrame }
         let style = Topic.style(of: envelope.body)
         guard let replyTo = envelope.replyTo else { return style.map { Topic.frame(type, $0.rawValue) } ?? type.topicFrame }
@@ -301,7 +306,7 @@ public struct EnvelopeCodec: Sendable {
         if let device, device.text.isEmpty || device.text.utf8.count > 64 {
             throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
         }
-        if let traceparent, TraceContext(traceparent: traceparent.text) == nil {
+        if let traceparent, !TraceContext.isValid(traceparent: traceparent.text) {
             throw MessageError(.badShape, "traceparent must be 00-<32 hex trace id>-<16 hex span id>-<2 hex flags> (W3C Trace Context)")
         }
         if let parentSpan, !TraceContext.isSpanId(parentSpan.text) {

@@ -1,13 +1,15 @@
 import Domain
 
 /// The topic frames a sender wrote lately, by what each was made of (the type, the style of the
-/// presentation it carried, the asking client's address): an answer's frame is the same from
-/// message to message while its client is, and is then that array again (a retain) rather than
-/// a new one. A sender's own, used on its one thread.
+/// presentation it carried, the asking client's address; for a message to one instance, the
+/// sender's service and that instance): an answer's frame is the same from message to message
+/// while its client is, and is then that array again (a retain) rather than a new one. A
+/// sender's own, used on its one thread.
 public struct TopicMemo {
     private struct Entry {
         let type: MessageType
         let style: PresentationStyle?
+        let service: String?
         let replyTo: String
         let frame: [UInt8]
     }
@@ -22,16 +24,18 @@ public struct TopicMemo {
     /// Nothing kept yet.
     public init() {}
 
-    /// The frame of `type` with `style` to `replyTo`: the one kept, else `make()`'s, kept.
-    mutating func frame(_ type: MessageType, style: PresentationStyle?, replyTo: String, make: () -> [UInt8]) -> [UInt8] {
+    /// The frame of `type` with `style` to `replyTo` (from `service` to the instance `replyTo`,
+    /// for a message to one instance): the one kept, else `make()`'s, kept.
+    mutating func frame(_ type: MessageType, style: PresentationStyle?, service: String? = nil, replyTo: String, make: () -> [UInt8]) -> [UInt8] {
         let kept: [UInt8]? = entries.withUnsafeBufferPointer { entries in
-            for index in entries.indices where entries[index].type == type && entries[index].style == style && entries[index].replyTo == replyTo {
+            for index in entries.indices
+            where entries[index].type == type && entries[index].style == style && entries[index].replyTo == replyTo && entries[index].service == service {
                 return entries[index].frame
             }
             return nil
         }
         if let kept { return kept }
-        let entry = Entry(type: type, style: style, replyTo: replyTo, frame: make())
+        let entry = Entry(type: type, style: style, service: service, replyTo: replyTo, frame: make())
         if entries.count < Self.capacity {
             entries.append(entry)
         } else {

@@ -32,6 +32,13 @@ public struct TraceContext: Sendable, Equatable {
         self.init(traceId: parts.0, spanId: parts.1, flags: parts.2)
     }
 
+    /// Whether `traceparent` is one `init?(traceparent:)` reads, checked without making its parts
+    /// (every message a process receives is checked so).
+    public static func isValid(traceparent: String) -> Bool {
+        var text = traceparent
+        return text.withUTF8 { isTraceparent($0) }
+    }
+
     /// Whether `bytes` are a version `00` `traceparent` in the W3C form.
     private static func isTraceparent(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count == 55 && bytes[0] == UInt8(ascii: "0") && bytes[1] == UInt8(ascii: "0")

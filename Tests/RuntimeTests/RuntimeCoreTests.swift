@@ -18,7 +18,7 @@ import TestTiers
         var publishesALayout = false
         /// Who publishes the acknowledgement.
         var acknowledgement = Reply.Acknowledgement.published
-        let handledTypes: [MessageType] = [.tap]
+        var handledTypes: [MessageType] = [.tap]
         mutating func handle(_ envelope: Envelope) -> Reply {
             handledCount += 1
             return Reply([
@@ -277,6 +277,26 @@ import TestTiers
         #expect(error.offendingId == "tap-1")
         #expect(core.handler.handledCount == 0)
         #expect(core.counters.refusedOverload == 1 && core.counters.errors == 1)
+    }
+
+    /// An update between instances is ordered by its sequence, not by the delivery window: taken
+    /// however late, and a repeat of it goes to the handler again (which answers it), not
+    /// answered from the window, which remembers no such id.
+    @Test func anUpdateIsNeitherCheckedNorRememberedByTheDeliveryWindow() throws {
+        var core = core(Handler(handledTypes: [.tap, .replica]))
+        let update = try codec.frames(Envelope(
+            id: "update-1", correlationId: "tap-1", service: "test-service", device: "d1", seq: 1, time: "2026-11-30T03:14:39.123Z",
+            body: .replica(Replica(standby: "test-service", owner: "pp-1", epoch: 1, sequence: 1, snapshot: nil))))
+        for late in [31.0, 32.0] {
+            let sent = try envelopes(core.received(update, now: at(RuntimeCoreTests.wall + late)))
+            #expect(sent.map(\.type) == [.unchanged, .forget, .ack])
+            #expect(ack(sent.last)?.duplicate == false)
+        }
+        #expect(core.handler.handledCount == 2)
+        #expect(core.counters.refusedOverload == 0 && core.counters.duplicates == 0)
+        // A tap is still checked: its repeat is the window's duplicate.
+        _ = core.received(try tap(), now: at())
+        #expect(ack(try envelopes(core.received(try tap(), now: at())).last)?.duplicate == true)
     }
 
     @Test func aTimeAheadOfTheClockIsRefusedAsBadTime() throws {

@@ -60,12 +60,18 @@ import TestTiers
             .presented(Presented(presentation: popover, reason: "tap")),
             .dismissed(Dismissed(presentation: popover, reason: "button", button: nil, buttonIndex: nil)),
             .pong(Pong(service: "presentation-policy", version: "1", pid: 1)),
+            .replica(Replica(standby: "pp-b", owner: "pp-a", epoch: 1, sequence: 1, snapshot: nil)),
+            .replica(Replica(standby: "pp-c", owner: "pp-a", epoch: 1, sequence: 2, snapshot: nil)),
         ]
-        for round in 0..<40 {
+        for round in 0..<70 {
             var envelope = Samples.envelope(bodies[round % bodies.count])
             envelope.replyTo = [nil, "0123456789abcdef", "fedcba9876543210"][(round / 3) % 3]
+            envelope.service = ["presentation-policy", "input-handling"][(round / 5) % 2]
             let kept = try codec.frames(envelope, using: writer, memo: &memo, topics: &topics)
             #expect(kept == (try codec.frames(envelope)), "round \(round)")
+            // What every sender writes: the type, then the key (the bus's routing reads it).
+            let key = envelope.type.addressing == .broadcast || envelope.type.addressing == .byDevice ? nil : envelope.topicKey
+            #expect(kept[0] == Array(Topic.name(envelope.type, key: key).utf8), "round \(round)")
         }
     }
 

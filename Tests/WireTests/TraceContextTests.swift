@@ -23,6 +23,12 @@ import TestTiers
     ])
     func malformedTraceparentsAreRefused(_ text: String) {
         #expect(TraceContext(traceparent: text) == nil)
+        #expect(!TraceContext.isValid(traceparent: text))
+    }
+
+    @Test func aWellFormedTraceparentIsValid() {
+        #expect(TraceContext.isValid(traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+        #expect(TraceContext.isValid(traceparent: TraceContext.newTrace().traceparent))
     }
 
     @Test func aChildKeepsTheTraceWithASpanOfItsOwn() throws {
