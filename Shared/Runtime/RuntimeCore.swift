@@ -264,12 +264,14 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             counters.ignored += 1
             return []
         }
-        let verdict = envelope.type.isOrderedBySequence ? .fresh(sent: sent) : window.check(id: envelope.id, sent: sent, now: now.wall)
+        // A standby's update is ordered by its sequence: the window neither checks nor remembers it.
+        let sequenced = envelope.type.isOrderedBySequence
+        let verdict = sequenced ? .fresh(sent: sent) : window.check(id: envelope.id, sent: sent, now: now.wall)
         let reply: Reply
         var fresh: Double?
         switch verdict {
         case .fresh(let sent):
-            fresh = envelope.type.isOrderedBySequence ? nil : sent
+            fresh = sequenced ? nil : sent
             reply = handler.handle(envelope)
             // A read nobody waits for (`Routing.quietReaders`), which published nothing: no ack.
             if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true {

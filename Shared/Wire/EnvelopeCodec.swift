@@ -117,14 +117,14 @@ public struct EnvelopeCodec: Sendable {
             guard let instance = Topic.instance(of: envelope.body) else { return Topic.frame(type, envelope.service) }
             let make = { Topic.frame(type, envelope.service, instance) }
             guard topics != nil else { return make() }
-            return topics!.frame(type, style: nil, service: envelope.service, replyTo: instance, make: make)
+            return topics!.frame(type, style: nil, service: envelope.service, key: instance, make: make)
         }
         guard type.addressing == .toClient else { return type.topicFrame }
         let style = Topic.style(of: envelope.body)
         guard let replyTo = envelope.replyTo else { return style.map { Topic.frame(type, $0.rawValue) } ?? type.topicFrame }
         let make = { Topic.frame(type, style?.rawValue ?? replyTo, style == nil ? nil : replyTo) }
         guard topics != nil else { return make() }
-        return topics!.frame(type, style: style, replyTo: replyTo, make: make)
+        return topics!.frame(type, style: style, key: replyTo, make: make)
     }
 
     /// The two frames of `envelope` on the wire: its topic (`topicFrame(of:)`) and its JSON.

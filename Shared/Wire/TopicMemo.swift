@@ -10,7 +10,8 @@ public struct TopicMemo {
         let type: MessageType
         let style: PresentationStyle?
         let service: String?
-        let replyTo: String
+        /// The asking client's address, or the instance a message is for.
+        let key: String
         let frame: [UInt8]
     }
 
@@ -24,18 +25,18 @@ public struct TopicMemo {
     /// Nothing kept yet.
     public init() {}
 
-    /// The frame of `type` with `style` to `replyTo` (from `service` to the instance `replyTo`,
+    /// The frame of `type` with `style` to the client `key` (from `service` to the instance `key`,
     /// for a message to one instance): the one kept, else `make()`'s, kept.
-    mutating func frame(_ type: MessageType, style: PresentationStyle?, service: String? = nil, replyTo: String, make: () -> [UInt8]) -> [UInt8] {
+    mutating func frame(_ type: MessageType, style: PresentationStyle?, service: String? = nil, key: String, make: () -> [UInt8]) -> [UInt8] {
         let kept: [UInt8]? = entries.withUnsafeBufferPointer { entries in
             for index in entries.indices
-            where entries[index].type == type && entries[index].style == style && entries[index].replyTo == replyTo && entries[index].service == service {
+            where entries[index].type == type && entries[index].style == style && entries[index].key == key && entries[index].service == service {
                 return entries[index].frame
             }
             return nil
         }
         if let kept { return kept }
-        let entry = Entry(type: type, style: style, service: service, replyTo: replyTo, frame: make())
+        let entry = Entry(type: type, style: style, service: service, key: key, frame: make())
         if entries.count < Self.capacity {
             entries.append(entry)
         } else {
