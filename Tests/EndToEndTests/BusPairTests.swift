@@ -169,8 +169,8 @@ import TestTiers
     @Test func theMonitorCountsEachActionOnce() throws {
         let stack = try Stack(buses: .pair, environment: ["MONITOR_ADDRESS": "http://127.0.0.1:0"])
         let url = try MonitorCheck.start(in: stack)
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while httpGet(url, "/healthz")?.status != 200 && Date() < deadline {}
+        let ready = stack.processes["monitor"]?.waitForStderr(timeout: 15) { $0.contains("ready: heard its own ping") } ?? false
+        #expect(ready, "the monitor never said it was ready")
         #expect(httpGet(url, "/healthz")?.status == 200, "the monitor never heard its own ping")
         #expect(try stack.gateway(["--device", "ipad", "tap", "add"]).status == 0)
         #expect(try stack.gateway(["--device", "ipad", "tap", "outside"]).status == 0)

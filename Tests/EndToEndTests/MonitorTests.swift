@@ -65,8 +65,8 @@ final class MonitorTests {
     /// for what the stack did — two taps answered, one refused, a describe — with every service
     /// heard (MetricsLabelsTests checks each label's value of the rendering exactly).
     @Test func theLiveMetricsCarryEverySeriesWithItsLabels() throws {
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while httpGet(url, "/healthz")?.status != 200 && Date() < deadline {}
+        let ready = stack.processes["monitor"]?.waitForStderr(timeout: 15) { $0.contains("ready: heard its own ping") } ?? false
+        #expect(ready, "the monitor never said it was ready")
         #expect(httpGet(url, "/healthz")?.status == 200, "the monitor never heard its own ping")
         #expect(try stack.gateway(["--device", "ipad", "tap", "add"]).status == 0)
         #expect(try stack.gateway(["--device", "ipad", "tap", "outside"]).status == 0)
@@ -76,6 +76,7 @@ final class MonitorTests {
         let services = ["bus", "input-handling", "presentation-policy", "roster"]
         let tap = #"action="device.tap""#, describe = #"action="device.describe""#
         var samples: [String: String] = [:]
+        let deadline = Date(timeIntervalSinceNow: 15)
         repeat {
             samples = Self.samples(httpGet(url, "/metrics")?.body ?? "")
         } while Date() < deadline && !(samples["monsterbus_actions_total{\(tap),outcome=\"refused\"}"] == "1"

@@ -42,6 +42,7 @@ enum MonitorBus {
             let codec = bus.codec
             var nextTick = 0.0
             var unreadable: UInt64 = 0
+            var saidReady = false
             send(hub.update { model, _ in model.startRequests() }, bus: bus, hub: hub, log: log)
             while let (items, dropped) = queue.take(timeout: 0.05) {
                 let decoded = items.compactMap { item -> (Envelope, Double)? in
@@ -51,7 +52,7 @@ enum MonitorBus {
                 unreadable += UInt64(items.count - decoded.count)
                 let waiting = UInt64(queue.count)
                 let now = Timestamp.monotonic()
-                let requests = hub.update { model, counters in
+                let (requests, ready) = hub.update { model, counters in
                     counters.received += UInt64(items.count)
                     counters.dropped += dropped
                     counters.queued = waiting
@@ -62,7 +63,12 @@ enum MonitorBus {
                         requests += model.tick(now: now)
                         nextTick = now + 0.1
                     }
-                    return requests
+                    return (requests, model.isReady)
+                }
+                // Said once, when /healthz turns 200: what a supervisor or a test can wait for.
+                if ready && !saidReady {
+                    saidReady = true
+                    log.info("ready: heard its own ping through the bus")
                 }
                 if dropped > 0 { log.warn("could not keep up: dropped \(dropped) message(s); describing every device again") }
                 send(requests, bus: bus, hub: hub, log: log)
