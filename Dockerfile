@@ -5,7 +5,7 @@
 #   runtime           (default, last stage) builds the binaries in SWIFT_IMAGE, then copies them
 #                     onto RUNTIME_IMAGE. Needs a registry for both base images.
 #   runtime-prebuilt  takes binaries built on the host (`swift build -c release
-#                     --static-swift-stdlib`) from bin/ in the build context, onto RUNTIME_IMAGE,
+#                     --static-swift-stdlib --product NAME`) from bin/ in the build context, onto RUNTIME_IMAGE,
 #                     which may be a locally imported image (Scripts/compose-smoke makes one
 #                     with debootstrap). Needs no registry and no Swift image.
 #
@@ -68,10 +68,12 @@ WORKDIR /src
 # The whole package (less what .dockerignore leaves out): Package.swift names test targets too,
 # whose folders must exist, and whatever folder it names next is there without a change here.
 COPY . ./
+# Product by product: the tests' targets import Swift Testing, which the static standard
+# library does not have.
 RUN set -eux; \
-    swift build -c release --static-swift-stdlib; \
     install -d /out; \
     for b in bus presentation-policy roster input-handling gateway monitor; do \
+        swift build -c release --static-swift-stdlib --product "$b"; \
         install -m 0755 ".build/release/$b" "/out/$b"; \
         strip "/out/$b"; \
     done
