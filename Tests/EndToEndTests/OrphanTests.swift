@@ -65,4 +65,28 @@ import TestTiers
             #expect(helper.waitForLine(timeout: 5) { $0.hasPrefix("pid \(pid): parent ") && $0.hasSuffix("exited, leaving") ? true : nil } == true, "\(name): \(helper.stderr)")
         }
     }
+
+    /// `MONSTERBUS_PARENT_PID` may name any running process, pid 1 too (a container's init, or
+    /// the parent of a process it adopted); what is not a pid is said and ignored; a process
+    /// already gone ends the program at once.
+    @Test func theParentMayBeAnyRunningProcessAndWhatIsNotAPidIsSaid() throws {
+        func gateway(parent: String) throws -> CommandResult {
+            try runToCompletion(
+                URL(fileURLWithPath: "/usr/bin/env"), ["MONSTERBUS_PARENT_PID=\(parent)", Products.url("gateway").path, "--version"],
+                environment: ProcessInfo.processInfo.environment)
+        }
+        let underInit = try gateway(parent: "1")
+        #expect(underInit.status == 0 && underInit.stdout.hasPrefix("gateway "), "\(underInit.stdout)\(underInit.stderr)")
+        #expect(underInit.stderr.isEmpty, "\(underInit.stderr)")
+        for text in ["0", "-4", "abc"] {
+            let result = try gateway(parent: text)
+            #expect(result.status == 0 && result.stderr.contains("MONSTERBUS_PARENT_PID=\(text) is not a pid: ignored"), "\(text): \(result.stderr)")
+        }
+        let exited = Process()
+        exited.executableURL = URL(fileURLWithPath: "/bin/true")
+        try exited.run()
+        exited.waitUntilExit()
+        let orphan = try gateway(parent: String(exited.processIdentifier))
+        #expect(orphan.status == 1 && orphan.stderr.contains("has already exited, leaving"), "\(orphan.stderr)")
+    }
 }
