@@ -97,22 +97,20 @@ final class HTTPClient: Sendable {
                 reason = Self.systemError()
                 continue
             }
-            if Glibc.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
-            if errno == EINPROGRESS {
+            var error = Glibc.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 ? 0 : errno
+            // Non-blocking: the connection completes (or fails) later, and says so in SO_ERROR.
+            if error == EINPROGRESS {
                 do {
                     try Self.waitFor(Int16(POLLOUT), on: socket, deadline: deadline)
-                    var error: Int32 = 0
-                    var size = socklen_t(MemoryLayout<Int32>.size)
-                    getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &size)
-                    if error == 0 { return socket }
-                    reason = String(cString: strerror(error))
                 } catch {
                     close(socket)
                     throw error
                 }
-            } else {
-                reason = Self.systemError()
+                var size = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &size)
             }
+            if error == 0 { return socket }
+            reason = String(cString: strerror(error))
             close(socket)
         }
         throw Failure(description: "cannot connect: \(reason)")

@@ -31,6 +31,24 @@ import TestTiers
         #expect(wire.model.devices["ipad"]?.state?.popoverArrowDirection == .unknown)
     }
 
+    /// input-handling's part follows its messages: an input view shown sets the first responder
+    /// it belongs to; hidden, the view and its first responder go, and the picker stays created.
+    @Test func anInputViewShownThenHiddenSetsThenClearsTheFirstResponder() {
+        var wire = Wire()
+        _ = wire.ready()
+        wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        let none = InputState(firstResponder: nil, input: nil, weaponPickerCreated: false)
+        wire.deliver(wire.envelope(.inputState(none), from: "input-handling", device: "ipad"))
+        #expect(wire.model.devices["ipad"]?.input == none)
+        let picker = InputView(
+            view: "weapon-picker", responder: "weapon", width: 768, height: 110,
+            frame: Rect(x: 0, y: 914, width: 768, height: 110), buttons: ["fire", "close"])
+        wire.deliver(wire.envelope(.inputShown(InputShown(input: picker, created: true, reason: "first-responder")), from: "input-handling", device: "ipad"))
+        #expect(wire.model.devices["ipad"]?.input == InputState(firstResponder: "weapon", input: picker, weaponPickerCreated: true))
+        wire.deliver(wire.envelope(.inputHidden(InputHidden(input: picker, reason: "closed")), from: "input-handling", device: "ipad"))
+        #expect(wire.model.devices["ipad"]?.input == InputState(firstResponder: nil, input: nil, weaponPickerCreated: true))
+    }
+
     @Test func aDeviceThePolicyDoesNotKnowIsForgottenWithItsReason() {
         var wire = Wire()
         _ = wire.ready()
@@ -70,6 +88,9 @@ import TestTiers
         let html = MonitorFragments.timeline(wire.model)
         #expect(html.contains("popover add from bar button add"))
         #expect(html.contains("presentation-policy"))
+        // Each hop's latency as the monitor saw it, from what caused it: the decision a
+        // millisecond after the action (the wire delivers one a millisecond).
+        #expect(html.contains("(seen +1.00 ms)"), "\(html)")
     }
 
     @Test func anActionNobodyAcknowledgesExpiresAfterThirtySeconds() {

@@ -38,12 +38,14 @@ import TestTiers
     /// An id holding DEL (U+007F) or a C1 control is refused bad-shape, wherever it stands in
     /// the id (the first eight bytes are checked a word at a time).
     @Test func anIdWithDeleteOrAC1ControlIsRefused() throws {
-        for id in ["a\u{7F}", "abcdefghij\u{7F}", "\u{7F}bcdefghijk", "abcdefghijkl\u{85}"] {
+        for (id, named) in [("a\u{7F}", "U+007F"), ("abcdefghij\u{7F}", "U+007F"), ("\u{7F}bcdefghijk", "U+007F"), ("abcdefghijkl\u{85}", "U+0085")] {
             var envelope = Samples.envelope(.ping(Ping()))
             envelope.id = id
             let json = try codec.encode(envelope)
             let error = #expect(throws: MessageError.self, "\(id.unicodeScalars.map(\.value))") { try codec.decode(json) }
             #expect(error?.code == .badShape)
+            // The character named as Unicode writes it, four hex digits at least.
+            #expect(error?.reason.contains("control character (\(named))") == true, "\(String(describing: error))")
         }
     }
 

@@ -93,6 +93,10 @@ import TestTiers
         }
         #expect(throws: MessageError.self) { try codec.decode(json("\"traceparent\":\"00-xyz\",")) }
         #expect(throws: MessageError.self) { try codec.decode(json("\"parentSpan\":\"0000000000000000\",")) }
+        // Sixteen characters, not all of them lowercase hex digits.
+        for span in ["b7ad6b716920333g", "B7AD6B7169203331", "b7ad6b71-9203331"] {
+            #expect(throws: MessageError.self, "\(span)") { try codec.decode(json("\"parentSpan\":\"\(span)\",")) }
+        }
         #expect(throws: MessageError.self) { try codec.decode(json("\"traceparent\":7,")) }
         let plain = try codec.decode(json(""))
         #expect(plain.traceparent == nil && plain.trace == nil)
