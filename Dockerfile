@@ -4,10 +4,10 @@
 # Targets (see docs/compose.md):
 #   runtime           (default, last stage) builds the binaries in SWIFT_IMAGE, then copies them
 #                     onto RUNTIME_IMAGE. Needs a registry for both base images.
-#   runtime-prebuilt  takes binaries built on the host (`swift build -c release
-#                     --static-swift-stdlib --product NAME`) from bin/ in the build context, onto RUNTIME_IMAGE,
-#                     which may be a locally imported image (Scripts/compose-smoke makes one
-#                     with debootstrap). Needs no registry and no Swift image.
+#   runtime-prebuilt  takes binaries built on the host (`Scripts/build-static`) from bin/ in
+#                     the build context, onto RUNTIME_IMAGE, which may be a locally imported
+#                     image (Scripts/compose-smoke makes one with debootstrap). Needs no
+#                     registry and no Swift image.
 #
 # The binaries link the Swift standard library statically, so at run time they only need
 # libzmq5, libsqlite3-0 and libmicrohttpd12 (and libc/libstdc++, which every Debian image has).
@@ -68,12 +68,10 @@ WORKDIR /src
 # The whole package (less what .dockerignore leaves out): Package.swift names test targets too,
 # whose folders must exist, and whatever folder it names next is there without a change here.
 COPY . ./
-# Product by product: the tests' targets import Swift Testing, which the static standard
-# library does not have.
 RUN set -eux; \
+    Scripts/build-static .build; \
     install -d /out; \
     for b in bus presentation-policy roster input-handling gateway monitor; do \
-        swift build -c release --static-swift-stdlib --product "$b"; \
         install -m 0755 ".build/release/$b" "/out/$b"; \
         strip "/out/$b"; \
     done
