@@ -152,6 +152,16 @@ import TestTiers
         #expect(core.devices == before)
     }
 
+    /// Every action is a device's: one without a device id is refused, naming what is missing,
+    /// and no device is made for it.
+    @Test func anActionWithoutADeviceIsRefusedAsMissingItsDevice() {
+        var core = InputCore()
+        let effects = core.handle(device: nil, action: .tap(Tap(element: "weapon")))
+        #expect(effects.count == 1)
+        #expect(effects.first?.errorBody?.code == "missing-device")
+        #expect(core.devices.isEmpty)
+    }
+
     @Test func aPickerButtonWhileThePickerIsHiddenIsRefused() {
         var core = InputCore()
         let effects = tap(&core, "fire")

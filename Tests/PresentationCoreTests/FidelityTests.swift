@@ -77,6 +77,10 @@ import TestTiers
         // Left of the Slide Over window: on the screen, not in the app's window.
         let effects = harness.tap("ipad", at: Point(x: -100, y: 500))
         #expect(effects.first?.unchanged?.reason == "outside-window")
+        // The window's own edge is the window's; half a point left of it is not.
+        #expect(harness.tap("ipad", at: Point(x: 0, y: 500)).first?.unchanged?.reason != "outside-window")
+        #expect(harness.tap("ipad", at: Point(x: -0.5, y: 500)).first?.unchanged?.reason == "outside-window")
+        #expect(harness.tap("ipad", at: Point(x: 100, y: 0)).first?.unchanged?.reason != "outside-window")
     }
 
     @Test func aPointOnEmptySpaceAndTapOutsideWithNothingUpSaySo() {

@@ -220,7 +220,9 @@ import TestTiers
     @Test func aResetStartsANewDatabaseAndKeepsTheOldOneAside() throws {
         let old = try start(changes: 2)
         try FileManager.default.removeItem(atPath: path)
-        let fresh = try start(.reset)
+        let (_, fresh, notes) = try RosterStartup.open(path: path, mode: .reset, now: 1)
+        // What was kept aside is named: here the marker (the database was deleted first).
+        #expect(notes.first?.hasSuffix("; kept aside: \(path).reset-1.acknowledged") == true, "\(notes)")
         #expect(fresh.revision == 0)
         #expect(fresh.databaseId != old.databaseId)
         #expect(try marker.read() == fresh)

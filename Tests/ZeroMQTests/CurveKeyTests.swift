@@ -28,6 +28,8 @@ import TestTiers
         #expect(Z85.decode("Hel o") == nil)         // a space is not in the alphabet
         #expect(Z85.decode("Hel\"o") == nil)        // nor is a quote
         #expect(Z85.decode("#####") == nil)         // 85⁵−1 does not fit 32 bits
+        #expect(Z85.decode("%nSc0") == [0xFF, 0xFF, 0xFF, 0xFF])  // 2³²−1, the largest group
+        #expect(Z85.decode("%nSc1") == nil)         // 2³², the smallest that does not fit
     }
 
     @Test func aKeyIsFortyCharactersOfZ85() throws {
