@@ -93,6 +93,22 @@ import TestTiers
         #expect(html.contains("(seen +1.00 ms)"), "\(html)")
     }
 
+    /// On a pair of buses an action's answers may come before the action itself: they are kept
+    /// until it comes, and it is complete at once, counted once.
+    @Test func anActionWhoseAnswersCameFirstIsCompleteWhenItComes() {
+        var wire = Wire()
+        _ = wire.ready()
+        let id = wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)), actionLast: true)
+        #expect(wire.model.timeline.recent.map(\.action.id) == [id])
+        #expect(wire.model.timeline.recent.first?.tracker.isComplete == true)
+        #expect(wire.model.outcomes["device.tap"]?["ok"] == 1)
+        #expect(wire.model.latencies["device.tap"]?.count == 1)
+        // Nothing of it is left to expire later.
+        _ = wire.model.tick(now: wire.now + 31)
+        #expect(wire.model.outcomes["device.tap"]?["expired"] == nil)
+        #expect(wire.model.timeline.recent.count == 1)
+    }
+
     @Test func anActionNobodyAcknowledgesExpiresAfterThirtySeconds() {
         var wire = Wire()
         wire.deliver(wire.envelope(.tap(Tap(element: "add", profile: .ipad)), from: "gateway", device: "ipad"))

@@ -36,28 +36,29 @@ struct Wire {
     }
 
     /// A gateway's action for `device`, presentation-policy's decision (from the real core)
-    /// and its ack, delivered in order; returns the action's id.
+    /// and its ack, delivered in order — or with the action last, as a pair of buses can bring
+    /// them (`actionLast`); returns the action's id.
     @discardableResult
-    mutating func act(_ device: String, _ action: Body) -> String {
+    mutating func act(_ device: String, _ action: Body, actionLast: Bool = false) -> String {
         let sent = envelope(action, from: "gateway", device: device)
-        deliver(sent)
-        var emitted: [String] = []
+        var caused: [Envelope] = []
         guard let decided = PresentationAction(action) else {
             Issue.record("\(action.type) is not an action presentation-policy decides")
             return sent.id
         }
         for effect in core.handle(device: device, action: decided) where effect.forwardTo == nil {
             let message = envelope(effect.body, from: "presentation-policy", device: device, correlationId: sent.id)
-            emitted.append(message.id)
-            deliver(message)
+            caused.append(message)
             // What input-handling reads (`Routing.readers`) it acknowledges too.
             for reader in Routing.readers[message.type] ?? [] {
-                deliver(envelope(.ack(Ack(handled: message.type.rawValue, handledId: message.id, emitted: [], forwarded: [])),
-                                 from: reader, device: device, correlationId: sent.id))
+                caused.append(envelope(.ack(Ack(handled: message.type.rawValue, handledId: message.id, emitted: [], forwarded: [])),
+                                       from: reader, device: device, correlationId: sent.id))
             }
         }
-        deliver(envelope(.ack(Ack(handled: sent.type.rawValue, handledId: sent.id, emitted: emitted, forwarded: [])),
-                         from: "presentation-policy", device: device, correlationId: sent.id))
+        let emitted = caused.filter { $0.service == "presentation-policy" }.map(\.id)
+        caused.append(envelope(.ack(Ack(handled: sent.type.rawValue, handledId: sent.id, emitted: emitted, forwarded: [])),
+                               from: "presentation-policy", device: device, correlationId: sent.id))
+        for message in actionLast ? caused + [sent] : [sent] + caused { deliver(message) }
         return sent.id
     }
 

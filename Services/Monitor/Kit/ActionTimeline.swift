@@ -28,12 +28,18 @@ public struct ActionTimeline: Sendable {
     public static let kept = 40
     /// Most actions followed at once; more are not followed (under a load no page could show).
     public static let maxPending = 10_000
+    /// Most messages kept for one action not seen yet (an action causes a few).
+    public static let maxEarlyMessages = 64
 
     /// Finished (or given up) actions, oldest first, at most `kept`.
     public private(set) var recent: [ActionRecord] = []
     /// One more every time `recent` changes.
     public private(set) var version: UInt64 = 0
     private var pending: [String: ActionRecord] = [:]
+    /// Messages of an action not seen yet, by its id, with when each came: on a pair of buses an
+    /// answer can come through one before its action through the other. Kept until the action
+    /// comes or for as long as an action is followed; at most `maxPending` actions' worth.
+    private var early: [String: (since: Double, messages: [(envelope: Envelope, at: Double)])] = [:]
 
     /// An empty timeline.
     public init() {}
@@ -47,26 +53,41 @@ public struct ActionTimeline: Sendable {
     /// Takes one message seen at `now`; returns the action it completed, if it did.
     public mutating func observe(_ envelope: Envelope, at now: Double) -> ActionRecord? {
         if envelope.id == envelope.correlationId {
-            if let firstHop = Self.firstHop(envelope.body), pending.count < Self.maxPending {
-                pending[envelope.id] = ActionRecord(
-                    action: envelope, seenAt: now, tracker: ActionTracker(actionId: envelope.id, firstHop: firstHop))
+            let held = early.removeValue(forKey: envelope.id)?.messages ?? []
+            guard let firstHop = Self.firstHop(envelope.body), pending.count < Self.maxPending else { return nil }
+            var record = ActionRecord(action: envelope, seenAt: now, tracker: ActionTracker(actionId: envelope.id, firstHop: firstHop))
+            for (message, at) in held where record.tracker.observe(message) { record.seen[message.id] = at }
+            return settle(record, at: now)
+        }
+        guard var record = pending[envelope.correlationId] else {
+            if let held = early[envelope.correlationId] {
+                if held.messages.count < Self.maxEarlyMessages { early[envelope.correlationId]?.messages.append((envelope, now)) }
+            } else if early.count < Self.maxPending {
+                early[envelope.correlationId] = (now, [(envelope, now)])
             }
             return nil
         }
-        guard var record = pending[envelope.correlationId], record.tracker.observe(envelope) else { return nil }
+        guard record.tracker.observe(envelope) else { return nil }
         record.seen[envelope.id] = now
+        return settle(record, at: now)
+    }
+
+    /// Keeps `record` pending while incomplete; else finishes it at `now` and returns it.
+    private mutating func settle(_ record: ActionRecord, at now: Double) -> ActionRecord? {
+        var record = record
         guard record.tracker.isComplete else {
-            pending[envelope.correlationId] = record
+            pending[record.action.id] = record
             return nil
         }
         record.finishedAt = now
-        pending.removeValue(forKey: envelope.correlationId)
+        pending.removeValue(forKey: record.action.id)
         keep(record)
         return record
     }
 
     /// Gives up the actions seen more than `seconds` before `now` and still incomplete; returns them.
     public mutating func expire(now: Double, after seconds: Double) -> [ActionRecord] {
+        if !early.isEmpty { early = early.filter { now - $0.value.since <= seconds } }
         var given: [ActionRecord] = []
         for var record in pending.values.filter({ now - $0.seenAt > seconds }).sorted(by: { $0.seenAt < $1.seenAt }) {
             pending.removeValue(forKey: record.action.id)

@@ -97,7 +97,8 @@ public struct MonitorModel: Sendable {
         var requests: [Request] = []
         let own = ownRequests[envelope.correlationId]
         if envelope.service == Self.name { return [] }
-        if let record = timeline.observe(envelope, at: now) { account(record) }
+        // The answers to the monitor's own requests are not actions anyone follows.
+        if own == nil, let record = timeline.observe(envelope, at: now) { account(record) }
         if checkSequence(envelope) { resyncAll(&requests) }
         if let device = envelope.device, devices[device] == nil, own == nil, learns(from: envelope) {
             devices[device] = DeviceView()
