@@ -125,6 +125,18 @@ import TestTiers
         #expect(arrowed.contains("L46 10L60 -3L74 10"))
     }
 
+    /// An arrow whose base runs into a corner of its side makes that corner square (UIKit's
+    /// popover near the screen's edge); the corner at the other end stays round.
+    @Test func popoverOutline_anArrowAtAnEndSquaresThatCornerOnly() {
+        let body = Rect(x: 10, y: 10, width: 100, height: 50)
+        let atLeft = ScreenDrawing.popoverPath(body: body, radius: 13, arrow: (.top, Point(x: 12, y: -3)))
+        #expect(atLeft.hasPrefix("M10 10L10 10L"), "\(atLeft)")
+        #expect(atLeft.contains("L97 10A13 13 0 0 1 110 23"), "\(atLeft)")
+        let atRight = ScreenDrawing.popoverPath(body: body, radius: 13, arrow: (.top, Point(x: 108, y: -3)))
+        #expect(atRight.hasPrefix("M23 10"), "\(atRight)")
+        #expect(atRight.contains("L110 10L110 "), "\(atRight)")
+    }
+
     @Test func colourPickerPopover_hasASwatchPerColourAndChecksTheCurrentOne() throws {
         var state = Screens.state(.ipad)
         state.presentation = Screens.popover(
