@@ -109,6 +109,27 @@ import TestTiers
         #expect(wire.model.timeline.recent.count == 1)
     }
 
+    /// Answers to actions never seen (a client sending them in a flood) are kept up to a bound,
+    /// then dropped; 30 s later they are gone and there is room again.
+    @Test func answersToNoActionAreKeptUpToABoundAndForOnlyThirtySeconds() {
+        var wire = Wire()
+        _ = wire.ready()
+        for index in 0..<ActionTimeline.maxEarlyMessages {
+            wire.deliver(wire.envelope(.ack(Ack(handled: "device.tap", handledId: "forged-\(index)", emitted: [], forwarded: [])),
+                                       from: "presentation-policy", device: "ipad", correlationId: "forged-\(index)"))
+        }
+        // Full: an action's early answers are not kept, and it is not complete when it comes.
+        wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)), actionLast: true)
+        #expect(wire.model.outcomes["device.tap"]?["ok"] == nil)
+        // In order, an action is followed as ever.
+        wire.act("ipad", .tap(Tap(element: "outside")))
+        #expect(wire.model.outcomes["device.tap"]?["ok"] == 1)
+        wire.now += 31
+        _ = wire.model.tick(now: wire.now)
+        wire.act("ipad", .tap(Tap(element: "add")), actionLast: true)
+        #expect(wire.model.outcomes["device.tap"]?["ok"] == 2)
+    }
+
     @Test func anActionNobodyAcknowledgesExpiresAfterThirtySeconds() {
         var wire = Wire()
         wire.deliver(wire.envelope(.tap(Tap(element: "add", profile: .ipad)), from: "gateway", device: "ipad"))

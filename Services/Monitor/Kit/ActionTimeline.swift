@@ -28,8 +28,8 @@ public struct ActionTimeline: Sendable {
     public static let kept = 40
     /// Most actions followed at once; more are not followed (under a load no page could show).
     public static let maxPending = 10_000
-    /// Most messages kept for one action not seen yet (an action causes a few).
-    public static let maxEarlyMessages = 64
+    /// Most messages kept, in all, for actions not seen yet: whatever a client sends, a bound.
+    public static let maxEarlyMessages = 10_000
 
     /// Finished (or given up) actions, oldest first, at most `kept`.
     public private(set) var recent: [ActionRecord] = []
@@ -38,8 +38,9 @@ public struct ActionTimeline: Sendable {
     private var pending: [String: ActionRecord] = [:]
     /// Messages of an action not seen yet, by its id, with when each came: on a pair of buses an
     /// answer can come through one before its action through the other. Kept until the action
-    /// comes or for as long as an action is followed; at most `maxPending` actions' worth.
+    /// comes or for as long as an action is followed; `earlyCount` of them, at most `maxEarlyMessages`.
     private var early: [String: (since: Double, messages: [(envelope: Envelope, at: Double)])] = [:]
+    private var earlyCount = 0
 
     /// An empty timeline.
     public init() {}
@@ -54,17 +55,16 @@ public struct ActionTimeline: Sendable {
     public mutating func observe(_ envelope: Envelope, at now: Double) -> ActionRecord? {
         if envelope.id == envelope.correlationId {
             let held = early.removeValue(forKey: envelope.id)?.messages ?? []
+            earlyCount -= held.count
             guard let firstHop = Self.firstHop(envelope.body), pending.count < Self.maxPending else { return nil }
             var record = ActionRecord(action: envelope, seenAt: now, tracker: ActionTracker(actionId: envelope.id, firstHop: firstHop))
             for (message, at) in held where record.tracker.observe(message) { record.seen[message.id] = at }
             return settle(record, at: now)
         }
         guard var record = pending[envelope.correlationId] else {
-            if let held = early[envelope.correlationId] {
-                if held.messages.count < Self.maxEarlyMessages { early[envelope.correlationId]?.messages.append((envelope, now)) }
-            } else if early.count < Self.maxPending {
-                early[envelope.correlationId] = (now, [(envelope, now)])
-            }
+            guard earlyCount < Self.maxEarlyMessages else { return nil }
+            earlyCount += 1
+            early[envelope.correlationId, default: (now, [])].messages.append((envelope, now))
             return nil
         }
         guard record.tracker.observe(envelope) else { return nil }
@@ -87,7 +87,10 @@ public struct ActionTimeline: Sendable {
 
     /// Gives up the actions seen more than `seconds` before `now` and still incomplete; returns them.
     public mutating func expire(now: Double, after seconds: Double) -> [ActionRecord] {
-        if !early.isEmpty { early = early.filter { now - $0.value.since <= seconds } }
+        if !early.isEmpty {
+            early = early.filter { now - $0.value.since <= seconds }
+            earlyCount = early.values.reduce(0) { $0 + $1.messages.count }
+        }
         var given: [ActionRecord] = []
         for var record in pending.values.filter({ now - $0.seenAt > seconds }).sorted(by: { $0.seenAt < $1.seenAt }) {
             pending.removeValue(forKey: record.action.id)
