@@ -14,11 +14,12 @@ enum CallgrindRun {
     static let shardLease = 20
 
     /// The sides: libzmq's echo, presentation-policy, the Python peer, two sharded instances of
-    /// presentation-policy (owner and standby, etcd for membership), and libzmq's echo
+    /// presentation-policy (owner and standby, etcd for membership), one sharded instance (no
+    /// standby: what the routing alone costs), and libzmq's echo
     /// answering like the product with two messages of its add tap's sizes (`raw-2`, for
     /// `Scripts/wakeups`), and with two messages after
     /// `Spin.counted` iterations of extra work (`raw-spin`, for `bench --latency-cost`).
-    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin", "sharded"]
+    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin", "sharded", "sharded-1"]
 
     /// Starts only the bus and the side's service (for the product, with input-handling, which
     /// reads the alerts presented or dismissed: none here, the `add` popover's topic is not one
@@ -26,7 +27,7 @@ enum CallgrindRun {
     static func run(side: String, count: Int) throws {
         let policy = MonsterBus.Service.presentationPolicy
         let stack = try BenchStack(
-            services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : side == "sharded" ? [MonsterBus.Service.inputHandling] : [],
+            services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : side.hasPrefix("sharded") ? [MonsterBus.Service.inputHandling] : [],
             echo: side.hasPrefix("raw"))
         defer { stack.stop(keep: false) }
         let context = try ZMQContext()
@@ -50,21 +51,21 @@ enum CallgrindRun {
                     throw BenchError("a raw round trip was lost")
                 }
             }
-        case "product", "peer", "sharded":
+        case "product", "peer", "sharded", "sharded-1":
             var config = stack.config
             var service = policy
             if side == "peer" {
                 (config.frontend, config.backend) = try stack.startPeer(ownBus: false, setup: false)
                 service = Peer.service
             }
-            // Two instances, the device owned by one and stood by for by the other (etcd is not
-            // traced: `Scripts/callgrind` skips it). A long lease: its renewals, which go with
+            // Two instances, the device owned by one and stood by for by the other, or one alone
+            // (etcd is not traced: `Scripts/callgrind` skips it). A long lease: its renewals, which go with
             // time and not with actions, stay out of the count. One joins after the other, so
             // that each run's start-up (the first takes every bucket, then hands half over) is
             // the same work in the same process, and cancels out.
-            let etcd = side == "sharded" ? try EtcdServer(folder: stack.folder) : nil
+            let etcd = side.hasPrefix("sharded") ? try EtcdServer(folder: stack.folder) : nil
             let instances = try (etcd.map { etcd in
-                try (0..<2).map { index -> ChildProcess in
+                try (0..<(side == "sharded" ? 2 : 1)).map { index -> ChildProcess in
                     let instance = try stack.startService(
                         policy, logName: "sharded-pp-\(index)", endpoints: nil,
                         extra: ["ETCD_ENDPOINTS": etcd.endpoint, "INSTANCE_ID": "pp-\(index)", "SHARD_LEASE_TTL_SECONDS": "\(shardLease)"])
@@ -76,7 +77,7 @@ enum CallgrindRun {
             let product = try ProductClient(context: context, config: config, service: service)
             defer { product.close() }
             try product.handshake(services: [service], timeout: 120)
-            if side == "sharded" {
+            if side.hasPrefix("sharded") {
                 // Until the device's owner has been handed its bucket (when the older instance
                 // next reads the members; a bucket gained waits at most the TTL): a wait of the
                 // same length in each run, and no action before it, so that it cancels out.
