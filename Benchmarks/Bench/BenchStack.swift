@@ -140,6 +140,14 @@ final class BenchStack {
         try stack.start(name, arguments: arguments, executable: executable, logName: logName, endpoints: endpoints, environment: extra)
     }
 
+    /// Starts one more raw echo on `endpoints`, logging as `logName`, with `arguments` after
+    /// `--raw-echo` (`--member K N`: one of N answering as sharded instances do).
+    func startEcho(logName: String, endpoints: (String, String), arguments: [String] = []) throws -> ChildProcess {
+        try stack.start(
+            "bench", arguments: ["--raw-echo"] + arguments, executable: Self.executableDirectory() + "/bench", logName: logName,
+            endpoints: endpoints, environment: [:])
+    }
+
     /// Stops `name` and starts it again (fresh state); the caller handshakes again.
     func restart(_ name: String) throws {
         services[name]?.stop()

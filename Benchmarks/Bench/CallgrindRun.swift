@@ -15,11 +15,12 @@ enum CallgrindRun {
 
     /// The sides: libzmq's echo, presentation-policy, the Python peer, two sharded instances of
     /// presentation-policy (owner and standby, etcd for membership), one sharded instance (no
-    /// standby: what the routing alone costs), and libzmq's echo
+    /// standby: what the routing alone costs), two raw echoes answering as those two instances
+    /// do (`raw-standby`: libzmq's own cost of that shape), and libzmq's echo
     /// answering like the product with two messages of its add tap's sizes (`raw-2`, for
     /// `Scripts/wakeups`), and with two messages after
     /// `Spin.counted` iterations of extra work (`raw-spin`, for `bench --latency-cost`).
-    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin", "sharded", "sharded-1"]
+    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin", "raw-standby", "sharded", "sharded-1"]
 
     /// Starts only the bus and the side's service (for the product, with input-handling, which
     /// reads the alerts presented or dismissed: none here, the `add` popover's topic is not one
@@ -28,7 +29,7 @@ enum CallgrindRun {
         let policy = MonsterBus.Service.presentationPolicy
         let stack = try BenchStack(
             services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : side.hasPrefix("sharded") ? [MonsterBus.Service.inputHandling] : [],
-            echo: side.hasPrefix("raw"))
+            echo: side.hasPrefix("raw") && side != "raw-standby")
         defer { stack.stop(keep: false) }
         let context = try ZMQContext()
         switch side {
@@ -48,6 +49,24 @@ enum CallgrindRun {
             let spin = side == "raw-spin" ? Spin.counted : 0
             for _ in 0..<count {
                 guard try raw.roundTrip(timeout: 30, shape: shape, spin: spin) != nil else {
+                    throw BenchError("a raw round trip was lost")
+                }
+            }
+        case "raw-standby":
+            // Owner and standby of each other's pings, in turn, as the sharded side's two instances.
+            let product = try ProductClient(context: context, config: stack.config)
+            defer { product.close() }
+            let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
+            let echoes = try (0..<2).map { index in
+                try stack.startEcho(logName: "raw-standby-\(index)", endpoints: (stack.config.frontend, stack.config.backend), arguments: ["--member", "\(index)", "2"])
+            }
+            defer { for echo in echoes { echo.stop() } }
+            let raw = try RawClient(context: context, config: stack.config, payload: payload)
+            defer { raw.close() }
+            try raw.handshake(members: 2, shape: RawClient.productAddTap, update: RawClient.productUpdate, timeout: 120)
+            monsterBenchMeasure()
+            for index in 0..<count {
+                guard try raw.roundTrip(timeout: 30, shape: RawClient.productAddTap, member: index % 2, update: RawClient.productUpdate) != nil else {
                     throw BenchError("a raw round trip was lost")
                 }
             }

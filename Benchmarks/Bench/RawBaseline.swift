@@ -69,6 +69,18 @@ final class RawClient {
         throw BenchError("the raw echo never answered through the bus")
     }
 
+    /// Runs short windowed rounds through `members` echoes answering as sharded instances
+    /// (`windowedEcho`'s `members`) until one loses nothing: every member's subscriptions, and
+    /// each standby's, have reached the bus.
+    func handshake(members: Int, shape: Shape, update: Int, timeout: Double) throws {
+        let deadline = Timestamp.monotonic() + timeout
+        while Timestamp.monotonic() < deadline {
+            let run = try windowedEcho(seconds: 0.05, window: members, shape: shape, members: members, update: update)
+            if run.completed > 0 && run.lost == 0 && run.duplicates == 0 { return }
+        }
+        throw BenchError("the \(members) raw echoes answering as sharded instances never all answered through the bus")
+    }
+
     /// The shape of the product's answer to an action: two messages (the decision and the ack)
     /// of these sizes, instead of one as large as the request.
     struct Shape {
@@ -81,18 +93,26 @@ final class RawClient {
     /// ack), as the bench measures them (its "raw, 2 answers" row), for runs without the product.
     static let productAddTap = Shape(first: 859, second: 446)
 
+    /// The size of a sharded owner's update to its standby after the bench's add tap (the
+    /// device's state with its popover dismissed, then shown: 1,170 and 1,690 bytes on the wire in
+    /// turn), for the raw echoes answering as sharded instances do.
+    static let productUpdate = 1_430
+
     /// One ping-pong: seconds from before the send until the matching pong is in (both answers
     /// with `shape`, after `spin` iterations of `Spin` in the echo; with `firstAnswer`, timed
     /// until the first of the two, as the product's round trip is timed until its decision, the
-    /// second awaited untimed); nil (and counted as lost) after `timeout` seconds.
-    func roundTrip(timeout: Double = 2, shape: Shape? = nil, spin: Int = 0, firstAnswer: Bool = false) throws -> Double? {
+    /// second awaited untimed); nil (and counted as lost) after `timeout` seconds. To `member`,
+    /// one of several echoes answering as sharded instances do, with an update of `update` bytes.
+    func roundTrip(
+        timeout: Double = 2, shape: Shape? = nil, spin: Int = 0, firstAnswer: Bool = false, member: Int? = nil, update: Int = 0
+    ) throws -> Double? {
         sequence += 1
         RawWire.stamp(sequence, into: &payload)
         RawWire.stamp(shape?.stamp ?? 0, into: &payload, at: 8)
-        RawWire.stamp(UInt64(spin), into: &payload, at: 16)
+        RawWire.stamp(UInt64(member == nil ? spin : update), into: &payload, at: 16)
         let started = Timestamp.monotonic()
         let deadline = started + timeout
-        try publisher.send([RawWire.pingTopic, payload])
+        try publisher.send([member.map(RawWire.ownerTopic) ?? RawWire.pingTopic, payload])
         if shape == nil {
             sendTime.seconds += Timestamp.monotonic() - started
             sendTime.count += 1
@@ -116,14 +136,20 @@ final class RawClient {
 
     /// Round trips through the echo with up to `window` in flight, for `seconds`: every message
     /// must come back exactly once (as two messages with `shape`). The request/reply twin of
-    /// the product's sustained run.
-    func windowedEcho(seconds: Double, window: Int, shape: Shape? = nil) throws -> Throughput {
+    /// the product's sustained run. With `members`, the pings go in turn to that many echoes
+    /// answering as sharded instances do (`RawEcho.run(member:)`: `shape`'s first answer from
+    /// the owner, an update of `update` bytes to the next member, the second answer from it).
+    func windowedEcho(seconds: Double, window: Int, shape: Shape? = nil, members: Int = 0, update: Int = 0) throws -> Throughput {
         var result = Throughput()
         let first = sequence + 1
         let answers: UInt8 = shape == nil ? 1 : 2
+        let topics = members > 0 ? (0..<members).map(RawWire.ownerTopic) : [RawWire.pingTopic]
         RawWire.stamp(shape?.stamp ?? 0, into: &payload, at: 8)
-        RawWire.stamp(0, into: &payload, at: 16)
-        defer { RawWire.stamp(0, into: &payload, at: 8) }
+        RawWire.stamp(UInt64(members > 0 ? update : 0), into: &payload, at: 16)
+        defer {
+            RawWire.stamp(0, into: &payload, at: 8)
+            RawWire.stamp(0, into: &payload, at: 16)
+        }
         var answered: [UInt8] = []
         answered.reserveCapacity(1 << 20)
         var inFlight = 0
@@ -135,7 +161,7 @@ final class RawClient {
             while sending && inFlight < window {
                 sequence += 1
                 RawWire.stamp(sequence, into: &payload)
-                try publisher.send([RawWire.pingTopic, payload])
+                try publisher.send([topics[Int(sequence % UInt64(topics.count))], payload])
                 answered.append(0)
                 inFlight += 1
                 result.sent += 1

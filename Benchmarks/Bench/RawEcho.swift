@@ -1,7 +1,9 @@
 // `bench --raw-echo`: the baseline's echo process. It plays the part of a service with libzmq
 // alone: SUB from the bus's backend, PUB to its frontend, and every `bench.ping` message sent
 // straight back as `bench.pong` with the same payload — no decoding, no encoding, no ack
-// (unless a ping asks it for extra work first: `bench --latency-cost`).
+// (unless a ping asks it for extra work first: `bench --latency-cost`). `bench --raw-echo
+// --member K N` is one of N echoes answering in the shape of sharded instances instead
+// (`RawWire.ownerTopic`), the sharded row's reference.
 
 import Glibc
 import ProcessSupport
@@ -14,6 +16,9 @@ import ZeroMQ
 /// zero, ask the echo to run `Spin` for that many iterations before it answers. Bytes 24..<32,
 /// when not zero, are the sender's address: the answers go to `replyTopic(of:)` instead of
 /// `pongTopic`, so that clients running at once each hear only their own (as the product's do).
+/// A ping to a member of several echoes (`ownerTopic`) is answered as a sharded instance
+/// answers an action: its first answer at once, and an update of the size in bytes 16..<24 to
+/// the next member (`standbyTopic`), which sends the second answer once it has it.
 enum RawWire {
     /// Client → echo.
     static let pingTopic = Array("bench.ping".utf8)
@@ -26,6 +31,12 @@ enum RawWire {
         let digits = Array(String(address, radix: 16).utf8)
         return Array("bench.reply/".utf8) + [UInt8](repeating: UInt8(ascii: "0"), count: 16 - digits.count) + digits
     }
+    /// Client → member `member` of several echoes, as its owner.
+    static func ownerTopic(_ member: Int) -> [UInt8] { Array("bench.own/\(member)/".utf8) }
+    /// Member → member `member`, as the standby of the sender's pings.
+    static func standbyTopic(_ member: Int) -> [UInt8] { standbyPrefix + Array("\(member)/".utf8) }
+    /// What every `standbyTopic` starts with.
+    static let standbyPrefix = Array("bench.standby/".utf8)
     /// The one-way flood (client → client's own subscriber thread).
     static let floodTopic = Array("bench.flood".utf8)
     /// Sequence number of a probe message (proves a path is live; not counted).
@@ -52,8 +63,9 @@ enum RawWire {
 }
 
 enum RawEcho {
-    /// Runs the echo until it is terminated, or its parent (the bench) is gone.
-    static func run() -> Int32 {
+    /// Runs the echo until it is terminated, or its parent (the bench) is gone; as member
+    /// `member.index` of `member.count` echoes when given.
+    static func run(member: (index: Int, count: Int)? = nil) -> Int32 {
         let config: BusConfig
         do {
             config = try BusConfig.fromEnvironment()
@@ -70,12 +82,21 @@ enum RawEcho {
                 publisher.close()
                 subscriber.close()
             }
-            try subscriber.subscribe(String(decoding: RawWire.pingTopic, as: UTF8.self))
+            let topics = member.map { [RawWire.ownerTopic($0.index), RawWire.standbyTopic($0.index)] } ?? [RawWire.pingTopic]
+            for topic in topics { try subscriber.subscribe(String(decoding: topic, as: UTF8.self)) }
+            let nextStandby = member.map { RawWire.standbyTopic(($0.index + 1) % $0.count) }
             try publisher.set(.sendHighWaterMark, Int32(0))  // as the client's (see RawClient)
             try publisher.connect(config.frontend)
             try subscriber.connect(config.backend)
             var answers: [Int: [UInt8]] = [:]
             var replyTopics: [UInt64: [UInt8]] = [:]
+            /// An answer of `size` bytes carrying `sequence` (the same storage for each size).
+            func sized(_ size: Int, _ sequence: UInt64) -> [UInt8] {
+                var answer = answers[size] ?? [UInt8](repeating: UInt8(ascii: "x"), count: max(32, size))
+                RawWire.stamp(sequence, into: &answer)
+                answers[size] = answer
+                return answer
+            }
             while true {
                 // Like ServiceRuntime: poll, then take everything waiting in one go.
                 guard try poll([.socket(subscriber)], timeoutMilliseconds: 1000)[0] else {
@@ -91,6 +112,19 @@ enum RawEcho {
                         replyTopics[address] = topic
                     }
                     let shape = RawWire.value(in: frames[1], at: 8)
+                    if let nextStandby, frames[1].count >= 32 {
+                        // An owner's first answer, then the update the standby answers after.
+                        let sequence = RawWire.sequence(of: frames[1])
+                        if frames[0].starts(with: RawWire.standbyPrefix) {
+                            try publisher.send([topic, sized(Int(shape >> 32), sequence)])
+                        } else {
+                            try publisher.send([topic, sized(Int(shape & 0xffff_ffff), sequence)])
+                            var update = sized(Int(RawWire.value(in: frames[1], at: 16)), sequence)
+                            update.replaceSubrange(0..<32, with: frames[1][0..<32])
+                            try publisher.send([nextStandby, update])
+                        }
+                        continue
+                    }
                     if shape == 0 {
                         try publisher.send([topic, frames[1]])
                         continue
@@ -100,10 +134,8 @@ enum RawEcho {
                     let work = Spin.run(Int(truncatingIfNeeded: RawWire.value(in: frames[1], at: 16)))
                     let sequence = RawWire.sequence(of: frames[1])
                     for size in [Int(shape & 0xffff_ffff), Int(shape >> 32)] {
-                        var answer = answers[size] ?? [UInt8](repeating: UInt8(ascii: "x"), count: max(24, size))
-                        RawWire.stamp(sequence, into: &answer)
+                        var answer = sized(size, sequence)
                         RawWire.stamp(work, into: &answer, at: 16)
-                        answers[size] = answer
                         try publisher.send([topic, answer])
                     }
                 }

@@ -41,6 +41,9 @@ enum Figure: String, CaseIterable {
     /// sharded row (etcd on three members on disk, the same devices and window).
     case sharded1Ratio = "sharded_1_ratio"
     case sharded3Ratio = "sharded_3_ratio"
+    /// What bounds `sharded_3_ratio`: libzmq alone in the same shapes, three raw echoes answering
+    /// as sharded instances do ÷ one answering as the unsharded instance does.
+    case sharded3RawRatio = "sharded_3_raw_ratio"
     /// From callgrind, when it ran: instructions per action over every process (client, bus,
     /// owner and standby) with two sharded instances ÷ with one unsharded instance.
     case shardedInstructionsRatio = "sharded_instructions_ratio"
@@ -52,7 +55,7 @@ enum Figure: String, CaseIterable {
         case .maxIdleRSS: 1
         case .rttP50Ratio, .rttP99Ratio, .throughputVsTwoAnswerEcho, .instructionsRatio, .p50Ratio8Clients, .twoAnswerEchoP50Ratio,
              .twoAnswerEchoP50Ratio8Clients, .raw8ClientsP50VersusOne, .peerP50Ratio, .throughputRatio, .scaleRatio,
-             .sharded1Ratio, .sharded3Ratio, .shardedInstructionsRatio: 3
+             .sharded1Ratio, .sharded3Ratio, .sharded3RawRatio, .shardedInstructionsRatio: 3
         }
     }
 
@@ -73,6 +76,7 @@ enum Figure: String, CaseIterable {
             return m.callgrind.flatMap { jsonNumber(rawValue, in: $0.json) }
         case .sharded1Ratio: return m.sharded.ratio(1)
         case .sharded3Ratio: return m.sharded.ratio(3)
+        case .sharded3RawRatio: return m.sharded.rawRatios[3]
         case .p50Ratio8Clients: return ratio(mostClientsP50(m.clients), to: mostClientsP50(m.rawClients))
         case .twoAnswerEchoP50Ratio: return ratio(LatencySummary(m.rawShapedLatency).p50, to: raw.p50)
         case .twoAnswerEchoP50Ratio8Clients: return ratio(mostClientsP50(m.rawShapedClients), to: mostClientsP50(m.rawClients))
@@ -292,6 +296,10 @@ enum Report {
             table.row("  \(count) instance(s): actions/s (lost, duplicates)", "", "\(format(run.rate, 0)) (\(run.lost), \(run.duplicates))",
                       share.map(ratio) ?? "", targets[count].map { "≥ \(format($0, 1))" } ?? "",
                       share.map { mark($0 >= targets[count] ?? 0) } ?? "")
+        }
+        for count in ShardScaling.instanceCounts {
+            guard let raw = m.sharded.rawRatios[count] else { continue }
+            table.row("  libzmq alone in this shape, \(count) raw echoes ÷ one (reference)", "", "", ratio(raw), "", "")
         }
 
         table.section("memory: VmRSS MiB idle (after start + handshake) → after the load (private: not shared libraries)")

@@ -2,6 +2,8 @@
 // (etcd membership on three members on disk; each device's state sent to the instance standing
 // by for it), beside one unsharded instance measured the same way in the same run: each on a
 // bus of its own, so the ratios show what sharding costs (on 2 cores, the machine is the bound).
+// Beside them, libzmq alone in the same shapes: raw echoes answering as the sharded instances
+// do, against one answering as the unsharded instance does.
 
 import Domain
 import Glibc
@@ -19,6 +21,11 @@ struct ShardedRuns {
     /// By instance count, the median over rounds of its actions/s ÷ the unsharded instance's
     /// measured just before it.
     var ratios: [Int: Double] = [:]
+    /// By instance count (2 and 3), libzmq's own ratio in that shape: as many raw echoes
+    /// answering as sharded instances do (the decision from the owner, an update to the next
+    /// echo, the acknowledgement from it) ÷ one echo answering with the decision and the
+    /// acknowledgement, median over rounds: what the count's ratio would be if our code cost nothing.
+    var rawRatios: [Int: Double] = [:]
     /// Why the row is missing (no etcd installed), if it is.
     var skipped: String?
 
@@ -51,21 +58,37 @@ enum ShardScaling {
         let context = try ZMQContext()
         let reference = try Deployment(stack: stack, context: context, count: 0, etcd: etcd.endpoints, devices: names, window: window)
         defer { reference.stop() }
+        // The raw echoes carry messages as large as the product's: an action, its decision and
+        // acknowledgement, the update.
+        let payload = try reference.client.bus.codec.encode(reference.client.bus.envelope(reference.client.action, device: names[0]))
+        let rawReference = try RawDeployment(stack: stack, context: context, count: 0, payload: payload)
+        defer { rawReference.stop() }
         var unsharded: [Throughput] = []
         for count in instanceCounts {
             let sharded = try Deployment(stack: stack, context: context, count: count, etcd: etcd.endpoints, devices: names, window: window)
             defer { sharded.stop() }
+            let raw = count > 1 ? try RawDeployment(stack: stack, context: context, count: count, payload: payload) : nil
+            defer { raw?.stop() }
             var turns: [(ratio: Double, run: Throughput)] = []
+            var rawTurns: [Double] = []
             for _ in 0..<max(rounds, 1) {
                 let before = try reference.measure(seconds: seconds)
                 let run = try sharded.measure(seconds: seconds)
                 unsharded.append(before)
                 turns.append((before.rate > 0 ? run.rate / before.rate : 0, run))
                 progress("\(count) sharded instance(s) of presentation-policy, \(devices) devices: \(format(run.rate, 0)) actions/s (\(run.completed) of \(run.sent) acknowledged, \(run.decided) decided, \(run.duplicates) duplicates); unsharded just before: \(format(before.rate, 0))")
+                if let raw {
+                    let echo = try rawReference.measure(seconds: seconds, window: window)
+                    let shaped = try raw.measure(seconds: seconds, window: window)
+                    guard echo.lost == 0, shaped.lost == 0 else { throw BenchError("the raw echoes lost messages in the sharded shapes") }
+                    rawTurns.append(echo.rate > 0 ? shaped.rate / echo.rate : 0)
+                    progress("\(count) raw echoes answering as sharded instances: \(format(shaped.rate, 0)) round trips/s; one answering as the unsharded instance just before: \(format(echo.rate, 0))")
+                }
             }
             let middle = turns.sorted { $0.ratio < $1.ratio }[turns.count / 2]
             runs.ratios[count] = middle.ratio
             runs.byInstances[count] = middle.run
+            if !rawTurns.isEmpty { runs.rawRatios[count] = rawTurns.sorted()[rawTurns.count / 2] }
             try removeAll(etcd.endpoints)
         }
         runs.unsharded = unsharded.sorted { $0.rate < $1.rate }[unsharded.count / 2]
@@ -110,6 +133,46 @@ enum ShardScaling {
         func stop() {
             client.close()
             for instance in instances { instance.stop() }
+            bus.process.stop()
+        }
+    }
+
+    /// A bus of its own with raw echoes and a raw client: one echo answering as the unsharded
+    /// instance does (`count` 0: the decision and the acknowledgement), or `count` answering as
+    /// sharded instances do (`RawEcho.run(member:)`), each the standby of the one before.
+    private final class RawDeployment {
+        let bus: BusProcess
+        let echoes: [ChildProcess]
+        let client: RawClient
+        let members: Int
+
+        init(stack: BenchStack, context: ZMQContext, count: Int, payload: [UInt8]) throws {
+            let bus = try stack.startExtraBus(logName: "shard-raw-bus-\(count)", extra: [:])
+            self.bus = bus
+            members = count
+            echoes = try (0..<max(count, 1)).map { index in
+                try stack.startEcho(
+                    logName: "shard-raw-\(count)-echo-\(index)", endpoints: (bus.frontend, bus.backend),
+                    arguments: count == 0 ? [] : ["--member", "\(index)", "\(count)"])
+            }
+            var config = stack.config
+            (config.frontend, config.backend) = (bus.frontend, bus.backend)
+            client = try RawClient(context: context, config: config, payload: payload)
+            if count == 0 {
+                try client.handshake(timeout: 20)
+            } else {
+                try client.handshake(members: count, shape: RawClient.productAddTap, update: RawClient.productUpdate, timeout: 20)
+            }
+        }
+
+        /// Round trips per second for `seconds`, `window` in flight, answered in the product's sizes.
+        func measure(seconds: Double, window: Int) throws -> Throughput {
+            try client.windowedEcho(seconds: seconds, window: window, shape: RawClient.productAddTap, members: members, update: RawClient.productUpdate)
+        }
+
+        func stop() {
+            client.close()
+            for echo in echoes { echo.stop() }
             bus.process.stop()
         }
     }

@@ -7,8 +7,12 @@ import Processes
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--raw-echo" {
-    // The baseline's echo process, started by the bench itself (and ending with it).
+    // The baseline's echo process, started by the bench itself (and ending with it); with
+    // `--member K N`, one of N answering in the sharded instances' shape.
     ParentWatch.start()
+    if arguments.count == 4, arguments[1] == "--member", let index = Int(arguments[2]), let count = Int(arguments[3]), count > 0, (0..<count).contains(index) {
+        exit(RawEcho.run(member: (index, count)))
+    }
     exit(RawEcho.run())
 }
 if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(arguments[2]), count >= 0 {
@@ -37,7 +41,8 @@ if arguments == ["--sharded-only"] {
         if let run = runs.unsharded { print("unsharded (median run): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates)") }
         for count in ShardScaling.instanceCounts {
             guard let run = runs.byInstances[count] else { continue }
-            print("\(count) instance(s): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates), ÷ unsharded \(runs.ratio(count).map { format($0, 3) } ?? "-")")
+            let raw = runs.rawRatios[count].map { "; libzmq alone in this shape \(format($0, 3))" } ?? ""
+            print("\(count) instance(s): \(format(run.rate, 0)) actions/s, lost \(run.lost), duplicates \(run.duplicates), ÷ unsharded \(runs.ratio(count).map { format($0, 3) } ?? "-")\(raw)")
         }
         exit(0)
     case .failure(let error):

@@ -16,7 +16,7 @@ import TestTiers
             + "\"p50_ratio_8_clients\":0.000, \"two_answer_echo_p50_ratio\":0.000, \"two_answer_echo_p50_ratio_8_clients\":0.000, "
             + "\"raw_p50_ratio_8_clients_vs_1\":0.000, \"peer_rtt_p50_ratio\":0.000, \"throughput_ratio\":0.000, \"scale_ratio_largest_vs_10\":0.000, "
             + "\"max_rss_mb\":0.0, \"bytes_per_idle_device\":5, \"sharded_1_ratio\":null, \"sharded_3_ratio\":null, "
-            + "\"sharded_instructions_ratio\":null, \"sharded_actions_per_second\":[], \"weapon_tap_p50_us\":0.0, "
+            + "\"sharded_3_raw_ratio\":null, \"sharded_instructions_ratio\":null, \"sharded_actions_per_second\":[], \"weapon_tap_p50_us\":0.0, "
             + "\"weapon_tap_p99_us\":0.0, \"weapon_tap_p50_ratio\":0.000, \"weapon_tap_p99_ratio\":0.000, \"weapon_tap_hops\":0, \"lost\":2}")
     }
 
@@ -28,13 +28,17 @@ import TestTiers
             return run
         }
         var m = Measurements(options: Options())
-        m.sharded = ShardedRuns(unsharded: run(50_000), byInstances: [1: run(45_000), 2: run(30_000), 3: run(25_000)], ratios: [1: 0.9, 2: 0.6, 3: 0.5])
+        m.sharded = ShardedRuns(
+            unsharded: run(50_000), byInstances: [1: run(45_000), 2: run(30_000), 3: run(25_000)], ratios: [1: 0.9, 2: 0.6, 3: 0.5],
+            rawRatios: [2: 0.55, 3: 0.45])
         m.callgrind = ("{\"policy_instructions_per_action\": 47000, \"sharded_instructions_ratio\": 2.181}", [])
         let verdict = Verdict(m)
         #expect(abs(verdict[.sharded1Ratio] - 0.9) < 1e-9)
         #expect(abs(verdict[.sharded3Ratio] - 0.5) < 1e-9)
+        #expect(abs(verdict[.sharded3RawRatio] - 0.45) < 1e-9)
         #expect(abs(verdict[.shardedInstructionsRatio] - 2.181) < 1e-9)
-        #expect(verdict.json.contains("\"sharded_1_ratio\":0.900, \"sharded_3_ratio\":0.500, \"sharded_instructions_ratio\":2.181"))
+        #expect(verdict.json.contains(
+            "\"sharded_1_ratio\":0.900, \"sharded_3_ratio\":0.500, \"sharded_3_raw_ratio\":0.450, \"sharded_instructions_ratio\":2.181"))
         m.sharded.ratios = [:]
         #expect(Verdict(m).measured(.sharded1Ratio) == nil)
     }
