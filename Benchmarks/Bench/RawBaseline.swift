@@ -172,17 +172,24 @@ final class RawClient {
                 continue
             }
             var next: [[UInt8]]? = frames
+            /// Counts an answer to `number`.
+            func count(_ number: UInt64) {
+                guard number >= first && number < first + UInt64(answered.count) else { return }
+                let index = Int(number - first)
+                answered[index] &+= 1
+                if answered[index] > answers {
+                    result.duplicates += 1
+                } else if answered[index] == answers {
+                    result.completed += 1
+                    inFlight -= 1
+                }
+            }
             while let frames = next {
                 let number = RawWire.sequence(of: frames[1])
-                if number >= first && number < first + UInt64(answered.count) {
-                    let index = Int(number - first)
-                    answered[index] &+= 1
-                    if answered[index] > answers {
-                        result.duplicates += 1
-                    } else if answered[index] == answers {
-                        result.completed += 1
-                        inFlight -= 1
-                    }
+                if number == RawWire.acknowledgements {
+                    for acknowledged in RawWire.acknowledged(in: frames[1]) { count(acknowledged) }
+                } else {
+                    count(number)
                 }
                 next = try subscriber.receive(dontWait: true)
             }

@@ -3,7 +3,8 @@
 // straight back as `bench.pong` with the same payload — no decoding, no encoding, no ack
 // (unless a ping asks it for extra work first: `bench --latency-cost`). `bench --raw-echo
 // --member K N` is one of N echoes answering in the shape of sharded instances instead
-// (`RawWire.ownerTopic`), the sharded row's reference.
+// (`RawWire.ownerTopic`), the sharded row's reference; `--shape` answers in another shape of
+// replication instead (`RawWire.Replication`, `bench --raw-shapes`).
 
 import Glibc
 import ProcessSupport
@@ -43,6 +44,25 @@ enum RawWire {
     static let probe = UInt64.max
     /// Sequence number of the flood's end marker (the total sent follows it).
     static let end = UInt64.max - 1
+    /// Sequence number of an `acknowledged` shape's answer to a batch: the sequences it answers follow.
+    static let acknowledgements = UInt64.max - 2
+
+    /// One answer to every update of a batch: `acknowledgements`, the count, then their
+    /// sequences, padded to at least `size` bytes.
+    static func acknowledging(_ sequences: [UInt64], size: Int) -> [UInt8] {
+        var payload = [UInt8](repeating: UInt8(ascii: "x"), count: max(size, 16 + 8 * sequences.count))
+        stamp(acknowledgements, into: &payload)
+        stamp(UInt64(sequences.count), into: &payload, at: 8)
+        for (index, sequence) in sequences.enumerated() { stamp(sequence, into: &payload, at: 16 + 8 * index) }
+        return payload
+    }
+
+    /// The sequences an `acknowledging` payload answers (none when it is cut short).
+    static func acknowledged(in payload: [UInt8]) -> [UInt64] {
+        let count = Int(truncatingIfNeeded: value(in: payload, at: 8))
+        guard count >= 0, count <= (payload.count - 16) / 8 else { return [] }
+        return (0..<count).map { value(in: payload, at: 16 + 8 * $0) }
+    }
 
     /// The sequence number in `payload`'s first 8 bytes.
     static func sequence(of payload: [UInt8]) -> UInt64 {
@@ -55,6 +75,45 @@ enum RawWire {
         payload.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt64.self) }
     }
 
+    /// How members of several echoes answer a ping: the shapes of replication `bench
+    /// --raw-shapes` compares, libzmq alone.
+    enum Replication: String, CaseIterable, Sendable {
+        /// The sharded instances' shape: the first answer from the owner, an update to the next
+        /// member, the second answer from it.
+        case chain
+        /// The owner sends only the update; the next member sends both answers once it has it.
+        case tail
+        /// As `chain`, with the owner's updates for one pass of its loop sent as one message
+        /// (at most `batchLimit`).
+        case batched
+        /// As `batched`, the next member answering each batch with one message listing what it
+        /// acknowledges (`acknowledging`), as a standby could acknowledge up to a sequence.
+        case acknowledged
+        /// No replication: the owner sends both answers, as one echo does for its share.
+        case split
+    }
+
+    /// Updates in one `batched` message: 32 of the product's size stay under the bus's 64 KiB.
+    static let batchLimit = 32
+
+    /// Updates sent as one payload, one after another: each holds its own size in bytes 16..<24,
+    /// as the ping it answers asked for.
+    static func pack(_ updates: [[UInt8]]) -> [UInt8] { updates.count == 1 ? updates[0] : Array(updates.joined()) }
+
+    /// The updates `pack` put in `payload`; nil when it does not divide into them.
+    static func unpack(_ payload: [UInt8]) -> [[UInt8]]? {
+        var updates: [[UInt8]] = []
+        var offset = 0
+        while offset < payload.count {
+            guard payload.count - offset >= 32 else { return nil }
+            let size = Int(truncatingIfNeeded: value(in: Array(payload[offset..<offset + 32]), at: 16))
+            guard size >= 32, size <= payload.count - offset else { return nil }
+            updates.append(Array(payload[offset..<offset + size]))
+            offset += size
+        }
+        return updates
+    }
+
     /// The 8 bytes at `offset` of `payload`.
     static func value(in payload: [UInt8], at offset: Int) -> UInt64 {
         guard payload.count >= offset + 8 else { return 0 }
@@ -64,8 +123,8 @@ enum RawWire {
 
 enum RawEcho {
     /// Runs the echo until it is terminated, or its parent (the bench) is gone; as member
-    /// `member.index` of `member.count` echoes when given.
-    static func run(member: (index: Int, count: Int)? = nil) -> Int32 {
+    /// `member.index` of `member.count` echoes, answering in `replication`'s shape, when given.
+    static func run(member: (index: Int, count: Int)? = nil, replication: RawWire.Replication = .chain) -> Int32 {
         let config: BusConfig
         do {
             config = try BusConfig.fromEnvironment()
@@ -90,6 +149,7 @@ enum RawEcho {
             try subscriber.connect(config.backend)
             var answers: [Int: [UInt8]] = [:]
             var replyTopics: [UInt64: [UInt8]] = [:]
+            var batch: [[UInt8]] = []
             /// An answer of `size` bytes carrying `sequence` (the same storage for each size).
             func sized(_ size: Int, _ sequence: UInt64) -> [UInt8] {
                 var answer = answers[size] ?? [UInt8](repeating: UInt8(ascii: "x"), count: max(32, size))
@@ -97,34 +157,77 @@ enum RawEcho {
                 answers[size] = answer
                 return answer
             }
+            /// The topic of the answers to a ping or update (its bytes 24..<32).
+            func answerTopic(_ payload: [UInt8]) -> [UInt8] {
+                let address = RawWire.value(in: payload, at: 24)
+                guard address != 0 else { return RawWire.pongTopic }
+                let topic = replyTopics[address] ?? RawWire.replyTopic(of: address)
+                replyTopics[address] = topic
+                return topic
+            }
+            /// The answers a member owes for `payload`, a ping (as its owner) or an update (as
+            /// the next member).
+            func answer(_ payload: [UInt8], asStandby: Bool, to nextStandby: [UInt8]) throws {
+                let topic = answerTopic(payload)
+                let shape = RawWire.value(in: payload, at: 8)
+                let sequence = RawWire.sequence(of: payload)
+                if asStandby {
+                    if replication == .tail { try publisher.send([topic, sized(Int(shape & 0xffff_ffff), sequence)]) }
+                    try publisher.send([topic, sized(Int(shape >> 32), sequence)])
+                    return
+                }
+                if replication != .tail { try publisher.send([topic, sized(Int(shape & 0xffff_ffff), sequence)]) }
+                if replication == .split {
+                    try publisher.send([topic, sized(Int(shape >> 32), sequence)])
+                    return
+                }
+                var update = sized(Int(RawWire.value(in: payload, at: 16)), sequence)
+                update.replaceSubrange(0..<32, with: payload[0..<32])
+                guard replication == .batched || replication == .acknowledged else {
+                    try publisher.send([nextStandby, update])
+                    return
+                }
+                batch.append(update)
+                if batch.count == RawWire.batchLimit { try flush(to: nextStandby) }
+            }
+            func flush(to nextStandby: [UInt8]) throws {
+                guard !batch.isEmpty else { return }
+                try publisher.send([nextStandby, RawWire.pack(batch)])
+                batch.removeAll(keepingCapacity: true)
+            }
             while true {
                 // Like ServiceRuntime: poll, then take everything waiting in one go.
                 guard try poll([.socket(subscriber)], timeoutMilliseconds: 1000)[0] else {
                     if getppid() != parent { return 0 }
                     continue
                 }
-                while let frames = try subscriber.receive(dontWait: true) {
-                    guard frames.count == 2 else { continue }
-                    let address = RawWire.value(in: frames[1], at: 24)
-                    var topic = RawWire.pongTopic
-                    if address != 0 {
-                        topic = replyTopics[address] ?? RawWire.replyTopic(of: address)
-                        replyTopics[address] = topic
+                while true {
+                    guard let frames = try subscriber.receive(dontWait: true) else {
+                        if let nextStandby { try flush(to: nextStandby) }
+                        break
                     }
-                    let shape = RawWire.value(in: frames[1], at: 8)
+                    guard frames.count == 2 else { continue }
                     if let nextStandby, frames[1].count >= 32 {
-                        // An owner's first answer, then the update the standby answers after.
-                        let sequence = RawWire.sequence(of: frames[1])
-                        if frames[0].starts(with: RawWire.standbyPrefix) {
-                            try publisher.send([topic, sized(Int(shape >> 32), sequence)])
-                        } else {
-                            try publisher.send([topic, sized(Int(shape & 0xffff_ffff), sequence)])
-                            var update = sized(Int(RawWire.value(in: frames[1], at: 16)), sequence)
-                            update.replaceSubrange(0..<32, with: frames[1][0..<32])
-                            try publisher.send([nextStandby, update])
+                        guard frames[0].starts(with: RawWire.standbyPrefix) else {
+                            try answer(frames[1], asStandby: false, to: nextStandby)
+                            continue
                         }
+                        guard replication == .batched || replication == .acknowledged else {
+                            try answer(frames[1], asStandby: true, to: nextStandby)
+                            continue
+                        }
+                        let updates = RawWire.unpack(frames[1]) ?? []
+                        guard replication == .acknowledged, let last = updates.last else {
+                            for update in updates { try answer(update, asStandby: true, to: nextStandby) }
+                            continue
+                        }
+                        // One client in the bench: its address is the last update's.
+                        let size = Int(RawWire.value(in: last, at: 8) >> 32)
+                        try publisher.send([answerTopic(last), RawWire.acknowledging(updates.map(RawWire.sequence(of:)), size: size)])
                         continue
                     }
+                    let topic = answerTopic(frames[1])
+                    let shape = RawWire.value(in: frames[1], at: 8)
                     if shape == 0 {
                         try publisher.send([topic, frames[1]])
                         continue
@@ -134,9 +237,9 @@ enum RawEcho {
                     let work = Spin.run(Int(truncatingIfNeeded: RawWire.value(in: frames[1], at: 16)))
                     let sequence = RawWire.sequence(of: frames[1])
                     for size in [Int(shape & 0xffff_ffff), Int(shape >> 32)] {
-                        var answer = sized(size, sequence)
-                        RawWire.stamp(work, into: &answer, at: 16)
-                        try publisher.send([topic, answer])
+                        var reply = sized(size, sequence)
+                        RawWire.stamp(work, into: &reply, at: 16)
+                        try publisher.send([topic, reply])
                     }
                 }
             }

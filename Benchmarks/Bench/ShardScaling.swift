@@ -137,46 +137,6 @@ enum ShardScaling {
         }
     }
 
-    /// A bus of its own with raw echoes and a raw client: one echo answering as the unsharded
-    /// instance does (`count` 0: the decision and the acknowledgement), or `count` answering as
-    /// sharded instances do (`RawEcho.run(member:)`), each the standby of the one before.
-    private final class RawDeployment {
-        let bus: BusProcess
-        let echoes: [ChildProcess]
-        let client: RawClient
-        let members: Int
-
-        init(stack: BenchStack, context: ZMQContext, count: Int, payload: [UInt8]) throws {
-            let bus = try stack.startExtraBus(logName: "shard-raw-bus-\(count)", extra: [:])
-            self.bus = bus
-            members = count
-            echoes = try (0..<max(count, 1)).map { index in
-                try stack.startEcho(
-                    logName: "shard-raw-\(count)-echo-\(index)", endpoints: (bus.frontend, bus.backend),
-                    arguments: count == 0 ? [] : ["--member", "\(index)", "\(count)"])
-            }
-            var config = stack.config
-            (config.frontend, config.backend) = (bus.frontend, bus.backend)
-            client = try RawClient(context: context, config: config, payload: payload)
-            if count == 0 {
-                try client.handshake(timeout: 20)
-            } else {
-                try client.handshake(members: count, shape: RawClient.productAddTap, update: RawClient.productUpdate, timeout: 20)
-            }
-        }
-
-        /// Round trips per second for `seconds`, `window` in flight, answered in the product's sizes.
-        func measure(seconds: Double, window: Int) throws -> Throughput {
-            try client.windowedEcho(seconds: seconds, window: window, shape: RawClient.productAddTap, members: members, update: RawClient.productUpdate)
-        }
-
-        func stop() {
-            client.close()
-            for echo in echoes { echo.stop() }
-            bus.process.stop()
-        }
-    }
-
     /// Waits until `count` presentation-policy instances are members in etcd, then (for a lease
     /// of a few seconds) until each has had time to read the list and be handed its buckets.
     static func waitForMembers(_ count: Int, etcd endpoints: [String], leaseSeconds: Double) throws {

@@ -8,10 +8,15 @@ import Processes
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--raw-echo" {
     // The baseline's echo process, started by the bench itself (and ending with it); with
-    // `--member K N`, one of N answering in the sharded instances' shape.
+    // `--member K N [--shape S]`, one of N answering in the sharded instances' shape (or S).
     ParentWatch.start()
-    if arguments.count == 4, arguments[1] == "--member", let index = Int(arguments[2]), let count = Int(arguments[3]), count > 0, (0..<count).contains(index) {
-        exit(RawEcho.run(member: (index, count)))
+    if arguments.count >= 4, arguments[1] == "--member", let index = Int(arguments[2]), let count = Int(arguments[3]), count > 0, (0..<count).contains(index) {
+        let replication = arguments.count == 6 && arguments[4] == "--shape" ? RawWire.Replication(rawValue: arguments[5]) : arguments.count == 4 ? .chain : nil
+        guard let replication else {
+            Log.standardError("bench --raw-echo: --member K N [--shape \(RawWire.Replication.allCases.map(\.rawValue).joined(separator: "|"))]\n")
+            exit(2)
+        }
+        exit(RawEcho.run(member: (index, count), replication: replication))
     }
     exit(RawEcho.run())
 }
@@ -23,6 +28,23 @@ if arguments.first == "--callgrind-run", arguments.count == 3, let count = Int(a
         try CallgrindRun.run(side: arguments[1], count: count)
         exit(0)
     } catch {
+        Log.standardError("bench: \(error)\n")
+        exit(1)
+    }
+}
+if arguments == ["--raw-shapes"] {
+    // libzmq alone in each shape of replication, 2 and 3 echoes (docs/scaling.md).
+    Children.stopOnSignals(program: "bench")
+    let lines = Result { () throws -> [String] in
+        let stack = try BenchStack(services: [], echo: false)
+        defer { stack.stop(keep: false) }
+        return try RawShapes.run(stack: stack, seconds: 2, window: 128, rounds: 3)
+    }
+    switch lines {
+    case .success(let lines):
+        for line in lines { print(line) }
+        exit(0)
+    case .failure(let error):
         Log.standardError("bench: \(error)\n")
         exit(1)
     }
