@@ -36,7 +36,7 @@ enum CallgrindRun {
         case "raw", "raw-2", "raw-spin":
             let product = try ProductClient(context: context, config: stack.config)
             defer { product.close() }
-            let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
+            let payload = try product.encodedAction()
             let raw = try RawClient(context: context, config: stack.config, payload: payload)
             defer { raw.close() }
             try raw.handshake(timeout: 120)
@@ -56,7 +56,7 @@ enum CallgrindRun {
             // Owner and standby of each other's pings, in turn, as the sharded side's two instances.
             let product = try ProductClient(context: context, config: stack.config)
             defer { product.close() }
-            let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
+            let payload = try product.encodedAction()
             let echoes = try (0..<2).map { index in
                 try stack.startEcho(logName: "raw-standby-\(index)", endpoints: (stack.config.frontend, stack.config.backend), arguments: ["--member", "\(index)", "2"])
             }

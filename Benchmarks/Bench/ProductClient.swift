@@ -92,6 +92,11 @@ final class ProductClient {
     /// Closes the sockets.
     func close() { bus.close() }
 
+    /// `action` of `device` as the wire carries it: the raw echoes' pings are as large.
+    func encodedAction(device: String = "bench-ipad") throws -> [UInt8] {
+        try bus.codec.encode(bus.envelope(action, device: device))
+    }
+
     /// presentation-policy was restarted: count its actions from zero.
     func policyRestarted() {
         tally.value.actionsSinceStart = 0

@@ -153,6 +153,18 @@ final class RawClient {
         var answered: [UInt8] = []
         answered.reserveCapacity(1 << 20)
         var inFlight = 0
+        /// Counts an answer to `number`.
+        func count(_ number: UInt64) {
+            guard number >= first && number < first + UInt64(answered.count) else { return }
+            let index = Int(number - first)
+            answered[index] &+= 1
+            if answered[index] > answers {
+                result.duplicates += 1
+            } else if answered[index] == answers {
+                result.completed += 1
+                inFlight -= 1
+            }
+        }
         let started = Timestamp.monotonic()
         var lastProgress = started
         var finished = started
@@ -172,18 +184,6 @@ final class RawClient {
                 continue
             }
             var next: [[UInt8]]? = frames
-            /// Counts an answer to `number`.
-            func count(_ number: UInt64) {
-                guard number >= first && number < first + UInt64(answered.count) else { return }
-                let index = Int(number - first)
-                answered[index] &+= 1
-                if answered[index] > answers {
-                    result.duplicates += 1
-                } else if answered[index] == answers {
-                    result.completed += 1
-                    inFlight -= 1
-                }
-            }
             while let frames = next {
                 let number = RawWire.sequence(of: frames[1])
                 if number == RawWire.acknowledgements {

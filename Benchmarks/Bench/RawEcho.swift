@@ -91,6 +91,9 @@ enum RawWire {
         case acknowledged
         /// No replication: the owner sends both answers, as one echo does for its share.
         case split
+
+        /// Whether the owner's updates travel in batches (`pack`).
+        var batchesUpdates: Bool { self == .batched || self == .acknowledged }
     }
 
     /// Updates in one `batched` message: 32 of the product's size stay under the bus's 64 KiB.
@@ -106,7 +109,7 @@ enum RawWire {
         var offset = 0
         while offset < payload.count {
             guard payload.count - offset >= 32 else { return nil }
-            let size = Int(truncatingIfNeeded: value(in: Array(payload[offset..<offset + 32]), at: 16))
+            let size = Int(truncatingIfNeeded: value(in: payload, at: offset + 16))
             guard size >= 32, size <= payload.count - offset else { return nil }
             updates.append(Array(payload[offset..<offset + size]))
             offset += size
@@ -183,7 +186,7 @@ enum RawEcho {
                 }
                 var update = sized(Int(RawWire.value(in: payload, at: 16)), sequence)
                 update.replaceSubrange(0..<32, with: payload[0..<32])
-                guard replication == .batched || replication == .acknowledged else {
+                guard replication.batchesUpdates else {
                     try publisher.send([nextStandby, update])
                     return
                 }
@@ -212,7 +215,7 @@ enum RawEcho {
                             try answer(frames[1], asStandby: false, to: nextStandby)
                             continue
                         }
-                        guard replication == .batched || replication == .acknowledged else {
+                        guard replication.batchesUpdates else {
                             try answer(frames[1], asStandby: true, to: nextStandby)
                             continue
                         }

@@ -14,8 +14,8 @@ enum RawShapes {
         let context = try ZMQContext()
         // Messages as large as the product's: its action envelope, decision, acknowledgement, update.
         let product = try ProductClient(context: context, config: stack.config)
-        let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
-        product.close()
+        defer { product.close() }
+        let payload = try product.encodedAction()
         let reference = try RawDeployment(stack: stack, context: context, count: 0, payload: payload)
         defer { reference.stop() }
         var lines: [String] = []

@@ -60,7 +60,7 @@ enum ShardScaling {
         defer { reference.stop() }
         // The raw echoes carry messages as large as the product's: an action, its decision and
         // acknowledgement, the update.
-        let payload = try reference.client.bus.codec.encode(reference.client.bus.envelope(reference.client.action, device: names[0]))
+        let payload = try reference.client.encodedAction(device: names[0])
         let rawReference = try RawDeployment(stack: stack, context: context, count: 0, payload: payload)
         defer { rawReference.stop() }
         var unsharded: [Throughput] = []

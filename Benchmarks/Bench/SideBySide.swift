@@ -23,7 +23,7 @@ struct SideBySide {
         let product = try ProductClient(context: context, config: stack.config)
         defer { product.close() }
         try product.handshake(services: BenchStack.serviceNames, timeout: 20)
-        let payload = try product.bus.codec.encode(product.bus.envelope(product.action, device: "bench-ipad"))
+        let payload = try product.encodedAction()
         let raw = try RawClient(context: context, config: stack.config, payload: payload)
         defer { raw.close() }
         try raw.handshake(timeout: 20)
