@@ -16,11 +16,12 @@ enum CallgrindRun {
     /// The sides: libzmq's echo, presentation-policy, the Python peer, two sharded instances of
     /// presentation-policy (owner and standby, etcd for membership), one sharded instance (no
     /// standby: what the routing alone costs), two raw echoes answering as those two instances
-    /// do (`raw-standby`: libzmq's own cost of that shape), and libzmq's echo
+    /// do (`raw-standby`: libzmq's own cost of that shape; `raw-direct`: the update from one to
+    /// the other over a link of their own, not through the bus), and libzmq's echo
     /// answering like the product with two messages of its add tap's sizes (`raw-2`, for
     /// `Scripts/wakeups`), and with two messages after
     /// `Spin.counted` iterations of extra work (`raw-spin`, for `bench --latency-cost`).
-    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin", "raw-standby", "sharded", "sharded-1"]
+    static let sides = ["raw", "product", "peer", "raw-2", "raw-spin", "raw-standby", "raw-direct", "sharded", "sharded-1"]
 
     /// Starts only the bus and the side's service (for the product, with input-handling, which
     /// reads the alerts presented or dismissed: none here, the `add` popover's topic is not one
@@ -29,7 +30,7 @@ enum CallgrindRun {
         let policy = MonsterBus.Service.presentationPolicy
         let stack = try BenchStack(
             services: side == "product" ? [policy, MonsterBus.Service.inputHandling] : side.hasPrefix("sharded") ? [MonsterBus.Service.inputHandling] : [],
-            echo: side.hasPrefix("raw") && side != "raw-standby")
+            echo: ["raw", "raw-2", "raw-spin"].contains(side))
         defer { stack.stop(keep: false) }
         let context = try ZMQContext()
         switch side {
@@ -52,13 +53,14 @@ enum CallgrindRun {
                     throw BenchError("a raw round trip was lost")
                 }
             }
-        case "raw-standby":
+        case "raw-standby", "raw-direct":
             // Owner and standby of each other's pings, in turn, as the sharded side's two instances.
+            let shape = side == "raw-direct" ? RawWire.Replication.direct : .chain
             let product = try ProductClient(context: context, config: stack.config)
             defer { product.close() }
             let payload = try product.encodedAction()
             let echoes = try (0..<2).map { index in
-                try stack.startEcho(logName: "raw-standby-\(index)", endpoints: (stack.config.frontend, stack.config.backend), arguments: ["--member", "\(index)", "2"])
+                try stack.startEcho(logName: "raw-standby-\(index)", endpoints: (stack.config.frontend, stack.config.backend), arguments: ["--member", "\(index)", "2", "--shape", shape.rawValue])
             }
             defer { for echo in echoes { echo.stop() } }
             let raw = try RawClient(context: context, config: stack.config, payload: payload)

@@ -38,6 +38,11 @@ enum RawWire {
     static func standbyTopic(_ member: Int) -> [UInt8] { standbyPrefix + Array("\(member)/".utf8) }
     /// What every `standbyTopic` starts with.
     static let standbyPrefix = Array("bench.standby/".utf8)
+    /// Member → the bus, in the `direct` shape: the endpoint its updates leave from, announced
+    /// while it is idle, for the next member to connect to.
+    static func endpointTopic(_ member: Int) -> [UInt8] { endpointPrefix + Array("\(member)/".utf8) }
+    /// What every `endpointTopic` starts with.
+    static let endpointPrefix = Array("bench.endpoint/".utf8)
     /// The one-way flood (client → client's own subscriber thread).
     static let floodTopic = Array("bench.flood".utf8)
     /// Sequence number of a probe message (proves a path is live; not counted).
@@ -91,6 +96,9 @@ enum RawWire {
         case acknowledged
         /// No replication: the owner sends both answers, as one echo does for its share.
         case split
+        /// As `chain`, the update going straight to the next member (its own PUB to the next
+        /// member's SUB, over TCP) instead of through the bus.
+        case direct
 
         /// Whether the owner's updates travel in batches (`pack`).
         var batchesUpdates: Bool { self == .batched || self == .acknowledged }
@@ -144,9 +152,28 @@ enum RawEcho {
                 publisher.close()
                 subscriber.close()
             }
-            let topics = member.map { [RawWire.ownerTopic($0.index), RawWire.standbyTopic($0.index)] } ?? [RawWire.pingTopic]
+            // The `direct` shape's link: updates out to the next member, in from the one before.
+            let direct = member != nil && replication == .direct
+            let peerOut = direct ? try ZMQSocket(context, .pub) : nil
+            let peerIn = direct ? try ZMQSocket(context, .sub) : nil
+            defer {
+                peerOut?.close()
+                peerIn?.close()
+            }
+            var topics = member.map { [RawWire.ownerTopic($0.index), RawWire.standbyTopic($0.index)] } ?? [RawWire.pingTopic]
+            var announcement: [[UInt8]] = []
+            var linked = false
+            if let member, let peerOut, let peerIn {
+                try peerOut.set(.sendHighWaterMark, Int32(0))
+                try peerOut.bind("tcp://127.0.0.1:*")
+                announcement = [RawWire.endpointTopic(member.index), Array(peerOut.lastEndpoint.utf8)]
+                try peerIn.subscribe(String(decoding: RawWire.standbyTopic(member.index), as: UTF8.self))
+                topics.append(RawWire.endpointTopic((member.index + member.count - 1) % member.count))
+            }
             for topic in topics { try subscriber.subscribe(String(decoding: topic, as: UTF8.self)) }
             let nextStandby = member.map { RawWire.standbyTopic(($0.index + 1) % $0.count) }
+            let updates = peerOut ?? publisher
+            let polled: [PollItem] = [.socket(subscriber)] + (peerIn.map { [.socket($0)] } ?? [])
             try publisher.set(.sendHighWaterMark, Int32(0))  // as the client's (see RawClient)
             try publisher.connect(config.frontend)
             try subscriber.connect(config.backend)
@@ -187,7 +214,7 @@ enum RawEcho {
                 var update = sized(Int(RawWire.value(in: payload, at: 16)), sequence)
                 update.replaceSubrange(0..<32, with: payload[0..<32])
                 guard replication.batchesUpdates else {
-                    try publisher.send([nextStandby, update])
+                    try updates.send([nextStandby, update])
                     return
                 }
                 batch.append(update)
@@ -199,17 +226,27 @@ enum RawEcho {
                 batch.removeAll(keepingCapacity: true)
             }
             while true {
-                // Like ServiceRuntime: poll, then take everything waiting in one go.
-                guard try poll([.socket(subscriber)], timeoutMilliseconds: 1000)[0] else {
+                // Like ServiceRuntime: poll, then take everything waiting in one go. Idle in the
+                // `direct` shape, announce the endpoint (until the next member has it, it misses
+                // updates, and the client's handshake tries again).
+                let ready = try poll(polled, timeoutMilliseconds: direct ? 100 : 1000)
+                guard ready.contains(true) else {
                     if getppid() != parent { return 0 }
+                    if direct { try publisher.send(announcement) }
                     continue
                 }
+                let fromPeer = ready.count > 1 && ready[1] ? peerIn : nil
                 while true {
-                    guard let frames = try subscriber.receive(dontWait: true) else {
+                    guard let frames = try fromPeer?.receive(dontWait: true) ?? subscriber.receive(dontWait: true) else {
                         if let nextStandby { try flush(to: nextStandby) }
                         break
                     }
                     guard frames.count == 2 else { continue }
+                    if direct, frames[0].starts(with: RawWire.endpointPrefix) {
+                        if !linked { try peerIn?.connect(String(decoding: frames[1], as: UTF8.self)) }
+                        linked = true
+                        continue
+                    }
                     if let nextStandby, frames[1].count >= 32 {
                         guard frames[0].starts(with: RawWire.standbyPrefix) else {
                             try answer(frames[1], asStandby: false, to: nextStandby)

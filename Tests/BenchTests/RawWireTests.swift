@@ -7,7 +7,7 @@ import TestTiers
 @Suite(.tags(.unit)) struct RawWireTests {
     @Test func eachMembersTopicsAreItsOwnAndNoneIsTheSingleEchosOrAnothersPrefix() {
         let members = 0..<12
-        let topics = members.flatMap { [RawWire.ownerTopic($0), RawWire.standbyTopic($0)] }
+        let topics = members.flatMap { [RawWire.ownerTopic($0), RawWire.standbyTopic($0), RawWire.endpointTopic($0)] }
         for (index, topic) in topics.enumerated() {
             // A SUB socket matches by prefix: no topic may start with another member's.
             for (other, prefix) in topics.enumerated() where other != index {
@@ -17,6 +17,9 @@ import TestTiers
         }
         #expect(members.allSatisfy { RawWire.standbyTopic($0).starts(with: RawWire.standbyPrefix) })
         #expect(members.allSatisfy { !RawWire.ownerTopic($0).starts(with: RawWire.standbyPrefix) })
+        // The `direct` shape's announcements reach no member as a ping or an update.
+        #expect(members.allSatisfy { RawWire.endpointTopic($0).starts(with: RawWire.endpointPrefix) })
+        #expect(members.allSatisfy { !RawWire.ownerTopic($0).starts(with: RawWire.endpointPrefix) && !RawWire.standbyTopic($0).starts(with: RawWire.endpointPrefix) })
         #expect(String(decoding: RawWire.ownerTopic(10), as: UTF8.self) == "bench.own/10/")
     }
 
@@ -49,7 +52,7 @@ import TestTiers
     }
 
     @Test func everyShapeIsNamedOnTheCommandLineByItsRawValue() {
-        #expect(RawWire.Replication.allCases.map(\.rawValue) == ["chain", "tail", "batched", "acknowledged", "split"])
+        #expect(RawWire.Replication.allCases.map(\.rawValue) == ["chain", "tail", "batched", "acknowledged", "split", "direct"])
         #expect(RawWire.Replication(rawValue: "split") == .split)
     }
 
