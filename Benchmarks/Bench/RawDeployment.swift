@@ -13,9 +13,12 @@ final class RawDeployment {
     let echoes: [ChildProcess]
     let client: RawClient
     let members: Int
+    /// How the logs name it: the echo count, and the shape when it is not `chain`.
+    let name: String
 
     init(stack: BenchStack, context: ZMQContext, count: Int, payload: [UInt8], replication: RawWire.Replication = .chain) throws {
         let name = replication == .chain ? "\(count)" : "\(count)-\(replication.rawValue)"
+        self.name = name
         let bus = try stack.startExtraBus(logName: "shard-raw-bus-\(name)", extra: [:])
         self.bus = bus
         members = count
@@ -37,6 +40,16 @@ final class RawDeployment {
     /// Round trips per second for `seconds`, `window` in flight, answered in the product's sizes.
     func measure(seconds: Double, window: Int) throws -> Throughput {
         try client.windowedEcho(seconds: seconds, window: window, shape: RawClient.productAddTap, members: members, update: RawClient.productUpdate)
+    }
+
+    /// One turn against `reference` (one echo answering as the unsharded instance does), measured
+    /// just before: this deployment's round trips per second ÷ the reference's, and both runs. A
+    /// lost message is an error: the ratio would not be one of round trips.
+    func turn(against reference: RawDeployment, seconds: Double, window: Int) throws -> (ratio: Double, run: Throughput, echo: Throughput) {
+        let echo = try reference.measure(seconds: seconds, window: window)
+        let run = try measure(seconds: seconds, window: window)
+        guard echo.lost == 0, run.lost == 0 else { throw BenchError("the raw echoes lost messages (\(name))") }
+        return (echo.rate > 0 ? run.rate / echo.rate : 0, run, echo)
     }
 
     /// Stops the client, the echoes and the bus.

@@ -27,17 +27,14 @@ enum RawShapes {
             var turns: [RawWire.Replication: [Double]] = [:]
             for _ in 0..<max(rounds, 1) {
                 for (replication, deployment) in shaped {
-                    let echo = try reference.measure(seconds: seconds, window: window)
-                    let run = try deployment.measure(seconds: seconds, window: window)
-                    guard echo.lost == 0, run.lost == 0 else { throw BenchError("the raw echoes lost messages (\(replication.rawValue))") }
-                    turns[replication, default: []].append(echo.rate > 0 ? run.rate / echo.rate : 0)
-                    progress("\(count) raw echoes, \(replication.rawValue): \(format(run.rate, 0)) round trips/s; one echo just before: \(format(echo.rate, 0))")
+                    let turn = try deployment.turn(against: reference, seconds: seconds, window: window)
+                    turns[replication, default: []].append(turn.ratio)
+                    progress("\(count) raw echoes, \(replication.rawValue): \(format(turn.run.rate, 0)) round trips/s; one echo just before: \(format(turn.echo.rate, 0))")
                 }
             }
             for replication in RawWire.Replication.allCases {
                 let ratios = turns[replication] ?? []
-                let median = ratios.sorted()[ratios.count / 2]
-                lines.append("\(count) echoes, \(replication.rawValue): \(format(median, 3)) of one echo (turns \(ratios.map { format($0, 3) }.joined(separator: " ")))")
+                lines.append("\(count) echoes, \(replication.rawValue): \(format(median(ratios), 3)) of one echo (turns \(ratios.map { format($0, 3) }.joined(separator: " ")))")
             }
         }
         return lines

@@ -78,11 +78,9 @@ enum ShardScaling {
                 turns.append((before.rate > 0 ? run.rate / before.rate : 0, run))
                 progress("\(count) sharded instance(s) of presentation-policy, \(devices) devices: \(format(run.rate, 0)) actions/s (\(run.completed) of \(run.sent) acknowledged, \(run.decided) decided, \(run.duplicates) duplicates); unsharded just before: \(format(before.rate, 0))")
                 if let raw {
-                    let echo = try rawReference.measure(seconds: seconds, window: window)
-                    let shaped = try raw.measure(seconds: seconds, window: window)
-                    guard echo.lost == 0, shaped.lost == 0 else { throw BenchError("the raw echoes lost messages in the sharded shapes") }
-                    rawTurns.append(echo.rate > 0 ? shaped.rate / echo.rate : 0)
-                    progress("\(count) raw echoes answering as sharded instances: \(format(shaped.rate, 0)) round trips/s; one answering as the unsharded instance just before: \(format(echo.rate, 0))")
+                    let turn = try raw.turn(against: rawReference, seconds: seconds, window: window)
+                    rawTurns.append(turn.ratio)
+                    progress("\(count) raw echoes answering as sharded instances: \(format(turn.run.rate, 0)) round trips/s; one answering as the unsharded instance just before: \(format(turn.echo.rate, 0))")
                 }
             }
             let middle = turns.sorted { $0.ratio < $1.ratio }[turns.count / 2]
