@@ -46,10 +46,4 @@ public enum MessageType: String, FieldCase, Sendable, CaseIterable {
     /// True for the device actions a gateway sends to presentation-policy (topic prefix `device.`;
     /// `device.forget` goes to every service and `device.forgotten` is their answer).
     public var isDeviceAction: Bool { rawValue.hasPrefix("device.") && self != .forget && self != .forgotten }
-
-    /// Whether its receiver orders it by a sequence it carries (a device's update between
-    /// instances, `StandbyCopies`) rather than by its id: never sent again with the same id, and
-    /// worth taking however late, it is neither checked nor remembered by the delivery window.
-    public var isOrderedBySequence: Bool { self == .replica }
-
 }

@@ -1,7 +1,10 @@
 /// One device's state, sent by the instance that owns the device to the instance that stands by
 /// for it (docs/scaling.md): what the standby holds in memory, ready to take the device over
-/// when the owner is lost. After an action it carries the owner's acknowledgement of it, which
-/// the standby publishes once it holds the state: the client counts the action as done only then.
+/// when the owner is lost. Its frames: the topic, this body's envelope, the state (frame 3, as
+/// the owner wrote it; empty when the device was forgotten) and, after an action, the owner's
+/// acknowledgement of it as two more frames (topic, JSON), which the standby publishes as they
+/// came once it holds the state: the client counts the action as done only then. So a standby
+/// reads the envelope's few header members and keeps the state as bytes, decoding neither.
 public struct Replica: Sendable, Equatable {
     /// The instance it is for (its topic's key: `shard.replica/SERVICE/STANDBY`).
     public var standby: String
@@ -14,20 +17,21 @@ public struct Replica: Sendable, Equatable {
     /// over a later one.
     public var sequence: UInt64
     /// The device's whole state in the service's own form and the ids of its last actions
-    /// (`{"state":…,"recent":[…]}`: a retry of one is a duplicate), carried whole: a standby
-    /// reads it only when it takes the device over. Absent: the device was forgotten.
+    /// (`{"state":…,"recent":[…]}`: a retry of one is a duplicate), carried in the message's
+    /// third frame rather than in its JSON: a standby reads it only when it takes the device
+    /// over. Absent (an empty frame): the device was forgotten.
     public var snapshot: NestedValue?
-    /// The owner's acknowledgement of the action that made this state, for the standby to
-    /// publish once it holds it; absent for an update no action caused (a handover, a new standby).
-    public var ack: Ack?
+    /// The id of the action that made this state, whose acknowledgement the message carries;
+    /// absent for an update no action caused (a handover, a new standby).
+    public var action: String?
     /// What that action sent onward to another service (passed on, or read there), as it went:
     /// an heir answering a retry of the action publishes it again. Absent: nothing.
     public var onward: [Onward]?
 
     /// An update of the device's state from `owner` at `epoch` and `sequence`, for `standby`.
-    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, snapshot: NestedValue?, ack: Ack? = nil) {
+    public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, snapshot: NestedValue?, action: String? = nil) {
         self.standby = standby; self.owner = owner; self.epoch = epoch; self.sequence = sequence
-        self.snapshot = snapshot; self.ack = ack
+        self.snapshot = snapshot; self.action = action
     }
 }
 
@@ -35,14 +39,13 @@ extension Replica: FieldSet {
     /// Every field blank: what reading starts from.
     public static var placeholder: Replica { Replica(standby: "", owner: "", epoch: 0, sequence: 0, snapshot: nil) }
 
-    /// The fields, in the order they are written.
+    /// The fields of the JSON, in the order they are written (the state is a frame of its own).
     public mutating func fields<Visitor: FieldVisitor>(_ fields: inout Visitor) throws(Visitor.Failure) {
         try fields.field("standby", &standby)
         try fields.field("owner", &owner)
         try fields.field("epoch", &epoch)
         try fields.field("sequence", &sequence)
-        try fields.field("snapshot", &snapshot)
-        try fields.field("ack", &ack)
+        try fields.field("action", &action)
         try fields.field("onward", &onward)
     }
 }

@@ -224,7 +224,19 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// What the handler publishes on its own, once the path through the bus is live (kept until then).
     private mutating func messagesOfItsOwn() -> [Outgoing] {
         guard isReady else { return [] }
-        return handler.messagesOfItsOwn().map { .message(maker.envelope($0.body, device: $0.device)) }
+        return handler.messagesOfItsOwn().compactMap { own(maker.envelope($0.body, device: $0.device)) }
+    }
+
+    /// `envelope` to publish: as a message the loop encodes, or, for an update, which has more
+    /// than two frames, as its frames (encoded now; nil, logged, when it cannot be).
+    private mutating func own(_ envelope: Envelope) -> Outgoing? {
+        guard case .replica = envelope.body else { return .message(envelope) }
+        do {
+            return .frames(try codec.frames(envelope, using: writer, memo: &memo, topics: &topics))
+        } catch {
+            write(.error, "refused to publish \(envelope.type.rawValue): \(error)")
+            return nil
+        }
     }
 
     /// The subscriptions the handler asks to change (a sharded instance's buckets moved).
@@ -239,7 +251,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// acknowledgement last (for a loop with nothing to do in between, and for tests).
     public mutating func received(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
         var outgoing = decide(frames, now: now)
-        if let ack = settle() { outgoing.append(.message(ack)) }
+        if let ack = settle() { outgoing.append(ack) }
         return outgoing
     }
 
@@ -249,8 +261,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// `settle()`, which the loop calls once these have gone; a message left unsettled is
     /// settled before the next is decided.
     public mutating func decide(_ frames: [[UInt8]], now: RuntimeInstant) -> [Outgoing] {
-        if let ack = settle() { return [.message(ack)] + decide(frames, now: now) }
+        if let ack = settle() { return [ack] + decide(frames, now: now) }
         counters.received += 1
+        if let topic = frames.first, handler.takesAsItCame(topic: topic) { return takeAsItCame(frames) }
         let envelope: Envelope
         // Its `time`, as the decoder read it to check it (not parsed twice).
         let sent: Double
@@ -264,14 +277,12 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             counters.ignored += 1
             return []
         }
-        // A standby's update is ordered by its sequence: the window neither checks nor remembers it.
-        let sequenced = envelope.type.isOrderedBySequence
-        let verdict = sequenced ? .fresh(sent: sent) : window.check(id: envelope.id, sent: sent, now: now.wall)
+        let verdict = window.check(id: envelope.id, sent: sent, now: now.wall)
         let reply: Reply
         var fresh: Double?
         switch verdict {
         case .fresh(let sent):
-            fresh = sequenced ? nil : sent
+            fresh = sent
             reply = handler.handle(envelope)
             // A read nobody waits for (`Routing.quietReaders`), which published nothing: no ack.
             if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true {
@@ -327,32 +338,57 @@ public struct RuntimeCore<Handler: ServiceHandler> {
 
     /// The acknowledgement of the message `decide` handled last, once its decision has gone (nil
     /// if there is none to give); the message is remembered against duplicates, and logged.
-    public mutating func settle() -> Envelope? {
+    /// When the standby acknowledges it, what goes is the update with the acknowledgement as
+    /// its last two frames, encoded here.
+    public mutating func settle() -> Outgoing? {
         guard let handled = settling.take() else { return nil }
         let cause = handled.cause
-        var ack = Ack(
+        let ack = Ack(
             handled: cause.type.rawValue, handledId: cause.id, emitted: handled.emitted, forwarded: handled.forwarded,
             duplicate: handled.duplicate)
-        // A standby publishes its owner's acknowledgement in place of its own (again for a repeat).
-        if case .carried(let carried) = handled.acknowledgement { ack = carried }
-        let sent: Envelope
+        let acknowledgement = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
+        var sent = Outgoing.message(acknowledgement)
         if case .byStandby(var update, let device) = handled.acknowledgement {
-            update.ack = ack
+            update.action = cause.id
             if !handled.forwards.isEmpty {
                 update.onward = handled.forwards.map { Onward(topic: String(decoding: $0[0], as: UTF8.self), message: NestedValue(bytes: $0[1])) }
             }
-            sent = maker.envelope(.replica(update), causedBy: cause, inTrace: handled.trace, device: device, time: handled.time)
-        } else {
-            sent = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
+            let replica = maker.envelope(.replica(update), causedBy: cause, inTrace: handled.trace, device: device, time: handled.time)
+            do {
+                sent = .frames(try codec.frames(replica, using: writer, memo: &memo, topics: &topics) + codec.frames(acknowledgement, using: writer, memo: &memo, topics: &topics))
+            } catch {
+                // Nothing in an update or an ack is a number JSON cannot carry: not reached.
+                write(.error, "refused to publish the update of \(device) for \(cause.id): \(error)")
+                return nil
+            }
         }
         if let fresh = handled.fresh {
             window.remember(id: cause.id, sent: fresh, ack: ack, forwards: handled.forwards, now: handled.received.wall)
         }
         write(
             .info,
-            "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + [sent.type.rawValue]).joined(separator: ", "))",
+            "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + [handled.acknowledgement == .published ? MessageType.ack.rawValue : MessageType.replica.rawValue]).joined(separator: ", "))",
             context: LogContext(cause))
         return sent
+    }
+
+    /// A message the handler takes as it came (a sharded instance's update): what it says to
+    /// publish, the refusals made messages of this service.
+    private mutating func takeAsItCame(_ frames: [[UInt8]]) -> [Outgoing] {
+        guard let reply = handler.take(asItCame: frames) else {
+            counters.ignored += 1
+            return []
+        }
+        counters.handled += 1
+        var outgoing = reply.republished.map(Outgoing.frames)
+        for effect in reply.effects {
+            if case .error(let error) = effect.body {
+                counters.errors += 1
+                write(.warn, "refused a \(MessageType.replica.rawValue): \(error.code): \(error.message)")
+            }
+            if let message = own(maker.envelope(effect.body, device: effect.device)) { outgoing.append(message) }
+        }
+        return outgoing
     }
 
     /// A message that could not be read: an `error` about it, and, when its id could be read, an

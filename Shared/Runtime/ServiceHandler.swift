@@ -7,12 +7,10 @@ public struct Reply: Sendable, Equatable {
     public enum Acknowledgement: Sendable, Equatable {
         /// This service, after the effects.
         case published
-        /// The instance standing by for `device`: the acknowledgement goes inside `update`, sent
-        /// after the effects in its place, and the standby publishes it once it holds the state.
+        /// The instance standing by for `device`: the acknowledgement goes with `update` (its
+        /// last two frames), sent after the effects in its place, and the standby publishes it
+        /// as it came once it holds the state.
         case byStandby(Replica, device: String)
-        /// This instance, as a standby, in place of the update's own: the owner's acknowledgement
-        /// the update carried.
-        case carried(Ack)
     }
 
     /// Messages to publish, in order, before the acknowledgement.
@@ -22,7 +20,8 @@ public struct Reply: Sendable, Equatable {
     /// Who publishes the acknowledgement.
     public var acknowledgement: Acknowledgement
     /// Messages published again before the effects, as they were (frames): what the instance that
-    /// decided a repeated action sent onward, carried to its heir (`Onward`).
+    /// decided a repeated action sent onward, carried to its heir (`Onward`); the owner's
+    /// acknowledgement a standby passes on.
     public var republished: [[[UInt8]]]
 
     /// A reply publishing `republished` and `effects`, then the acknowledgement as `acknowledgement` says.
@@ -47,6 +46,12 @@ public protocol ServiceHandler {
     func accepts(_ envelope: Envelope) -> Bool
     /// Handles one message and says what to publish because of it.
     mutating func handle(_ envelope: Envelope) -> Reply
+    /// Whether a message on `topic` is one this handler takes as it came, undecoded: a sharded
+    /// instance's updates (`take(asItCame:)`), which it keeps as bytes.
+    func takesAsItCame(topic: [UInt8]) -> Bool
+    /// Takes a message `takesAsItCame` named, as its frames: what to publish (frames as they
+    /// came, refusals), acknowledged by nobody; nil when it is not this instance's.
+    mutating func take(asItCame frames: [[UInt8]]) -> Reply?
     /// Forgets the devices unused for longer than `DEVICE_IDLE_EXPIRY_SECONDS` at `now`
     /// (seconds since 1970); returns their ids. Called about once per heartbeat interval.
     mutating func forgetIdleDevices(now: Double) -> [String]
@@ -64,6 +69,12 @@ extension ServiceHandler {
 
     /// Whether `type` is one of `handledTypes`.
     public func accepts(_ type: MessageType) -> Bool { handledTypes.contains(type) }
+
+    /// Every message is decoded.
+    public func takesAsItCame(topic: [UInt8]) -> Bool { false }
+
+    /// Never called: nothing is taken as it came.
+    public mutating func take(asItCame frames: [[UInt8]]) -> Reply? { nil }
 
     /// Subscriptions never change.
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) { ([], []) }

@@ -121,7 +121,7 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// has gone (the acknowledgement): nothing the decision does not need is on its way.
     private func handle(_ frames: [[UInt8]], on transport: any BusTransport) throws {
         try perform(core.value.decide(frames, now: clock.now()), on: transport)
-        if let ack = core.value.settle() { try perform(.message(ack), on: transport) }
+        if let ack = core.value.settle() { try perform(ack, on: transport) }
     }
 
     /// Does what the core said, in order.

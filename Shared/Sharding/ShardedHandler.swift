@@ -8,9 +8,10 @@ import Wire
 /// and receives only their requests (it subscribes to `type/BUCKET` for each bucket it owns).
 /// After each action that changed a device, it sends the device's state to the instance
 /// standing by for it (`shard.replica`, after the action's other messages, on the same socket),
-/// with the action's acknowledgement inside in place of its own: the standby holds the state in
-/// memory and publishes the acknowledgement, so an action is done when the standby holds its
-/// result, and the owner never waits for it. When the members change, a
+/// with the action's acknowledgement as its last frames in place of its own: the standby holds
+/// the state in memory and publishes the acknowledgement as it came, so an action is done when
+/// the standby holds its result, and the owner never waits for it. The standby takes an update
+/// undecoded (`take(asItCame:)`): its header's few members read, the state kept as bytes. When the members change, a
 /// device's new owner is the instance that stood by for it; a device moving to a new member is
 /// handed over by its previous owner; a new standby is sent the states it stands by for.
 public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
@@ -51,6 +52,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var handoverDone: [String: (until: Double, next: Double)] = [:]
     /// The soonest `next` of `handoverDone`: until then a loop pass has nothing of it to say.
     private var nextHandoverDone = Double.infinity
+    /// The topic of the updates sent to this instance, exactly (its subscription is a prefix,
+    /// which another instance's name may extend).
+    private let updateTopic: [UInt8]
     /// The bucket topics subscribed to now (`type/BB` for each `.byDevice` handled type).
     private var bucketTopics: Set<String> = []
     /// The membership generation `bucketTopics` was computed for.
@@ -68,6 +72,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         self.handoverSeconds = handoverSeconds
         self.log = log
         self.monotonic = monotonic
+        updateTopic = Array(Topic.name(.replica, key: service + "/" + membership.instance).utf8)
         follow(membership.view)
         bucketTopics = topics()
         topicsGeneration = generation
@@ -80,16 +85,15 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// instance owns for those that are; and the updates sent to this instance.
     public var subscriptions: [String] {
         inner.handledTypes.filter { $0.addressing != .byDevice }.map { Routing.subscription(to: $0, as: service) }
-            + bucketTopics.sorted() + [Topic.name(.replica, key: service + "/" + me)]
+            + bucketTopics.sorted() + [String(decoding: updateTopic, as: UTF8.self)]
     }
 
     public func accepts(_ type: MessageType) -> Bool { type == .replica || inner.accepts(type) }
 
     /// Only what this instance owns: a device's messages go to the owner of its bucket; a
     /// message without a device to the owner of the empty id's bucket, so that one instance
-    /// answers it; an update, when it is for this instance (a subscription is a prefix).
+    /// answers it.
     public func accepts(_ envelope: Envelope) -> Bool {
-        if case .replica(let update) = envelope.body { return update.standby == me }
         guard inner.accepts(envelope), membership.view.epoch != nil else { return false }
         let device = envelope.device ?? ""
         let bucket = ShardTable.bucket(of: device)
@@ -149,7 +153,6 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         let view = membership.view
         guard let epoch = view.epoch else { return Reply([.error(.fenced, "this instance lost its membership; nothing was decided")]) }
         follow(view)
-        if case .replica(let update) = envelope.body { return take(update, of: envelope.device, view: view) }
         guard let device = envelope.device else { return inner.handle(envelope) }
         let bucket = ShardTable.bucket(of: device)
         guard table.owner(ofBucket: bucket) == me else {
@@ -202,8 +205,28 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return idle
     }
 
-    /// Takes an update of `device` sent to this instance as its standby or its new owner.
-    private mutating func take(_ update: Replica, of device: String?, view: ShardMembership.View) -> Reply {
+    /// Every update (`shard.replica`) is taken as it came.
+    public func takesAsItCame(topic: [UInt8]) -> Bool { Topic.hasType(topic, .replica) }
+
+    /// An update sent to this instance (nil: another's, whose name begins with this one's), read
+    /// as far as it needs (`EnvelopeCodec.update`); one that cannot be read changes nothing.
+    public mutating func take(asItCame frames: [[UInt8]]) -> Reply? {
+        guard frames[0] == updateTopic else { return nil }
+        let view = membership.view
+        guard view.epoch != nil else { return Reply([.error(.fenced, "this instance lost its membership; the update was not taken")]) }
+        follow(view)
+        let update: EnvelopeCodec.Update
+        do {
+            update = try EnvelopeCodec.update(frames)
+        } catch {
+            return Reply([.error(error.code, "an update could not be read: \(error.reason); nothing was taken", offendingId: error.offendingId)])
+        }
+        return take(update.replica, of: update.device, acknowledgement: update.acknowledgement, view: view)
+    }
+
+    /// Takes an update of `device` sent to this instance as its standby or its new owner, and
+    /// passes on the owner's `acknowledgement` of the action it follows (its frames).
+    private mutating func take(_ update: Replica, of device: String?, acknowledgement: [[UInt8]], view: ShardMembership.View) -> Reply {
         guard let device else {
             // Without a device: the sender has handed over every device of the buckets it lost to this instance.
             guard view.epochs[update.owner] == update.epoch else { return Reply([]) }
@@ -216,15 +239,15 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         // Decided here already (a handover that came after the wait for it ran out): newer.
         // Its acknowledgement is not passed on: the state here does not hold that action.
         if recent[device] != nil { return Reply([]) }
-        // The owner's acknowledgement of the action, published in place of this update's own.
-        let acknowledgement = update.ack.map(Reply.Acknowledgement.carried) ?? .published
+        // The owner's acknowledgement of the action, published as it came.
+        let passedOn = acknowledgement.isEmpty ? [] : [acknowledgement]
         switch copies.take(update, of: device, epochs: view.epochs, table: table) {
         case .taken:
             if table.owner(ofBucket: ShardTable.bucket(of: device)) == me, let copy = copies.remove(device) { promote(device, copy) }
-            return Reply([], acknowledgement: acknowledgement)
+            return Reply([], republished: passedOn)
         case .stale:
             // The copy held is newer, so it holds the action too.
-            return Reply([], acknowledgement: acknowledgement)
+            return Reply([], republished: passedOn)
         case .refused(let why):
             log.warn("refused an update of \(device): \(why)")
             return Reply([.error(.fenced, "the update of \(device) was refused: \(why)")])

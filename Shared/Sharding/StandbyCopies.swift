@@ -56,7 +56,7 @@ struct StandbyCopies {
         }
         if let snapshot = update.snapshot {
             var onward = copies[device]?.onward ?? []
-            if let action = update.ack?.handledId, let messages = update.onward {
+            if let action = update.action, let messages = update.onward {
                 onward = Array((onward + [Sent(action: action, messages: messages)]).suffix(Self.onwardKept))
             }
             copies[device] = Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, snapshot: snapshot, onward: onward)

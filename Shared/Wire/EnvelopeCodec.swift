@@ -127,22 +127,29 @@ public struct EnvelopeCodec: Sendable {
         return topics!.frame(type, style: style, key: replyTo, make: make)
     }
 
-    /// The two frames of `envelope` on the wire: its topic (`topicFrame(of:)`) and its JSON.
+    /// The frames of `envelope` on the wire: its topic (`topicFrame(of:)`) and its JSON; for a
+    /// `shard.replica`, the device's state as a third frame (empty when absent: `Replica.snapshot`).
     public func frames(_ envelope: Envelope, using writer: JSONWriter = JSONWriter()) throws(MessageError) -> [[UInt8]] {
         let topic = try write(envelope, into: writer)
-        return [topic, writer.bytes]
+        return Self.frames(topic, envelope, writer)
     }
 
     /// `frames(_:using:)`, the body's JSON copied from `memo` when it holds an equal body.
     public func frames(_ envelope: Envelope, using writer: JSONWriter, memo: inout BodyMemo?) throws(MessageError) -> [[UInt8]] {
         let topic = try write(envelope, into: writer, memo: &memo)
-        return [topic, writer.bytes]
+        return Self.frames(topic, envelope, writer)
     }
 
     /// `frames(_:using:memo:)`, the topic frame taken from `topics` when it holds it.
     public func frames(_ envelope: Envelope, using writer: JSONWriter, memo: inout BodyMemo?, topics: inout TopicMemo?) throws(MessageError) -> [[UInt8]] {
         let topic = try write(envelope, into: writer, memo: &memo, topics: &topics)
-        return [topic, writer.bytes]
+        return Self.frames(topic, envelope, writer)
+    }
+
+    /// `topic`, the JSON `writer` holds, and a replica's state frame.
+    private static func frames(_ topic: [UInt8], _ envelope: Envelope, _ writer: JSONWriter) -> [[UInt8]] {
+        guard case .replica(let replica) = envelope.body else { return [topic, writer.bytes] }
+        return [topic, writer.bytes, replica.snapshot?.bytes ?? []]
     }
 
     /// A member of the envelope, for the contract: its name, whether every envelope has it,
@@ -201,18 +208,27 @@ public struct EnvelopeCodec: Sendable {
     }
 
     /// `receive(frames:)` by a receiver that keeps `recent` from message to message: a `replyTo`
-    /// the same as the last one's is that text again, not a new one.
+    /// the same as the last one's is that text again, not a new one. A `shard.replica` has its
+    /// state as a third frame and may carry an acknowledgement as two more (`Replica`): the
+    /// state is taken as it came, the acknowledgement is a message of its own and left out.
     public func receive(frames: [[UInt8]], recent: inout TextMemo) throws(MessageError) -> Received {
-        guard frames.count == 2 else {
-            throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), this one has \(frames.count)")
+        guard frames.count == 2 || Self.isUpdate(frames) else {
+            throw MessageError(.badFrames, "a message has 2 frames (topic, JSON), a shard.replica 3 or 5; this one has \(frames.count)")
         }
-        let received = try receive(frames[1], recent: &recent)
+        var received = try receive(frames[1], recent: &recent)
         let type = received.envelope.type
         guard Topic.hasType(frames[0], type) else {
             throw MessageError(
                 .topicMismatch,
                 "topic '\(Self.excerpt(frames[0]))' is not the message's type '\(type.rawValue)' (a topic is the type, then its key)",
                 offendingId: received.envelope.id)
+        }
+        if case .replica(var replica) = received.envelope.body {
+            guard frames.count > 2 else {
+                throw MessageError(.badFrames, "a shard.replica has its state as a third frame; this one has 2 frames", offendingId: received.envelope.id)
+            }
+            replica.snapshot = frames[2].isEmpty ? nil : NestedValue(bytes: frames[2])
+            received.envelope.body = .replica(replica)
         }
         return received
     }
@@ -323,7 +339,7 @@ public struct EnvelopeCodec: Sendable {
 
     /// The envelope's object as `read` takes it member by member: a plain value, so that its
     /// steps need no captured state.
-    private struct HeaderReader {
+    struct HeaderReader {
         var reader: JSONFieldReader
         var object: JSONObjectReader
 
@@ -386,7 +402,7 @@ public struct EnvelopeCodec: Sendable {
     }
 
     /// A `MessageError` for a `JSONError`, naming the field at fault.
-    private static func explain(_ error: JSONError, offendingId: String?) -> MessageError {
+    static func explain(_ error: JSONError, offendingId: String?) -> MessageError {
         switch error.kind {
         case .missing where error.reason == "null":
             MessageError(.missingField, "field '\(error.field)' is null", offendingId: offendingId)
@@ -405,7 +421,7 @@ public struct EnvelopeCodec: Sendable {
 
     /// The `id` of a message that failed to decode, if its JSON has a string one that is a
     /// valid id (one with control characters is not repeated: it would be refused in turn).
-    private static func offendingId(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    static func offendingId(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var reader = JSONReader(bytes)
         guard var object = try? JSONObjectReader(&reader), (try? object.find("id", &reader)) == true,
               let id = try? reader.readString(), Identifier.controlCharacter(in: id) == nil else { return nil }

@@ -161,7 +161,7 @@ extension MessageType {
             "A message could not be read or was refused, and why: any service, or the bus for what it refuses.")
         // Between instances.
         case .replica: declare(Body.replica, by: [.presentationPolicy, .inputHandling],
-            "A device's state, from the sharded instance that owns it to the one standing by for it, which acknowledges it to the action's client: presentation-policy, input-handling.")
+            "A device's state, from the sharded instance that owns it to the one standing by for it: frames topic, this JSON, the state, and after an action the owner's acknowledgement (topic, JSON), which the standby publishes as it came: presentation-policy, input-handling.")
         }
     }
 }

@@ -84,7 +84,7 @@ final class BusPair {
     func receiveFramesNow() throws -> [[UInt8]]? {
         var frames: [[UInt8]]?
         let found = try takeNow({ frames = try $0.receive(dontWait: true); return frames != nil }) {
-            guard let frames, frames.count == 2 else { return nil }
+            guard let frames, frames.count >= 2 else { return nil }
             return frames[1].withUnsafeBytes(Self.id)
         }
         return found ? frames : nil
@@ -93,7 +93,7 @@ final class BusPair {
     /// `receiveFramesNow` into `message`, reusing its storage; false when none is waiting.
     func receiveNow(into message: inout ReceivedMessage) throws -> Bool {
         try takeNow({ try $0.receive(into: &message, timeoutMilliseconds: 0) }) {
-            message.count == 2 ? message.withFrame(1, Self.id) : nil
+            message.count >= 2 ? message.withFrame(1, Self.id) : nil
         }
     }
 

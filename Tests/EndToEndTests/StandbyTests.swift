@@ -81,11 +81,23 @@ import TestTiers
             #expect(add.types.contains("presentation.presented"), "\(device): \(add.stdout) \(add.stderr)")
             let rotate = try act(device, "rotate", "landscape")
             #expect(rotate.status == 0, "\(device): \(rotate.stderr)")
-            // Done only once the standby holds the state: one acknowledgement, the owner's, which
-            // the standby published (another handling than the decision's: the update's).
+            // One acknowledgement, made by the owner in the decision's handling (its span's
+            // child), which the standby published as it came once it held the state.
             let (acks, others) = try spans(rotate)
-            #expect(acks.count == 1 && !others.isEmpty && others.isDisjoint(with: acks), "\(device): \(rotate.stdout)")
+            #expect(acks.count == 1 && others.isSuperset(of: acks), "\(device): \(rotate.stdout)")
         }
+        // Done only once the standby holds the state: while a device's standby is stopped, the
+        // decision comes and its acknowledgement does not (no retry: the owner would answer it).
+        let paused = try #require(devices.first)
+        let pausedOwner = try #require(shardOwner(of: paused, among: names))
+        let pausedStandby = try #require(shardOwner(of: paused, among: names.filter { $0 != pausedOwner }))
+        let standby = try #require(instances[pausedStandby])
+        standby.signal(SIGSTOP)
+        let unacknowledged = try stack.gateway(["--json", "--timeout", "1", "--device", paused, "--profile", "ipad", "rotate", "portrait"])
+        standby.signal(SIGCONT)
+        let (none, decided) = try spans(unacknowledged)
+        #expect(unacknowledged.status != 0 && none.isEmpty && !decided.isEmpty, "\(unacknowledged.stdout) \(unacknowledged.stderr)")
+        #expect(try act(paused, "rotate", "landscape").status == 0)
         // Not one etcd write for 48 actions: the member keys only, as they were.
         #expect(try keys() == before)
         // Nothing changed, nothing sent to the standby: the owner publishes its acknowledgement.
@@ -120,5 +132,48 @@ import TestTiers
         for device in devices {
             #expect(try state(device) == expected[device], "\(device) changed when \(heir) was lost: \(instances[last]?.stderr.suffix(3000) ?? "")")
         }
+    }
+
+    /// Hostile updates sent to a device's standby as its owner would (unreadable, of the wrong
+    /// shape, from a member at no epoch, with an acknowledgement of their own): each gets a
+    /// clear error from the standby, which publishes nothing else and keeps its copy, so that
+    /// when the owner is lost the device has the state its owner sent.
+    @Test func aHostileUpdateGetsAClearErrorAndChangesNoCopy() throws {
+        let device = try #require(devices.first)
+        #expect(try act(device, "rotate", "landscape").status == 0)
+        let before = try state(device)
+        let owner = try #require(shardOwner(of: device, among: names))
+        let standby = try #require(shardOwner(of: device, among: names.filter { $0 != owner }))
+        let client = try TestClient(stack, subscriptions: ["error", "ack"])
+        #expect(client.waitForPath(to: ["presentation-policy"]))
+        let topic = Array("shard.replica/presentation-policy/\(standby)".utf8)
+        func update(_ id: String, body: String) -> [UInt8] {
+            Array(("{\"v\":1,\"type\":\"shard.replica\",\"device\":\"\(device)\",\"service\":\"presentation-policy\",\"correlationId\":\"\(id)\","
+                + "\"body\":\(body),\"id\":\"\(id)\",\"seq\":1,\"time\":\"\(Timestamp.now())\"}").utf8)
+        }
+        let forged = Array("{\"state\":{\"orientation\":\"portrait\"},\"recent\":[]}".utf8)
+        let fakeAck = try EnvelopeCodec().frames(Envelope(
+            id: "forged-ack", correlationId: "forged-ack", service: "presentation-policy", device: device, seq: 1, time: Timestamp.now(),
+            body: .ack(Ack(handled: "device.rotate", handledId: "forged", emitted: [], forwarded: []))))
+        let cases: [(frames: [[UInt8]], code: String)] = [
+            ([topic, Array("{not json".utf8), forged], "bad-json"),
+            ([topic, update("hostile-u2", body: "{\"standby\":\"\(standby)\",\"owner\":\"\(owner)\",\"epoch\":\"one\",\"sequence\":1}"), forged], "bad-shape"),
+            ([topic, update("hostile-u3", body: "{\"standby\":\"\(standby)\",\"owner\":\"pp-x\",\"epoch\":1,\"sequence\":99}"), forged] + fakeAck, "fenced"),
+            ([topic, update("hostile-u4", body: "{\"standby\":\"\(standby)\",\"owner\":\"\(owner)\",\"epoch\":1,\"sequence\":99}"), forged, fakeAck[0]], "bad-frames"),
+        ]
+        // A forged acknowledgement would come before the error that follows it.
+        var forgedAckSeen = false
+        for hostile in cases {
+            try client.bus.sendRaw(hostile.frames)
+            let error = client.waitFor { envelope in
+                if envelope.id == "forged-ack" { forgedAckSeen = true }
+                guard case .error(let body) = envelope.body else { return false }
+                return envelope.service == "presentation-policy" && body.code == hostile.code && !body.message.isEmpty
+            }
+            #expect(error != nil, "no \(hostile.code) error for \(String(decoding: hostile.frames[1], as: UTF8.self))")
+        }
+        #expect(!forgedAckSeen)
+        try kill(owner, leaving: names.filter { $0 != owner })
+        #expect(try state(device) == before)
     }
 }

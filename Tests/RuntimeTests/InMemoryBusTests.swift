@@ -48,7 +48,7 @@ import TestTiers
         #expect(try policy.receiveFramesNow() == [Array("device.tap/presentation-policy".utf8)])
         // What the bus would refuse is answered with the bus's error, as the bus answers.
         let errors = bus.connect(service: "errors", subscriptions: ["error"])
-        try watcher.sendRaw([Array("sys.ping".utf8), [], [], [], []])
+        try watcher.sendRaw([Array("sys.ping".utf8), [], [], [], [], []])
         let refusal = try #require(try errors.receiveFramesNow())
         guard case .error(let error) = try errors.codec.decode(frames: refusal).body else { Issue.record("not an error"); return }
         #expect(error.code == "too-many-frames")

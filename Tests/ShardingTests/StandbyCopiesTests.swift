@@ -43,7 +43,7 @@ struct StandbyCopiesTests {
         func sent(_ action: String) -> [Onward] { [Onward(topic: "device.layout.changed", message: NestedValue(bytes: Array("{\"id\":\"\(action)\"}".utf8)))] }
         for sequence in 1...6 {
             var next = update(from: "pp-a", to: standby, sequence: UInt64(sequence))
-            next.ack = Ack(handled: "device.rotate", handledId: "a-\(sequence)", emitted: [], forwarded: [])
+            next.action = "a-\(sequence)"
             next.onward = sequence == 6 ? nil : sent("a-\(sequence)")
             #expect(copies.take(next, of: device, epochs: epochs, table: table) == .taken)
         }

@@ -25,29 +25,16 @@ import TestTiers
         var envelope = Samples.envelope(body)
         envelope.replyTo = "0123456789abcdef"
         let tree = try JSONValue.parse(codec.encode(envelope))
+        // A replica's state is a frame of its own, not in the JSON.
+        if case .replica(var replica) = body {
+            replica.snapshot = nil
+            envelope.body = .replica(replica)
+        }
         for seed in 1...3 {
             var random = SplitMix(seed: UInt64(seed))
             let text = Self.rewritten(tree, &random)
-            #expect(try Self.nestedCompacted(codec.decode(Array(text.utf8))) == Self.nestedCompacted(envelope), "\(text)")
+            #expect(try codec.decode(Array(text.utf8)) == envelope, "\(text)")
         }
-    }
-
-    /// `envelope` with a nested value (a replica's snapshot, kept as it was written) written
-    /// compactly, members sorted, so that only its content is compared.
-    static func nestedCompacted(_ envelope: Envelope) throws -> Envelope {
-        guard case .replica(var replica) = envelope.body, let snapshot = replica.snapshot else { return envelope }
-        func sorted(_ value: JSONValue) -> String {
-            switch value {
-            case .object(let members):
-                return "{" + members.sorted { $0.key < $1.key }.map { JSONWriter.quoted($0.key) + ":" + sorted($0.value) }.joined(separator: ",") + "}"
-            case .array(let elements): return "[" + elements.map(sorted).joined(separator: ",") + "]"
-            default: return value.jsonText
-            }
-        }
-        replica.snapshot = NestedValue(bytes: Array(sorted(try JSONValue.parse(snapshot.bytes)).utf8))
-        var compacted = envelope
-        compacted.body = .replica(replica)
-        return compacted
     }
 
     /// `tree` written with its objects' members shuffled and whitespace between every token.
@@ -120,7 +107,8 @@ import TestTiers
         var names = FieldNames()
         var copy = value
         copy.fieldNames(&names)
-        let stored = Mirror(reflecting: value).children.compactMap(\.label)
+        // A replica's state travels as a frame of its own (`EnvelopeCodec.frames`), not a field.
+        let stored = Mirror(reflecting: value).children.compactMap(\.label).filter { !(value is Replica && $0 == "snapshot") }
         if seen.insert(typeName).inserted {
             #expect(names.names == stored, "\(typeName): declared \(names.names), stored \(stored)")
         }

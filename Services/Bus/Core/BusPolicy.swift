@@ -61,8 +61,9 @@ public struct BusPolicy: Sendable {
         public var replyTo: [UInt8] = []
     }
 
-    /// Most frames a message may have (the protocol's messages have two).
-    public static let maximumFrames = 4
+    /// Most frames a message may have (the protocol's messages have two; an update between
+    /// sharded instances five: `Replica`).
+    public static let maximumFrames = 5
 
     /// One type of the vocabulary as the bus routes it: a class, so that looking one up for a
     /// message retains it once rather than each of its tables.
