@@ -109,7 +109,8 @@ def collect(backend, out, marker, seconds="60"):
             if not ready:
                 print("ready", file=sys.stderr, flush=True)
                 ready = True
-            payload = frames[-1]
+            # The envelope is the second frame (an update between sharded instances has more).
+            payload = frames[1] if len(frames) > 1 else frames[0]
             handle.write(payload.replace(b"\n", b" ") + b"\n")
             handle.flush()
             try:
