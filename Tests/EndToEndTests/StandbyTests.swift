@@ -14,7 +14,8 @@ import TestTiers
     let etcd: EtcdServer
     let stack: Stack
     var instances: [String: ChildProcess] = [:]
-    let names = ["pp-a", "pp-b", "pp-c"]
+    /// `pp-a`'s updates' topic is a prefix of `pp-ab`'s: it hears them, and must not take them.
+    let names = ["pp-a", "pp-ab", "pp-c"]
     let devices = (0..<24).map { "standby-dev-\($0)" }
 
     init() throws {
@@ -89,10 +90,12 @@ import TestTiers
         }
         // Done only once the standby holds the state: while a device's standby is stopped, the
         // decision comes and its acknowledgement does not (no retry: the owner would answer it).
-        let paused = try #require(devices.first)
-        let pausedOwner = try #require(shardOwner(of: paused, among: names))
-        let pausedStandby = try #require(shardOwner(of: paused, among: names.filter { $0 != pausedOwner }))
-        let standby = try #require(instances[pausedStandby])
+        // The standby is pp-ab, whose updates pp-a hears too (its subscription is their prefix)
+        // and, owning nothing of the device, would acknowledge if it took them.
+        let paused = try #require(devices.first { device in
+            shardOwner(of: device, among: names) == "pp-c" && shardOwner(of: device, among: ["pp-a", "pp-ab"]) == "pp-ab"
+        })
+        let standby = try #require(instances["pp-ab"])
         standby.signal(SIGSTOP)
         let unacknowledged = try stack.gateway(["--json", "--timeout", "1", "--device", paused, "--profile", "ipad", "rotate", "portrait"])
         standby.signal(SIGCONT)
