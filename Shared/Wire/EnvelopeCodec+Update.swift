@@ -30,21 +30,13 @@ extension EnvelopeCodec {
             throw MessageError(.badFrames, "an update is a shard.replica of 3 frames (topic, JSON, state) or 5 (and an acknowledgement); this has \(frames.count)")
         }
         return try frames[1].withUnsafeBufferPointer { bytes throws(MessageError) in
-            do {
-                var reader = JSONFieldReader(JSONReader(bytes))
-                var header = HeaderReader(reader: reader, object: try JSONObjectReader(&reader.json))
-                try header.required("v")
-                let version = try header.reader.json.readInteger(Int.self)
-                header.taken()
-                guard version == Envelope.currentVersion else {
-                    throw MessageError(.unsupportedVersion, "version \(version) is not supported (this reads version \(Envelope.currentVersion))")
+            try reading(bytes) { reader in
+                var header = try HeaderReader(&reader)
+                _ = try header.version()
+                let type = try header.type()
+                guard type == .replica else {
+                    throw MessageError(.topicMismatch, "a shard.replica topic carries a message of type '\(type.rawValue)'")
                 }
-                try header.required("type")
-                let type = try header.reader.json.readStringBytes()
-                guard MessageType.named(type, in: header.reader.json) == .replica else {
-                    throw MessageError(.topicMismatch, "a shard.replica topic carries a message of type '\(header.reader.json.text(of: type).prefix(60))'")
-                }
-                header.taken()
                 let device = try header.optionalString("device")
                 if let device {
                     guard !device.text.isEmpty, device.text.utf8.count <= 64 else { throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8") }
@@ -56,14 +48,6 @@ extension EnvelopeCodec {
                 header.taken()
                 replica.snapshot = frames[2].isEmpty ? nil : NestedValue(bytes: frames[2])
                 return Update(replica: replica, device: device?.text, acknowledgement: Array(frames.dropFirst(3)))
-            } catch let error as JSONError {
-                throw explain(error, offendingId: offendingId(in: bytes))
-            } catch let error as MessageError {
-                var error = error
-                if error.offendingId == nil { error.offendingId = offendingId(in: bytes) }
-                throw error
-            } catch {
-                preconditionFailure("reading an update threw \(error)")
             }
         }
     }

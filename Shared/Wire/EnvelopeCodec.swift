@@ -251,41 +251,38 @@ public struct EnvelopeCodec: Sendable {
         }
         return try json.withUnsafeBufferPointer { bytes throws(MessageError) in
             guard JSONReader.isUTF8(bytes) else { throw MessageError(.badUTF8, "message is not valid UTF-8") }
-            var reader = JSONFieldReader(JSONReader(bytes))
-            do {
+            return try Self.reading(bytes) { reader in
                 let received = try Self.read(&reader, recent: &recent)
                 try reader.json.finish()
                 return received
-            } catch let error as JSONError {
-                throw Self.explain(error, offendingId: Self.offendingId(in: bytes))
-            } catch let error as MessageError {
-                var error = error
-                if error.offendingId == nil { error.offendingId = Self.offendingId(in: bytes) }
-                throw error
-            } catch {
-                preconditionFailure("reading an envelope threw \(error)")
             }
+        }
+    }
+
+    /// What `read` makes of the JSON `bytes`; what it throws a `MessageError` naming the
+    /// message's id when it can be read.
+    @inline(__always)
+    static func reading<Value>(_ bytes: UnsafeBufferPointer<UInt8>, _ read: (inout JSONFieldReader) throws -> Value) throws(MessageError) -> Value {
+        var reader = JSONFieldReader(JSONReader(bytes))
+        do {
+            return try read(&reader)
+        } catch let error as JSONError {
+            throw explain(error, offendingId: offendingId(in: bytes))
+        } catch let error as MessageError {
+            var error = error
+            if error.offendingId == nil { error.offendingId = offendingId(in: bytes) }
+            throw error
+        } catch {
+            preconditionFailure("reading an envelope threw \(error)")
         }
     }
 
     /// The envelope that comes next in `reader`, read member by member in the order they are
     /// written (`header`), as they are most often found, then checked.
     private static func read(_ reader: inout JSONFieldReader, recent: inout TextMemo) throws -> Received {
-        var header = HeaderReader(reader: reader, object: try JSONObjectReader(&reader.json))
-        try header.required("v")
-        let version: Int
-        do { version = try header.reader.json.readInteger(Int.self) } catch { throw error.inside("v") }
-        header.taken()
-        guard version == Envelope.currentVersion else {
-            throw MessageError(.unsupportedVersion, "version \(version) is not supported (this reads version \(Envelope.currentVersion))")
-        }
-        try header.required("type")
-        let typeName: JSONReader.Key
-        do { typeName = try header.reader.json.readStringBytes() } catch { throw error.inside("type") }
-        guard let type = MessageType.named(typeName, in: header.reader.json) else {
-            throw MessageError(.unknownType, "unknown message type '\(header.reader.json.text(of: typeName).prefix(60))'")
-        }
-        header.taken()
+        var header = try HeaderReader(&reader)
+        let version = try header.version()
+        let type = try header.type()
         let device = try header.optionalString("device")
         let service = try header.string("service")
         let correlationIdBytes = try header.stringBytes("correlationId")
@@ -342,6 +339,36 @@ public struct EnvelopeCodec: Sendable {
     struct HeaderReader {
         var reader: JSONFieldReader
         var object: JSONObjectReader
+
+        /// Enters the envelope's object that comes next in `reader`.
+        @inline(__always) init(_ reader: inout JSONFieldReader) throws {
+            object = try JSONObjectReader(&reader.json)
+            self.reader = reader
+        }
+
+        /// `v`, which must be the version this codec reads.
+        @inline(__always) mutating func version() throws -> Int {
+            try required("v")
+            let version: Int
+            do { version = try reader.json.readInteger(Int.self) } catch { throw error.inside("v") }
+            taken()
+            guard version == Envelope.currentVersion else {
+                throw MessageError(.unsupportedVersion, "version \(version) is not supported (this reads version \(Envelope.currentVersion))")
+            }
+            return version
+        }
+
+        /// `type`, a type of the vocabulary.
+        @inline(__always) mutating func type() throws -> MessageType {
+            try required("type")
+            let name: JSONReader.Key
+            do { name = try reader.json.readStringBytes() } catch { throw error.inside("type") }
+            guard let type = MessageType.named(name, in: reader.json) else {
+                throw MessageError(.unknownType, "unknown message type '\(reader.json.text(of: name).prefix(60))'")
+            }
+            taken()
+            return type
+        }
 
         /// A string member's text, and whether it is printable ASCII (no escape, no DEL, no
         /// byte above 0x7F; JSON text has no raw control character).
@@ -402,7 +429,7 @@ public struct EnvelopeCodec: Sendable {
     }
 
     /// A `MessageError` for a `JSONError`, naming the field at fault.
-    static func explain(_ error: JSONError, offendingId: String?) -> MessageError {
+    private static func explain(_ error: JSONError, offendingId: String?) -> MessageError {
         switch error.kind {
         case .missing where error.reason == "null":
             MessageError(.missingField, "field '\(error.field)' is null", offendingId: offendingId)
@@ -421,7 +448,7 @@ public struct EnvelopeCodec: Sendable {
 
     /// The `id` of a message that failed to decode, if its JSON has a string one that is a
     /// valid id (one with control characters is not repeated: it would be refused in turn).
-    static func offendingId(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func offendingId(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var reader = JSONReader(bytes)
         guard var object = try? JSONObjectReader(&reader), (try? object.find("id", &reader)) == true,
               let id = try? reader.readString(), Identifier.controlCharacter(in: id) == nil else { return nil }
