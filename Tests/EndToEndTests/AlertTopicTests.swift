@@ -45,9 +45,17 @@ import TestTiers
             #expect(acknowledged, "no acknowledgement of tap add on \(device)")
         }
 
-        // input-handling's counters once it has answered the pings (its heartbeat comes after
-        // its pong on the same socket).
-        read(until: { !counters.isEmpty })
+        // input-handling's counters once it has answered the pings: from its first heartbeat
+        // after its pong to one more ping, sent after every ping the wait for the path sent
+        // (which reach it first, on one path in order) — its heartbeat comes after its pong on
+        // the same socket.
+        let marker = try client.publish(.ping(Ping()))
+        var answered = false
+        let deadline = Date().addingTimeInterval(10)
+        while counters.isEmpty, let envelope = client.next(until: deadline) {
+            if case .pong(let pong) = envelope.body, pong.service == input, envelope.correlationId == marker.id { answered = true }
+            if answered, case .heartbeat(let beat) = envelope.body, beat.service == input { counters = beat.counters }
+        }
         let received = try #require(counters["received"]), handled = counters["handled"] ?? 0
         // On an iPad, `add` shows a popover, and a second tap dismisses it (toggle).
         try tapAdd("alert-topic-ipad", profile: .ipad)
