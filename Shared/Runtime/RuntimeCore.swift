@@ -296,9 +296,18 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             // Already handled: what it passed on or another service reads, again (the same
             // messages: a hop lost on the way is completed, a hop that was not is answered as a
             // duplicate), then its first acknowledgement, marked duplicate. Nothing is decided again.
+            // A sharded owner's repeat goes by its standby too, with the device's state: the
+            // first update may never have reached it.
             counters.duplicates += 1
             ack.duplicate = true
-            return window.forwards(of: envelope.id).map(Outgoing.frames) + [.message(maker.envelope(.ack(ack), causedBy: envelope))]
+            let forwards = window.forwards(of: envelope.id)
+            let acknowledgement = maker.envelope(.ack(ack), causedBy: envelope)
+            let last: Outgoing? = switch handler.acknowledgement(ofRepeat: envelope) {
+            case .published: .message(acknowledgement)
+            case .byStandby(let update, let device):
+                byStandby(update, of: device, acknowledging: acknowledgement, cause: envelope, forwards: forwards, trace: nil, time: nil)
+            }
+            return forwards.map(Outgoing.frames) + (last.map { [$0] } ?? [])
         case .tooOld(let waited), .forgotten(let waited):
             counters.refusedOverload += 1
             let why = if case .forgotten = verdict {
@@ -348,19 +357,11 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             duplicate: handled.duplicate)
         let acknowledgement = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
         var sent = Outgoing.message(acknowledgement)
-        if case .byStandby(var update, let device) = handled.acknowledgement {
-            update.action = cause.id
-            if !handled.forwards.isEmpty {
-                update.onward = handled.forwards.map { Onward(topic: String(decoding: $0[0], as: UTF8.self), message: NestedValue(bytes: $0[1])) }
-            }
-            let replica = maker.envelope(.replica(update), causedBy: cause, inTrace: handled.trace, device: device, time: handled.time)
-            do {
-                sent = .frames(try codec.frames(replica, using: writer, memo: &memo, topics: &topics) + codec.frames(acknowledgement, using: writer, memo: &memo, topics: &topics))
-            } catch {
-                // Nothing in an update or an ack is a number JSON cannot carry: not reached.
-                write(.error, "refused to publish the update of \(device) for \(cause.id): \(error)")
-                return nil
-            }
+        if case .byStandby(let update, let device) = handled.acknowledgement {
+            guard let frames = byStandby(
+                update, of: device, acknowledging: acknowledgement, cause: cause, forwards: handled.forwards, trace: handled.trace, time: handled.time)
+            else { return nil }
+            sent = frames
         }
         if let fresh = handled.fresh {
             window.remember(id: cause.id, sent: fresh, ack: ack, forwards: handled.forwards, now: handled.received.wall)
@@ -370,6 +371,28 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + [handled.acknowledgement == .published ? MessageType.ack.rawValue : MessageType.replica.rawValue]).joined(separator: ", "))",
             context: LogContext(cause))
         return sent
+    }
+
+    /// `update` of `device` to its standby, with `acknowledgement` of `cause` (which sent
+    /// `forwards` onward) as its last two frames, for the standby to publish once it holds the
+    /// state; nil (logged) if it cannot be encoded.
+    private mutating func byStandby(
+        _ update: Replica, of device: String, acknowledging acknowledgement: Envelope, cause: Envelope, forwards: [[[UInt8]]],
+        trace: TraceContext.Handling?, time: String?
+    ) -> Outgoing? {
+        var update = update
+        update.action = cause.id
+        if !forwards.isEmpty {
+            update.onward = forwards.map { Onward(topic: String(decoding: $0[0], as: UTF8.self), message: NestedValue(bytes: $0[1])) }
+        }
+        let replica = maker.envelope(.replica(update), causedBy: cause, inTrace: trace, device: device, time: time)
+        do {
+            return .frames(try codec.frames(replica, using: writer, memo: &memo, topics: &topics) + codec.frames(acknowledgement, using: writer, memo: &memo, topics: &topics))
+        } catch {
+            // Nothing in an update or an ack is a number JSON cannot carry: not reached.
+            write(.error, "refused to publish the update of \(device) for \(cause.id): \(error)")
+            return nil
+        }
     }
 
     /// A message the handler takes as it came (a sharded instance's update): what it says to

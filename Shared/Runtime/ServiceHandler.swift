@@ -52,6 +52,9 @@ public protocol ServiceHandler {
     /// Takes a message `takesAsItCame` named, as its frames: what to publish (frames as they
     /// came, refusals), acknowledged by nobody; nil when it is not this instance's.
     mutating func take(asItCame frames: [[UInt8]]) -> Reply?
+    /// Who acknowledges `envelope` again, a repeat of a message already handled here that the
+    /// delivery window answers: a sharded owner's standby, sent the device's state with it.
+    mutating func acknowledgement(ofRepeat envelope: Envelope) -> Reply.Acknowledgement
     /// Forgets the devices unused for longer than `DEVICE_IDLE_EXPIRY_SECONDS` at `now`
     /// (seconds since 1970); returns their ids. Called about once per heartbeat interval.
     mutating func forgetIdleDevices(now: Double) -> [String]
@@ -75,6 +78,9 @@ extension ServiceHandler {
 
     /// Never called: nothing is taken as it came.
     public mutating func take(asItCame frames: [[UInt8]]) -> Reply? { nil }
+
+    /// This service acknowledges a repeat itself, as it did the first time.
+    public mutating func acknowledgement(ofRepeat envelope: Envelope) -> Reply.Acknowledgement { .published }
 
     /// Subscriptions never change.
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) { ([], []) }

@@ -174,7 +174,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         if ids.inherits(envelope.id) {
             recent[device] = ids
             let onward = inheritedOnward[device]?.last { $0.action == envelope.id }?.messages ?? []
-            return Reply([], duplicate: true, republished: onward.map { [Array($0.topic.utf8), $0.message.bytes] })
+            return Reply([], duplicate: true, acknowledgement: repeated(device, epoch: epoch), republished: onward.map { [Array($0.topic.utf8), $0.message.bytes] })
         }
         var reply = inner.handle(envelope)
         let after = inner.state(of: device)
@@ -191,7 +191,24 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return reply
     }
 
+    /// A repeat of an action this instance decided, answered from the delivery window.
+    public mutating func acknowledgement(ofRepeat envelope: Envelope) -> Reply.Acknowledgement {
+        let view = membership.view
+        guard let epoch = view.epoch, let device = envelope.device else { return .published }
+        follow(view)
+        return repeated(device, epoch: epoch)
+    }
 
+    /// Who acknowledges a repeated action of `device`, held here: its standby, sent the device's
+    /// state with it (the update the first acknowledgement went with may be what was lost, and
+    /// the action is done only when the standby holds it); this instance when it has none.
+    private mutating func repeated(_ device: String, epoch: Int64) -> Reply.Acknowledgement {
+        guard recent[device] != nil, let state = inner.state(of: device),
+              let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
+              let update = update(device, to: standby, epoch: epoch, state: state)
+        else { return .published }
+        return .byStandby(update, device: device)
+    }
 
     public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = inner.forgetIdleDevices(now: now)

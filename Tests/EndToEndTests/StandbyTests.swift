@@ -92,7 +92,8 @@ import TestTiers
         // standby is stopped below, which may outlive its lease on a loaded machine).
         #expect(try keys() == before)
         // Done only once the standby holds the state: while a device's standby is stopped, the
-        // decision comes and its acknowledgement does not (no retry: the owner would answer it).
+        // decision comes and its acknowledgement does not, nor does the gateway's retry get one
+        // from the owner (which sends the state to the standby again with it).
         // The standby is pp-ab, whose updates pp-a hears too (its subscription is their prefix)
         // and, owning nothing of the device, would acknowledge if it took them.
         let paused = try #require(devices.first { device in
@@ -100,10 +101,23 @@ import TestTiers
         })
         let standby = try #require(instances["pp-ab"])
         standby.signal(SIGSTOP)
-        let unacknowledged = try stack.gateway(["--json", "--timeout", "1", "--device", paused, "--profile", "ipad", "rotate", "portrait"])
+        let watcher = try TestClient(stack, subscriptions: [MessageType.ack.rawValue])
+        #expect(watcher.waitForPath(to: ["presentation-policy"]))
+        let unacknowledged = try stack.gateway(
+            ["--json", "--timeout", "1", "--device", paused, "--profile", "ipad", "rotate", "portrait"], environment: ["GATEWAY_RETRY_MS": "100"])
         standby.signal(SIGCONT)
         let (none, decided) = try spans(unacknowledged)
         #expect(unacknowledged.status != 0 && none.isEmpty && !decided.isEmpty, "\(unacknowledged.stdout) \(unacknowledged.stderr)")
+        // Once it runs again, the standby publishes them: the first, and the retries', marked duplicate.
+        let action = try #require(unacknowledged.envelopes.first { $0["service"] as? String == "presentation-policy" }?["correlationId"] as? String)
+        var acknowledged = (first: false, repeated: false)
+        while !(acknowledged.first && acknowledged.repeated),
+              let envelope = watcher.waitFor(timeout: 10, { $0.correlationId == action && $0.service == "presentation-policy" }) {
+            if case .ack(let ack) = envelope.body {
+                if ack.duplicate { acknowledged.repeated = true } else { acknowledged.first = true }
+            }
+        }
+        #expect(acknowledged.first && acknowledged.repeated)
         #expect(try act(paused, "rotate", "landscape").status == 0)
         // Nothing changed, nothing sent to the standby: the owner publishes its acknowledgement.
         let device = try #require(devices.first)
@@ -137,6 +151,41 @@ import TestTiers
         for device in devices {
             #expect(try state(device) == expected[device], "\(device) changed when \(heir) was lost: \(instances[last]?.stderr.suffix(3000) ?? "")")
         }
+    }
+
+    /// A repeat of an action decided by a device's owner now lost reaches its heir, which answers it
+    /// as a duplicate (the id came with the state) — acknowledged only once the heir's own new
+    /// standby holds the device: while that standby is stopped, no acknowledgement comes.
+    @Test func anHeirsAnswerToARepeatWaitsForItsNewStandby() throws {
+        let device = try #require(devices.first { shardOwner(of: $0, among: names) == "pp-a" })
+        let survivors = ["pp-ab", "pp-c"]
+        let heir = try #require(shardOwner(of: device, among: survivors))
+        let standby = try #require(instances[survivors.first { $0 != heir } ?? ""])
+        let client = try TestClient(stack, subscriptions: [MessageType.ack.rawValue])
+        #expect(client.waitForPath(to: ["presentation-policy"]))
+        let action = try EnvelopeCodec().frames(Envelope(
+            id: "repeated-tap", correlationId: "repeated-tap", service: "test-client", device: device, seq: 1, time: Timestamp.now(),
+            body: .tap(Tap(element: "add", profile: .ipad))))
+        func acknowledgement(within seconds: TimeInterval) -> Ack? {
+            guard let envelope = client.waitFor(timeout: seconds, { $0.correlationId == "repeated-tap" && $0.type == .ack }),
+                  case .ack(let ack) = envelope.body else { return nil }
+            return ack
+        }
+        try client.bus.sendRaw(action)
+        #expect(acknowledgement(within: 10)?.duplicate == false)
+        try kill("pp-a", leaving: survivors)
+        standby.signal(SIGSTOP)
+        // Sent again every 100 ms for a second, as the gateway retries: the first may come
+        // before the bus has the heir's subscription to the device's bucket.
+        var early: Ack?
+        let until = Date().addingTimeInterval(1)
+        while early == nil, Date() < until {
+            try client.bus.sendRaw(action)
+            early = acknowledgement(within: 0.1)
+        }
+        standby.signal(SIGCONT)
+        #expect(early == nil, "acknowledged while the heir's standby was stopped: \(String(describing: early))")
+        #expect(acknowledgement(within: 10)?.duplicate == true)
     }
 
     /// Hostile updates sent to a device's standby as its owner would (unreadable, of the wrong

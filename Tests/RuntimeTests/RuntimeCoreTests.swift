@@ -18,7 +18,10 @@ import TestTiers
         var publishesALayout = false
         /// Who publishes the acknowledgement.
         var acknowledgement = Reply.Acknowledgement.published
+        /// Who publishes a repeat's acknowledgement.
+        var repeatAcknowledgement = Reply.Acknowledgement.published
         var handledTypes: [MessageType] = [.tap]
+        mutating func acknowledgement(ofRepeat envelope: Envelope) -> Reply.Acknowledgement { repeatAcknowledgement }
         mutating func handle(_ envelope: Envelope) -> Reply {
             handledCount += 1
             return Reply([
@@ -211,10 +214,12 @@ import TestTiers
 
     /// A sharded owner's acknowledgement goes with the state it sends the standby, in its place
     /// and after the decision: the update's JSON, the state as a frame of its own, then the
-    /// acknowledgement's two frames. A repeat, answered by the owner, gets it as usual.
+    /// acknowledgement's two frames. A repeat goes by the standby too, with the state again
+    /// and the first acknowledgement marked duplicate.
     @Test func anAcknowledgementByTheStandbyGoesWithTheUpdateInItsPlace() throws {
         let update = Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: 3, snapshot: NestedValue(bytes: Array("{\"n\":1}".utf8)))
-        var core = core(Handler(acknowledgement: .byStandby(update, device: "d1")))
+        let later = Replica(standby: "pp-2", owner: "pp-1", epoch: 7, sequence: 4, snapshot: NestedValue(bytes: Array("{\"n\":2}".utf8)))
+        var core = core(Handler(acknowledgement: .byStandby(update, device: "d1"), repeatAcknowledgement: .byStandby(later, device: "d1")))
         let outgoing = core.received(try tap(), now: at())
         let sent = try envelopes(outgoing)
         try #require(sent.map(\.type) == [.unchanged, .forget, .replica])
@@ -229,10 +234,17 @@ import TestTiers
         expected.onward = carrying.onward  // what was sent onward: the next test
         #expect(carrying == expected && carrying.onward?.count == 1)
         #expect(sent[2].correlationId == "tap-1" && sent[2].device == "d1" && sent[2].topic == "shard.replica/test-service/pp-2")
-        let again = try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + 1)))
+        let outgoingAgain = core.received(try tap(), now: at(RuntimeCoreTests.wall + 1))
+        let again = try envelopes(outgoingAgain)
+        try #require(again.map(\.type) == [.forget, .replica])
+        guard case .replica(let carryingAgain) = again[1].body, case .frames(let framesAgain) = outgoingAgain[1] else { return }
+        try #require(framesAgain.count == 5)
         var repeated = ack
         repeated.duplicate = true
-        #expect(again.map(\.type) == [.forget, .ack] && self.ack(again[1]) == repeated)
+        #expect(self.ack(try codec.decode(frames: Array(framesAgain[3...]))) == repeated)
+        #expect(framesAgain[2] == Array("{\"n\":2}".utf8))
+        #expect(carryingAgain.sequence == 4 && carryingAgain.action == "tap-1" && carryingAgain.onward == carrying.onward)
+        #expect(core.handler.handledCount == 1 && core.counters.duplicates == 1)
     }
 
     /// What an owner's decision sends onward (passed on, or read by another service) goes with
