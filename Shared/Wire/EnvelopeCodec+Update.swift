@@ -14,6 +14,9 @@ extension EnvelopeCodec {
         public var acknowledgement: [[UInt8]]
     }
 
+    /// Most frames a message of `type` has: an update five (`Replica`), any other two.
+    public static func maximumFrames(of type: MessageType) -> Int { type == .replica ? 5 : 2 }
+
     /// Whether `frames` have the shape of a `shard.replica`: its topic, then 3 or 5 frames.
     static func isUpdate(_ frames: [[UInt8]]) -> Bool {
         (frames.count == 3 || frames.count == 5) && Topic.hasType(frames[0], .replica)

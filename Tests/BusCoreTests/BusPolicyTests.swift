@@ -125,9 +125,14 @@ import TestTiers
     @Test func revokedKeysAndTooManyFramesAreRefusedAndPlaintextIsAsBefore() {
         #expect(policy.refusal(from: .revoked, frames: message("sys.ping", service: "gateway")) == .revoked)
         #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "gateway") + [[], [], [], []]) == .tooManyFrames)
-        // At most 5 frames (an update with its acknowledgement): the fifth passes, the sixth is refused.
+        // Two frames for a request, and at most five for an update (with its acknowledgement):
+        // the fifth passes, the sixth is refused, whoever sends it.
         #expect(BusPolicy.maximumFrames == 5)
-        #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "gateway") + [[], [], []]) == nil)
+        #expect(policy.refusal(from: .client(.gateway), frames: message("sys.ping", service: "gateway") + [[]]) == .tooManyFrames)
+        #expect(policy.refusal(from: .anonymous, frames: message("device.tap", service: "gateway") + [[], [], []]) == .tooManyFrames)
+        let update = message("shard.replica/presentation-policy/pp-2", service: "presentation-policy")
+        #expect(policy.refusal(from: .client(.presentationPolicy), frames: update + [[], [], []]) == nil)
+        #expect(policy.refusal(from: .client(.presentationPolicy), frames: update + [[], [], [], []]) == .tooManyFrames)
         #expect(policy.refusal(from: .anonymous, frames: message("roster.snapshot", service: "roster")) == nil)
         #expect(policy.refusal(from: .anonymous, frames: message("device.shake", service: "gateway")) == nil)
     }

@@ -61,8 +61,9 @@ public struct BusPolicy: Sendable {
         public var replyTo: [UInt8] = []
     }
 
-    /// Most frames a message may have (the protocol's messages have two; an update between
-    /// sharded instances five: `Replica`).
+    /// Most frames a message may have, whatever its type: an update between sharded instances
+    /// has five (`Replica`); each type of the vocabulary is held to its own
+    /// (`EnvelopeCodec.maximumFrames(of:)`: two for every other).
     public static let maximumFrames = 5
 
     /// One type of the vocabulary as the bus routes it: a class, so that looking one up for a
@@ -73,12 +74,15 @@ public struct BusPolicy: Sendable {
         let publishers: UInt8
         /// What its key is made of.
         let parts: EnvelopeView.Parts
+        /// Most frames a message of it has.
+        let maximumFrames: Int
         /// Who owns it by what it touches (`OwnerTable`), and its owners of named elements by
         /// the names' bytes, for a type whose owner depends on its body.
         let owners: (rule: OwnerTable.Rule, byElement: ByteTable<String>)?
 
         init(type: MessageType, publishers: UInt8, parts: EnvelopeView.Parts, owners: (rule: OwnerTable.Rule, byElement: ByteTable<String>)?) {
             self.type = type; self.publishers = publishers; self.parts = parts; self.owners = owners
+            maximumFrames = EnvelopeCodec.maximumFrames(of: type)
         }
     }
 
@@ -162,6 +166,7 @@ public struct BusPolicy: Sendable {
             return role == nil ? .forward(topic: nil) : .refuse(.forbiddenTopic, refused(json))
         }
         if let role, entry.publishers & Self.bit(role) == 0 { return .refuse(.forbiddenTopic, refused(json)) }
+        guard frames <= entry.maximumFrames else { return .refuse(.tooManyFrames, refused(json)) }
         var parts = entry.parts
         if role != nil { parts.insert(.service) }
         let view = parts.isEmpty ? nil : json.flatMap { EnvelopeView($0, parts: parts) }
