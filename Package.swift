@@ -114,7 +114,7 @@ let package = Package(
         tests("ProcessSupportTests", ["ProcessSupport", "Runtime", "Processes", "ZeroMQ"]),
         tests("RuntimeTests", ["Runtime", "TestSupport"]),
         tests("ZeroMQTransportTests", ["ZeroMQTransport", "ZeroMQ"]),
-        tests("ShardingTests", ["Sharding", "Processes"]),
+        tests("ShardingTests", ["Sharding", "Runtime", "Processes"]),
         tests("BusCoreTests", ["BusCore", "Processes", "TestSupport"]),
         tests("ContractTests", ["Contract"]),
         tests("PresentationCoreTests", ["PresentationCore", "PresentationService", "Wire"]),

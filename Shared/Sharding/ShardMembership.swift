@@ -2,11 +2,19 @@ import Glibc
 import ProcessSupport
 import Wire
 
+/// Where a sharded instance reads who the members are: etcd (`ShardMembership`), or a test's list.
+public protocol MembershipSource: AnyObject, Sendable {
+    /// This instance's name.
+    var instance: String { get }
+    /// The membership now.
+    var view: ShardMembership.View { get }
+}
+
 /// One instance's membership among its service's instances, kept in etcd: a key
 /// `/monsterbus/members/<service>/<instance>` on a lease refreshed every third of its TTL, and
 /// the member list read every twelfth of it. The key's create revision is the instance's
 /// epoch: writes fenced by it are refused once the lease is lost. A background thread keeps it.
-public final class ShardMembership: @unchecked Sendable {
+public final class ShardMembership: MembershipSource, @unchecked Sendable {
     /// What this instance knows of the membership at one moment.
     public struct View: Sendable, Equatable {
         /// The live instances, sorted.
@@ -18,6 +26,11 @@ public final class ShardMembership: @unchecked Sendable {
         public var epoch: Int64?
         /// Counts changes of `members` or `epoch`.
         public var generation: UInt64
+
+        /// `members` (sorted) at `epochs`, this instance at `epoch`, the `generation`th change.
+        public init(members: [String], epochs: [String: Int64], epoch: Int64?, generation: UInt64) {
+            self.members = members; self.epochs = epochs; self.epoch = epoch; self.generation = generation
+        }
     }
 
     /// This instance's name.

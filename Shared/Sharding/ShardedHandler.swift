@@ -16,7 +16,7 @@ import Wire
 /// handed over by its previous owner; a new standby is sent the states it stands by for.
 public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var inner: Inner
-    private let membership: ShardMembership
+    private let membership: any MembershipSource
     private let service: String
     private let log: Log
     /// How long a bucket gained from a live member waits for its devices to be handed over.
@@ -63,7 +63,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// `inner` as the instance `membership.instance` of `service`; a bucket gained from a live
     /// member waits `handoverSeconds` (the lease's TTL) for its devices.
     public init(
-        _ inner: Inner, service: String, membership: ShardMembership, handoverSeconds: Double, log: Log,
+        _ inner: Inner, service: String, membership: any MembershipSource, handoverSeconds: Double, log: Log,
         monotonic: @escaping @Sendable () -> Double = { Timestamp.monotonic() }
     ) {
         self.inner = inner

@@ -1,0 +1,188 @@
+import Domain
+import ProcessSupport
+import Runtime
+import Sharding
+import Testing
+import Wire
+import TestTiers
+
+/// A sharded instance's rules without etcd or sockets: two runtimes, each around a
+/// `ShardedHandler` reading a membership the test sets, the frames one publishes handed to the other.
+@Suite(.tags(.unit))
+struct ShardedHandlerTests {
+    /// A device's orientation, its whole state: a rotation to the one it has changes nothing; a
+    /// change is published and passes a message on to input-handling.
+    struct Orientations: DeviceStateHandler {
+        var states: [String: Rotate] = [:]
+        let handledTypes: [MessageType] = [.rotate]
+        mutating func handle(_ envelope: Envelope) -> Reply {
+            guard case .rotate(let rotate) = envelope.body, let device = envelope.device else { return Reply([]) }
+            if states[device]?.orientation == rotate.orientation { return Reply([.publish(.unchanged(Unchanged(reason: "same", message: "already so")))]) }
+            states[device] = rotate
+            return Reply([Effect(.rotate(rotate), device: device), .forward(.forget(Forget()), to: "input-handling")])
+        }
+        func state(of device: String) -> Rotate? { states[device] }
+        mutating func restore(_ state: Rotate, of device: String) { states[device] = state }
+        mutating func drop(_ device: String) { states[device] = nil }
+    }
+
+    /// The membership as the test says it is.
+    final class Members: MembershipSource, @unchecked Sendable {
+        let instance: String
+        var view: ShardMembership.View
+        init(_ instance: String, _ view: ShardMembership.View) { self.instance = instance; self.view = view }
+    }
+
+    typealias Core = RuntimeCore<ShardedHandler<Orientations>>
+
+    /// 2026-11-30T03:14:39.123Z.
+    static let wall = 1_796_008_479.123
+    let epochs: [String: Int64] = ["pp-a": 10, "pp-ab": 11, "pp-c": 12]
+    let codec = EnvelopeCodec()
+
+    func view(_ members: [String], of instance: String, generation: UInt64 = 1) -> ShardMembership.View {
+        ShardMembership.View(members: members, epochs: epochs.filter { members.contains($0.key) }, epoch: epochs[instance], generation: generation)
+    }
+
+    func core(_ members: Members) -> Core {
+        let handler = ShardedHandler(
+            Orientations(), service: "presentation-policy", membership: members, handoverSeconds: 0,
+            log: Log(service: "presentation-policy", level: .error), monotonic: { 100 })
+        return RuntimeCore(
+            handler: handler, settings: .init(name: "presentation-policy", pid: 1, config: BusConfig()),
+            clock: RuntimeClock(wall: { ShardedHandlerTests.wall }, monotonic: { 100 })) { _, _, _ in }
+    }
+
+    var now: RuntimeInstant { RuntimeInstant(wall: Self.wall, monotonic: 100) }
+
+    /// A device `pp-a` owns while `members` are (by default it and `pp-ab`, its standby).
+    func device(among members: [String] = ["pp-a", "pp-ab"]) throws -> String {
+        try #require((0..<500).map { "dev-\($0)" }.first {
+            ShardTable(members: members).owner(ofBucket: ShardTable.bucket(of: $0)) == "pp-a"
+        })
+    }
+
+    func rotate(_ device: String, _ orientation: Orientation, id: String) throws -> [[UInt8]] {
+        try codec.frames(Envelope(
+            id: id, correlationId: id, service: "gateway", device: device, seq: 1, time: "2026-11-30T03:14:39.123Z",
+            body: .rotate(Rotate(orientation: orientation))))
+    }
+
+    /// The frames of each of `outgoing` (a message encoded as the loop would).
+    func frames(_ outgoing: [Outgoing]) throws -> [[[UInt8]]] {
+        try outgoing.map { item in
+            switch item {
+            case .frames(let frames): frames
+            case .message(let envelope): try codec.frames(envelope)
+            case .subscribe, .unsubscribe: []
+            }
+        }
+    }
+
+    func ack(_ frames: [[UInt8]]) throws -> Ack? {
+        if case .ack(let ack) = try codec.decode(frames: frames).body { return ack }
+        return nil
+    }
+
+    /// An action on a device owned here is decided here and acknowledged by its standby, which
+    /// publishes the owner's acknowledgement as it came once it holds the state; the standby
+    /// never decides the device's actions.
+    @Test func theOwnerDecidesAndItsStandbyHoldsTheStateAndAcknowledges() throws {
+        let device = try device()
+        var owner = core(Members("pp-a", view(["pp-a", "pp-ab"], of: "pp-a")))
+        var standby = core(Members("pp-ab", view(["pp-a", "pp-ab"], of: "pp-ab")))
+        let sent = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))
+        try #require(sent.count == 3 && sent[2].count == 5)
+        #expect(sent[2][0] == Array("shard.replica/presentation-policy/pp-ab".utf8))
+        let passedOn = try frames(standby.received(sent[2], now: now))
+        #expect(passedOn == [Array(sent[2][3...])])
+        #expect(try ack(passedOn[0])?.handledId == "r1")
+        // Nothing changed: nothing for the standby, and the owner acknowledges it itself.
+        let same = try frames(owner.received(try rotate(device, .landscape, id: "r3"), now: now))
+        #expect(try same.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
+        // The standby is not the device's owner: it does not decide its actions.
+        #expect(try frames(standby.received(try rotate(device, .portrait, id: "r2"), now: now)).isEmpty)
+        #expect(standby.counters.ignored == 1)
+    }
+
+    /// An update sent to `pp-ab` is not taken by `pp-a`, whose subscription (a prefix) hears it.
+    @Test func anUpdateToAnInstanceWhoseNameExtendsThisOnesIsNotTaken() throws {
+        let device = try device()
+        var owner = core(Members("pp-a", view(["pp-a", "pp-ab"], of: "pp-a")))
+        let update = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))[2]
+        var other = core(Members("pp-a", view(["pp-a", "pp-ab"], of: "pp-a")))
+        #expect(try frames(other.received(update, now: now)).isEmpty)
+        #expect(other.counters.ignored == 1)
+    }
+
+    /// A repeat the owner answers from its delivery window goes by the standby too: the state
+    /// again, and the first acknowledgement marked duplicate as the update's last frames.
+    @Test func aRepeatGoesByTheStandbyWithTheStateAgain() throws {
+        let device = try device()
+        var owner = core(Members("pp-a", view(["pp-a", "pp-ab"], of: "pp-a")))
+        let first = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))
+        let again = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))
+        try #require(again.count == 2 && again[1].count == 5)
+        #expect(again[0] == first[1] && again[1][2] == first[2][2])
+        var expected = try #require(try ack(Array(first[2][3...])))
+        expected.duplicate = true
+        #expect(try ack(Array(again[1][3...])) == expected)
+        #expect(owner.counters.duplicates == 1 && owner.counters.handled == 1)
+    }
+
+    /// When the owner leaves, its standby decides from the state it held: the device's next
+    /// rotation to the same side changes nothing, and a repeat of the owner's action is a
+    /// duplicate: what the owner passed on goes again, and, with no standby of its own, it
+    /// acknowledges the repeat itself.
+    @Test func whenTheOwnerLeavesItsStandbyTakesTheDeviceOverWithItsState() throws {
+        let device = try device()
+        var owner = core(Members("pp-a", view(["pp-a", "pp-ab"], of: "pp-a")))
+        let members = Members("pp-ab", view(["pp-a", "pp-ab"], of: "pp-ab"))
+        var standby = core(members)
+        let sent = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))
+        _ = standby.received(sent[2], now: now)
+        members.view = view(["pp-ab"], of: "pp-ab", generation: 2)
+        // The loop's next pass sees the members change: the device's buckets are subscribed to.
+        #expect(standby.tick(now: now).contains(.subscribe("device.rotate/\(Topic.bucketName(ShardTable.bucket(of: device)))")))
+        let same = try frames(standby.received(try rotate(device, .landscape, id: "r2"), now: now))
+        #expect(try same.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
+        let repeated = try frames(standby.received(try rotate(device, .landscape, id: "r1"), now: now))
+        try #require(repeated.count == 2)
+        #expect(repeated[0] == sent[1])
+        #expect(try ack(repeated[1])?.duplicate == true)
+    }
+
+    /// An heir with a standby of its own answers a repeat of its lost owner's action through that
+    /// standby: the state, and the acknowledgement marked duplicate as the update's last frames.
+    @Test func anHeirsRepeatGoesByItsOwnStandby() throws {
+        let all = ["pp-a", "pp-ab", "pp-c"]
+        let device = try device(among: all)
+        let table = ShardTable(members: all)
+        let heirName = try #require(table.standby(ofBucket: ShardTable.bucket(of: device)))
+        let next = try #require(all.first { $0 != "pp-a" && $0 != heirName })
+        var owner = core(Members("pp-a", view(all, of: "pp-a")))
+        let members = Members(heirName, view(all, of: heirName))
+        var heir = core(members)
+        let sent = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))
+        _ = heir.received(sent[2], now: now)
+        members.view = view(all.filter { $0 != "pp-a" }, of: heirName, generation: 2)
+        _ = heir.tick(now: now)
+        let repeated = try frames(heir.received(try rotate(device, .landscape, id: "r1"), now: now))
+        try #require(repeated.count == 2 && repeated[1].count == 5)
+        #expect(repeated[0] == sent[1])
+        #expect(repeated[1][0] == Array("shard.replica/presentation-policy/\(next)".utf8))
+        #expect(try ack(Array(repeated[1][3...]))?.duplicate == true)
+    }
+
+    /// An update that cannot be read is answered with the decoder's code, and nothing is taken.
+    @Test func anUnreadableUpdateGetsTheDecodersCode() throws {
+        var standby = core(Members("pp-ab", view(["pp-a", "pp-ab"], of: "pp-ab")))
+        let answer = try frames(standby.received([Array("shard.replica/presentation-policy/pp-ab".utf8), Array("{not json".utf8), []], now: now))
+        let error = try answer.map { try codec.decode(frames: $0) }
+        guard error.count == 1, case .error(let body) = error[0].body else {
+            Issue.record("not one error: \(error)")
+            return
+        }
+        #expect(body.code == "bad-json" && standby.counters.errors == 1)
+    }
+}
