@@ -37,7 +37,8 @@ import TestTiers
         Case(description: "an unknown type", frames: [json("device.tap"), envelope(id: "hostile-5", type: "device.explode", body: "{}")], service: "presentation-policy", code: "unknown-type", offendingId: "hostile-5"),
         Case(description: "an unsupported version", frames: [json("device.tap"), envelope(id: "hostile-6", type: "device.tap", body: "{\"element\":\"add\"}", version: 2)], service: "presentation-policy", code: "unsupported-version", offendingId: "hostile-6"),
         Case(description: "too few frames", frames: [json("device.tap")], service: "presentation-policy", code: "bad-frames", offendingId: nil),
-        Case(description: "too many frames", frames: [json("device.tap"), envelope(id: "hostile-8", type: "device.tap", body: "{\"element\":\"add\"}"), json("extra")], service: "presentation-policy", code: "bad-frames", offendingId: nil),
+        // The bus refuses it (a request has two frames) before any service could.
+        Case(description: "too many frames", frames: [json("device.tap"), envelope(id: "hostile-8", type: "device.tap", body: "{\"element\":\"add\"}"), json("extra")], service: "bus", code: "too-many-frames", offendingId: "hostile-8"),
         Case(description: "a topic that is not the type", frames: [json("device.tap"), envelope(id: "hostile-9", type: "device.rotate", body: "{\"orientation\":\"landscape\"}")], service: "presentation-policy", code: "topic-mismatch", offendingId: "hostile-9"),
         Case(description: "a missing field in the body", frames: [json("device.rotate"), envelope(id: "hostile-10", type: "device.rotate", body: "{}")], service: "presentation-policy", code: "missing-field", offendingId: "hostile-10"),
         Case(description: "an unknown device", frames: [json("device.tap"), envelope(id: "hostile-11", type: "device.tap", device: "stranger", body: "{\"element\":\"add\"}")], service: "presentation-policy", code: "unknown-device", offendingId: nil),
