@@ -42,7 +42,7 @@ extension EnvelopeCodec {
                 }
                 let device = try header.optionalString("device")
                 if let device {
-                    guard !device.text.isEmpty, device.text.utf8.count <= 64 else { throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8") }
+                    try checkDevice(device.text)
                     if !device.printable { try Identifier.check(device.text, field: "device") }
                 }
                 try header.required("body")

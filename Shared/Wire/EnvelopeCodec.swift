@@ -316,9 +316,7 @@ public struct EnvelopeCodec: Sendable {
         guard !id.text.isEmpty, !correlationId.text.isEmpty, !service.text.isEmpty else {
             throw MessageError(.badShape, "id, correlationId and service must not be empty")
         }
-        if let device, device.text.isEmpty || device.text.utf8.count > 64 {
-            throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8")
-        }
+        if let device { try checkDevice(device.text) }
         if let traceparent, !TraceContext.isValid(traceparent: traceparent.text) {
             throw MessageError(.badShape, "traceparent must be 00-<32 hex trace id>-<16 hex span id>-<2 hex flags> (W3C Trace Context)")
         }
@@ -332,6 +330,11 @@ public struct EnvelopeCodec: Sendable {
             version: version, id: id.text, correlationId: correlationId.text, service: service.text, device: device?.text, seq: seq,
             time: time.text, traceparent: traceparent?.text, parentSpan: parentSpan?.text, replyTo: replyTo?.text, body: body)
         return Received(envelope: envelope, sent: sent)
+    }
+
+    /// Refuses a device id that is empty or longer than 64 bytes.
+    static func checkDevice(_ device: String) throws(MessageError) {
+        guard !device.isEmpty, device.utf8.count <= 64 else { throw MessageError(.badShape, "a device id has 1 to 64 bytes of UTF-8") }
     }
 
     /// The envelope's object as `read` takes it member by member: a plain value, so that its

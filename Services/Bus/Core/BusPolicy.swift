@@ -61,10 +61,10 @@ public struct BusPolicy: Sendable {
         public var replyTo: [UInt8] = []
     }
 
-    /// Most frames a message may have, whatever its type: an update between sharded instances
-    /// has five (`Replica`); each type of the vocabulary is held to its own
-    /// (`EnvelopeCodec.maximumFrames(of:)`: two for every other).
-    public static let maximumFrames = 5
+    /// Most frames a message may have, whatever its type: the most any type has (an update
+    /// between sharded instances, five: `Replica`). Each type of the vocabulary is held to its
+    /// own (`EnvelopeCodec.maximumFrames(of:)`), a type this build does not know to this.
+    public static let maximumFrames = MessageType.allCases.map(EnvelopeCodec.maximumFrames(of:)).max()!
 
     /// One type of the vocabulary as the bus routes it: a class, so that looking one up for a
     /// message retains it once rather than each of its tables.
