@@ -10,7 +10,7 @@
 #                     registry and no Swift image.
 #
 # The binaries link the Swift standard library statically, so at run time they only need
-# libzmq5, libsqlite3-0 and libmicrohttpd12 (and libc/libstdc++, which every Debian image has).
+# libzmq5, libsqlite3-0, libmicrohttpd12 and libssl3 (and libc/libstdc++, which every Debian image has).
 #
 # Stage order matters for the classic (non-BuildKit) builder, which builds every stage before
 # the target: runtime-prebuilt comes before the Swift stage, so it never needs SWIFT_IMAGE.
@@ -21,15 +21,15 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # --- runtime-base: the run-time libraries and an unprivileged user ---------------------------
 FROM ${RUNTIME_IMAGE} AS runtime-base
-# Install the three libraries unless the base image already has them (an imported base image
+# Install the four libraries unless the base image already has them (an imported base image
 # built without a registry does, and may have no network to fetch them).
 RUN set -eux; \
     if ldconfig -p | grep -q 'libzmq\.so\.5 ' && ldconfig -p | grep -q 'libsqlite3\.so\.0 ' \
-        && ldconfig -p | grep -q 'libmicrohttpd\.so\.12 '; then \
-        echo "libzmq5, libsqlite3-0 and libmicrohttpd12 are already in the base image"; \
+        && ldconfig -p | grep -q 'libmicrohttpd\.so\.12 ' && ldconfig -p | grep -q 'libssl\.so\.3 '; then \
+        echo "libzmq5, libsqlite3-0, libmicrohttpd12 and libssl3 are already in the base image"; \
     else \
         apt-get update; \
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq5 libsqlite3-0 libmicrohttpd12; \
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq5 libsqlite3-0 libmicrohttpd12 libssl3; \
         rm -rf /var/lib/apt/lists/*; \
     fi; \
     groupadd --gid 10001 monster; \
@@ -62,7 +62,7 @@ CMD ["gateway", "--help"]
 FROM ${SWIFT_IMAGE} AS build
 RUN set -eux; \
     apt-get update; \
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq3-dev libsqlite3-dev libmicrohttpd-dev; \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libzmq3-dev libsqlite3-dev libmicrohttpd-dev libssl-dev; \
     rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The whole package (less what .dockerignore leaves out): Package.swift names test targets too,

@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
         .systemLibrary(name: "CMicroHTTPD", path: "Shared/CMicroHTTPD"),
         .systemLibrary(name: "CLinux", path: "Shared/CLinux"),
+        .systemLibrary(name: "COpenSSL", path: "Shared/COpenSSL"),
 
         // Shared Swift modules, each above the ones it depends on.
         // State one thread owns, used without run-time exclusivity checks (`ThreadOwned`).
@@ -49,8 +50,8 @@ let package = Package(
         .target(name: "Runtime", dependencies: ["Wire", "BusCore", "ProcessSupport", "ThreadOwnership"], path: "Shared/Runtime", swiftSettings: strict),
         // The runtime's transport over ZeroMQ: the connection to the bus, its configuration, CURVE.
         .target(name: "ZeroMQTransport", dependencies: ["Runtime", "ZeroMQ", "ProcessSupport", "ThreadOwnership"], path: "Shared/ZeroMQTransport", swiftSettings: strict),
-        // Sharded instances: membership and snapshots in etcd over HTTP.
-        .target(name: "Sharding", dependencies: ["Runtime", "ProcessSupport", "JSON"], path: "Shared/Sharding", swiftSettings: strict),
+        // Sharded instances: membership and snapshots in etcd over HTTP, with TLS or without.
+        .target(name: "Sharding", dependencies: ["Runtime", "ProcessSupport", "JSON", "COpenSSL"], path: "Shared/Sharding", swiftSettings: strict),
         // Starting a service process: options, configuration, sharded or not, on the ZeroMQ bus.
         .target(name: "ServiceLaunch", dependencies: ["ZeroMQTransport", "Sharding"], path: "Shared/ServiceLaunch", swiftSettings: strict),
         // Starting and stopping the project's processes (a child, a stack of bus and services, etcd),

@@ -13,15 +13,16 @@ enum EtcdStart {
     static let attempts = 5
 
     /// Starts the members with `launch` (each on ports it chooses) and returns them once each
-    /// serves clients, within `timeout` seconds; `data`, their data, is removed before a retry.
-    static func members(timeout: Double, data: String, _ launch: () throws -> [Member]) throws -> [Member] {
+    /// serves clients (over TLS with `tls`), within `timeout` seconds; `data`, their data, is
+    /// removed before a retry.
+    static func members(timeout: Double, data: String, tls: EtcdTLS? = nil, _ launch: () throws -> [Member]) throws -> [Member] {
         var attempt = 1
         while true {
             let members = try launch()
             let deadline = Date(timeIntervalSinceNow: timeout)
             var waiting = Array(members.indices)
             while !waiting.isEmpty, Date() < deadline, members.allSatisfy({ $0.process.isRunning }) {
-                waiting.removeAll { (try? EtcdClient(endpoint: members[$0].endpoint, timeout: 1).list(prefix: "/")) != nil }
+                waiting.removeAll { (try? EtcdClient(endpoint: members[$0].endpoint, tls: tls, timeout: 1).list(prefix: "/")) != nil }
                 if !waiting.isEmpty { usleep(50_000) }
             }
             if waiting.isEmpty { return members }

@@ -26,7 +26,7 @@ extension ServiceMain {
     public static func sharding(name: String) -> (config: ShardConfig, client: EtcdClient)? {
         do {
             guard let shard = try ShardConfig.fromEnvironment() else { return nil }
-            return (shard, try EtcdClient(endpoints: shard.endpoints))
+            return (shard, try EtcdClient(endpoints: shard.endpoints, tls: shard.tls))
         } catch {
             Log.standardError("\(name): \(error)\n")
             exit(2)

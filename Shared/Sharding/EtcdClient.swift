@@ -22,7 +22,7 @@ public struct EtcdKeyValue: Sendable, Equatable {
     public let modRevision: Int64
 }
 
-/// A small client of etcd's v3 JSON gateway over plain HTTP (`/v3/kv/...`, `/v3/lease/...`;
+/// A small client of etcd's v3 JSON gateway over HTTP, with TLS or without (`/v3/kv/...`, `/v3/lease/...`;
 /// keys and values base64), synchronous: each call blocks the calling thread (never call it
 /// from the cooperative pool) until etcd answers or `timeout` passes. It speaks HTTP/1.1 itself
 /// (`HTTPClient`) and codes JSON with the project's coders, so that no process loads Foundation
@@ -43,19 +43,24 @@ public final class EtcdClient: Sendable {
     private let rotation: Locked<EtcdRotation>
     private let timeout: Double
 
-    /// A client of the cluster whose members' client URLs are `endpoints` (at least one), each
-    /// call given `timeout` seconds in all.
-    public init(endpoints: [EtcdEndpoint], timeout: Double = 2) throws(EtcdError) {
+    /// A client of the cluster whose members' client URLs are `endpoints` (at least one), over
+    /// TLS with `tls`'s files when they are https (its files read here: a bad one is an error),
+    /// each call given `timeout` seconds in all.
+    public init(endpoints: [EtcdEndpoint], tls: EtcdTLS? = nil, timeout: Double = 2) throws(EtcdError) {
         guard !endpoints.isEmpty else { throw EtcdError(description: "no etcd endpoint given") }
-        members = endpoints.map { ($0, HTTPClient(host: $0.host, port: $0.port)) }
+        guard tls == nil || endpoints.allSatisfy(\.secure) else {
+            throw EtcdError(description: "TLS files given for http:// etcd members: etcd over TLS needs https://")
+        }
+        let context = endpoints.contains(where: \.secure) ? try TLSContext(tls ?? EtcdTLS()) : nil
+        members = endpoints.map { ($0, HTTPClient(host: $0.host, port: $0.port, tls: $0.secure ? context : nil)) }
         rotation = Locked(EtcdRotation(members: endpoints.count))
         self.timeout = timeout
     }
 
-    /// A client of the etcd at `endpoint` (`http://HOST:PORT`, e.g. `http://127.0.0.1:2379`;
-    /// a path after it prefixes every call's).
-    public convenience init(endpoint: String, timeout: Double = 2) throws(EtcdError) {
-        try self.init(endpoints: [EtcdEndpoint(endpoint)], timeout: timeout)
+    /// A client of the etcd at `endpoint` (`http://HOST:PORT`, e.g. `http://127.0.0.1:2379`, or
+    /// https with `tls`; a path after it prefixes every call's).
+    public convenience init(endpoint: String, tls: EtcdTLS? = nil, timeout: Double = 2) throws(EtcdError) {
+        try self.init(endpoints: [EtcdEndpoint(endpoint)], tls: tls, timeout: timeout)
     }
 
     /// The member that requests go to first now.

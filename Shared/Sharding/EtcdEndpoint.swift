@@ -1,25 +1,26 @@
-/// One etcd member's client URL, `http://HOST:PORT` (a path after it prefixes every call's), as
-/// parsed and checked once at start.
+/// One etcd member's client URL, `http://HOST:PORT` or `https://HOST:PORT` (TLS: `EtcdTLS`; a
+/// path after it prefixes every call's), as parsed and checked once at start.
 public struct EtcdEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// The URL as written.
     public let url: String
     /// The host: a name or an address (IPv6 without its brackets).
     let host: String
-    /// The TCP port (80 when the URL names none).
+    /// The TCP port (80, or 443 with https, when the URL names none).
     let port: UInt16
+    /// Whether the member is reached over TLS (`https://`).
+    public let secure: Bool
     /// The path before every call's (`/v3/...`), without a trailing slash; usually empty.
     let basePath: String
 
     public var description: String { url }
 
-    /// `url` checked: plain http (etcd's client URL; no TLS here), a host without spaces,
-    /// control characters or user info, and a port from 1 to 65535.
+    /// `url` checked: http or https, a host without spaces, control characters or user info,
+    /// and a port from 1 to 65535.
     public init(_ url: String) throws(EtcdError) {
-        let scheme = "http://"
+        secure = url.hasPrefix("https://")
+        let scheme = secure ? "https://" : "http://"
         guard url.hasPrefix(scheme) else {
-            throw EtcdError(description: url.hasPrefix("https://")
-                ? "etcd endpoint '\(url)': https is not supported (etcd's client URL must be http://HOST:PORT)"
-                : "etcd endpoint '\(url)' is not an http URL (http://HOST:PORT)")
+            throw EtcdError(description: "etcd endpoint '\(url)' is not an http URL (http://HOST:PORT or https://HOST:PORT)")
         }
         let rest = url.dropFirst(scheme.count)
         let authority = rest.prefix { $0 != "/" }
@@ -35,11 +36,11 @@ public struct EtcdEndpoint: Sendable, Equatable, CustomStringConvertible {
             host = authority[..<colon]
             portText = authority[authority.index(after: colon)...]
         }
-        let port = portText.map { UInt16($0) } ?? 80
+        let port = portText.map { UInt16($0) } ?? (secure ? 443 : 80)
         guard let port, port > 0, !host.isEmpty,
               host.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && $0 != "@" && $0 != "/" })
         else {
-            throw EtcdError(description: "etcd endpoint '\(url)' is not an http URL (http://HOST:PORT)")
+            throw EtcdError(description: "etcd endpoint '\(url)' is not an http URL (http://HOST:PORT or https://HOST:PORT)")
         }
         self.url = url
         self.host = String(host)
@@ -64,6 +65,11 @@ public struct EtcdEndpoint: Sendable, Equatable, CustomStringConvertible {
                 endpoint = try EtcdEndpoint(entry)
             } catch {
                 throw EtcdError(description: "ETCD_ENDPOINTS entry \(index + 1) of \(entries.count): \(error.description)")
+            }
+            // One cluster speaks TLS on every client URL or on none: a mixed list is a typo that
+            // would send some requests in the clear.
+            guard endpoints.first.map({ $0.secure == endpoint.secure }) ?? true else {
+                throw EtcdError(description: "ETCD_ENDPOINTS mixes http:// and https:// ('\(entry)'): list every member with the same scheme")
             }
             guard !endpoints.contains(where: { $0.host == endpoint.host && $0.port == endpoint.port && $0.basePath == endpoint.basePath }) else {
                 throw EtcdError(description: "ETCD_ENDPOINTS names '\(entry)' twice (list each etcd member once)")

@@ -2,7 +2,7 @@ import Glibc
 import ProcessSupport
 import Wire
 
-/// A small HTTP/1.1 client over plain TCP (no TLS), for etcd's JSON gateway: a POST with a body,
+/// A small HTTP/1.1 client over TCP, with TLS or without, for etcd's JSON gateway: a POST with a body,
 /// an answer with a `Content-Length` or chunked. It keeps its connections open between requests
 /// (one per concurrent caller). Each call blocks the calling thread (never the cooperative pool)
 /// until the answer is complete or the timeout has passed. Its own, not Foundation's
@@ -25,23 +25,22 @@ final class HTTPClient: Sendable {
 
     private let host: String
     private let port: UInt16
+    private let tls: TLSContext?
     private let maxBodyBytes: Int
-    private let idle = Locked<[Int32]>([])
+    private let idle = Locked<[HTTPConnection]>([])
 
     /// The largest answer body accepted by default: far above anything etcd answers here, far
     /// below what would exhaust a service's memory.
     static let defaultMaxBodyBytes = 64 << 20
 
     /// A client of the server at `host` (a name, or an address; IPv6 without brackets) and
-    /// `port`, refusing answers whose body is larger than `maxBodyBytes`.
-    init(host: String, port: UInt16, maxBodyBytes: Int = defaultMaxBodyBytes) {
+    /// `port`, over TLS set up by `tls` when given, refusing answers whose body is larger than
+    /// `maxBodyBytes`.
+    init(host: String, port: UInt16, tls: TLSContext? = nil, maxBodyBytes: Int = defaultMaxBodyBytes) {
         self.host = host
         self.port = port
+        self.tls = tls
         self.maxBodyBytes = maxBodyBytes
-    }
-
-    deinit {
-        for socket in idle.current { close(socket) }
     }
 
     /// POSTs `body` to `path` with `contentType`, and returns the answer, within `timeout` seconds.
@@ -62,23 +61,30 @@ final class HTTPClient: Sendable {
         return try exchange(try connect(deadline: deadline), request, deadline: deadline)
     }
 
-    /// Sends `request` on `socket` and reads the answer; the socket is kept for the next request
-    /// when the answer leaves it reusable, closed otherwise.
-    private func exchange(_ socket: Int32, _ request: [UInt8], deadline: Double) throws(Failure) -> Response {
-        var reader = ResponseReader(socket: socket, deadline: deadline, maxBodyBytes: maxBodyBytes)
+    /// Sends `request` on `connection` and reads the answer; the connection is kept for the next
+    /// request when the answer leaves it reusable, closed otherwise.
+    private func exchange(_ connection: HTTPConnection, _ request: [UInt8], deadline: Double) throws(Failure) -> Response {
+        var reader = ResponseReader(connection: connection, deadline: deadline, maxBodyBytes: maxBodyBytes)
+        try connection.send(request, deadline: deadline)
+        let response = try reader.read()
+        if reader.reusable { idle.withLock { $0.append(connection) } }
+        return response
+    }
+
+    /// A new connection to the host, with its TLS handshake done when the client has TLS.
+    private func connect(deadline: Double) throws(Failure) -> HTTPConnection {
+        let socket = try connectSocket(deadline: deadline)
+        guard let tls else { return HTTPConnection(socket: socket, tls: nil) }
         do {
-            try Self.send(socket, request, deadline: deadline)
-            let response = try reader.read()
-            if reader.reusable { idle.withLock { $0.append(socket) } } else { close(socket) }
-            return response
+            return HTTPConnection(socket: socket, tls: try tls.connect(socket, to: host, deadline: deadline))
         } catch {
             close(socket)
             throw error
         }
     }
 
-    /// A new connection, non-blocking, to the first of the host's addresses that accepts one.
-    private func connect(deadline: Double) throws(Failure) -> Int32 {
+    /// A new TCP socket, non-blocking, connected to the first of the host's addresses that accepts one.
+    private func connectSocket(deadline: Double) throws(Failure) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -116,22 +122,8 @@ final class HTTPClient: Sendable {
         throw Failure(description: "cannot connect: \(reason)")
     }
 
-    private static func send(_ socket: Int32, _ bytes: [UInt8], deadline: Double) throws(Failure) {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
-            if count > 0 {
-                sent += count
-            } else if errno == EAGAIN || errno == EINTR {
-                try waitFor(Int16(POLLOUT), on: socket, deadline: deadline)
-            } else {
-                throw Failure(description: "cannot send: \(systemError())", stale: errno == EPIPE || errno == ECONNRESET)
-            }
-        }
-    }
-
     /// Waits until `socket` is ready for `events`, or throws when `deadline` has passed.
-    fileprivate static func waitFor(_ events: Int16, on socket: Int32, deadline: Double) throws(Failure) {
+    static func waitFor(_ events: Int16, on socket: Int32, deadline: Double) throws(Failure) {
         while true {
             let left = deadline - Timestamp.monotonic()
             guard left > 0 else { throw Failure(description: "no answer in time") }
@@ -151,7 +143,7 @@ final class HTTPClient: Sendable {
 /// header block (and the trailers) are capped too, and so is the whole answer as received
 /// (head, chunk framing and body), so that no answer, however framed, holds more memory.
 private struct ResponseReader {
-    let socket: Int32
+    let connection: HTTPConnection
     let deadline: Double
     let maxBodyBytes: Int
     private var buffer: [UInt8] = []
@@ -163,8 +155,8 @@ private struct ResponseReader {
     /// The most bytes received for one answer: its body, its head and its chunks' framing.
     private var maxAnswerBytes: Int { maxBodyBytes + Self.maxHeaderBytes }
 
-    init(socket: Int32, deadline: Double, maxBodyBytes: Int) {
-        self.socket = socket
+    init(connection: HTTPConnection, deadline: Double, maxBodyBytes: Int) {
+        self.connection = connection
         self.deadline = deadline
         self.maxBodyBytes = maxBodyBytes
     }
@@ -299,27 +291,27 @@ private struct ResponseReader {
         }
     }
 
-    /// Appends what the socket has; false at the end of the connection.
+    /// Appends what the connection has; false at its end.
     private mutating func receive() throws(HTTPClient.Failure) -> Bool {
         guard buffer.count <= maxAnswerBytes else {
             throw HTTPClient.Failure(description: "an answer larger than \(maxAnswerBytes) bytes as sent (head, framing and body)")
         }
-        while true {
-            // Received on the stack, not into a new zero-filled array each time.
-            let (count, error) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { chunk in
-                let count = recv(socket, chunk.baseAddress, chunk.count, 0)
-                if count > 0 { buffer.append(contentsOf: chunk[..<count]) }
-                return (count, errno)
+        // Received on the stack, not into a new zero-filled array each time.
+        let received = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { chunk -> Result<Int, HTTPClient.Failure> in
+            do throws(HTTPClient.Failure) {
+                let count = try connection.receive(into: chunk, deadline: deadline)
+                buffer.append(contentsOf: chunk[..<count])
+                return .success(count)
+            } catch {
+                return .failure(error)
             }
-            if count > 0 { return true }
-            if count == 0 { return false }
-            if error == EAGAIN || error == EINTR {
-                try HTTPClient.waitFor(Int16(POLLIN), on: socket, deadline: deadline)
-            } else if error == ECONNRESET {
-                throw HTTPClient.Failure(description: "the server reset the connection", stale: buffer.isEmpty)
-            } else {
-                throw HTTPClient.Failure(description: "cannot receive: \(String(cString: strerror(error)))")
-            }
+        }
+        switch received {
+        case .success(let count): return count > 0
+        case .failure(var failure):
+            // Stale only when nothing at all had come: the server closed a kept connection.
+            failure.stale = failure.stale && buffer.isEmpty
+            throw failure
         }
     }
 }

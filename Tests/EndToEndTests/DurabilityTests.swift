@@ -303,10 +303,10 @@ import TestTiers
         let roster = try stack.start("roster")
         #expect(roster.waitForExit(timeout: 10) == 2)
         #expect(roster.waitForLine(timeout: 10) { $0.contains("DEVICE_IDLE_EXPIRY_SECONDS must be a positive number") ? true : nil } == true)
-        stack.extraEnvironment = ["ETCD_ENDPOINTS": "https://127.0.0.1:2379"]
+        stack.extraEnvironment = ["ETCD_ENDPOINTS": "http://127.0.0.1:2379,https://127.0.0.1:2380"]
         let policy = try stack.start("presentation-policy")
         #expect(policy.waitForExit(timeout: 10) == 2)
-        #expect(policy.waitForLine(timeout: 10) { $0.contains("https is not supported") ? true : nil } == true)
+        #expect(policy.waitForLine(timeout: 10) { $0.contains("ETCD_ENDPOINTS mixes http:// and https://") ? true : nil } == true)
         // No database, marker or backup folder (the folder holds the bus's endpoints and the logs).
         let files = try FileManager.default.contentsOfDirectory(atPath: stack.folder.path)
         #expect(files.allSatisfy { !$0.hasPrefix("roster.db") && $0 != "backups" }, "\(files)")

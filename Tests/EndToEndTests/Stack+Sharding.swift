@@ -11,12 +11,15 @@ extension Stack {
     }
 
     /// Starts one instance of `service` per name, sharded through the etcd at `etcd` (a lease
-    /// of 2 s), and waits until each lists them all as members.
-    func startSharded(_ service: String, _ names: [String], etcd: String) throws -> [String: ChildProcess] {
+    /// of 2 s; over TLS with `tls`), and waits until each lists them all as members.
+    func startSharded(_ service: String, _ names: [String], etcd: String, tls: EtcdTLS? = nil) throws -> [String: ChildProcess] {
         var instances: [String: ChildProcess] = [:]
         for name in names {
             var environment = self.environment
             environment["ETCD_ENDPOINTS"] = etcd
+            environment["ETCD_TLS_CA"] = tls?.authority
+            environment["ETCD_TLS_CERT"] = tls?.certificate
+            environment["ETCD_TLS_KEY"] = tls?.key
             environment["INSTANCE_ID"] = name
             environment["SHARD_LEASE_TTL_SECONDS"] = "2"
             instances[name] = try ChildProcess(

@@ -62,7 +62,13 @@ import TestTiers
             (["DEVICE_IDLE_EXPIRY_SECONDS": "soon"], "DEVICE_IDLE_EXPIRY_SECONDS must be a positive number of seconds (default 2592000, 30 days), not 'soon'"),
         ]
         cases += [
-            (["ETCD_ENDPOINTS": "etcd:2379"], "ETCD_ENDPOINTS entry 1 of 1: etcd endpoint 'etcd:2379' is not an http URL (http://HOST:PORT)"),
+            (["ETCD_ENDPOINTS": "etcd:2379"], "ETCD_ENDPOINTS entry 1 of 1: etcd endpoint 'etcd:2379' is not an http URL (http://HOST:PORT or https://HOST:PORT)"),
+            (["ETCD_ENDPOINTS": "http://127.0.0.1:2379", "ETCD_TLS_CA": "/etc/ca.crt"],
+             "ETCD_TLS_CA set, but ETCD_ENDPOINTS are http:// URLs: etcd over TLS needs https://"),
+            (["ETCD_ENDPOINTS": "https://127.0.0.1:2379", "ETCD_TLS_CERT": "/etc/client.crt"],
+             "ETCD_TLS_CERT set without ETCD_TLS_KEY (the client certificate needs both)"),
+            (["ETCD_ENDPOINTS": "https://127.0.0.1:2379", "ETCD_TLS_CA": "/nonexistent/ca.crt"],
+             "ETCD_TLS_CA '/nonexistent/ca.crt': No such file or directory"),
             (["ETCD_ENDPOINTS": "http://127.0.0.1:2379", "SHARD_LEASE_TTL_SECONDS": "0"],
              "SHARD_LEASE_TTL_SECONDS must be a whole number of seconds from 1 to 300, not '0'"),
         ]

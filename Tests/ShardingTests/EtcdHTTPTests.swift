@@ -252,13 +252,19 @@ import TestTiers
         }
     }
 
-    @Test func endpointsAreHTTPURLs() throws {
-        for good in ["http://127.0.0.1:2379", "http://etcd:2379/", "http://[::1]:2379", "http://localhost", "http://h:1/prefix"] {
+    @Test func endpointsAreHTTPOrHTTPSURLs() throws {
+        for good in ["http://127.0.0.1:2379", "http://etcd:2379/", "http://[::1]:2379", "http://localhost", "http://h:1/prefix", "https://etcd-0.etcd:2379"] {
             #expect(throws: Never.self, "\(good)") { try EtcdClient(endpoint: good) }
         }
-        for bad in ["not a url", "https://127.0.0.1:2379", "http://", "http://h:0", "http://h:99999", "http://h:port", "http://a b:1", "ftp://h"] {
+        for bad in ["not a url", "http://", "https://", "http://h:0", "http://h:99999", "http://h:port", "http://a b:1", "ftp://h", "httpss://h"] {
             #expect(throws: EtcdError.self, "\(bad)") { try EtcdClient(endpoint: bad) }
         }
+        #expect(try EtcdEndpoint("https://h").port == 443)
+        #expect(try EtcdEndpoint("http://h").port == 80)
+        #expect(try EtcdEndpoint("https://h:2379").secure)
+        #expect(try !EtcdEndpoint("http://h:2379").secure)
+        // TLS files for plain members would be ignored: refused instead.
+        #expect(throws: EtcdError.self) { try EtcdClient(endpoint: "http://h:2379", tls: EtcdTLS(authority: "/ca.crt")) }
     }
 
     private static func answer(_ body: String, status: String = "200 OK") -> [UInt8] {

@@ -26,7 +26,8 @@ struct ShardConfigTests {
     @Test func aBadMemberIsRefusedByName() {
         let refused: [(String, String)] = [
             ("http://a:2379,http://b:2379,htp://c:2379", "ETCD_ENDPOINTS entry 3 of 3: etcd endpoint 'htp://c:2379' is not an http URL"),
-            ("http://a:2379,https://b:2379", "ETCD_ENDPOINTS entry 2 of 2: etcd endpoint 'https://b:2379': https is not supported"),
+            ("http://a:2379,https://b:2379", "ETCD_ENDPOINTS mixes http:// and https:// ('https://b:2379')"),
+            ("https://a:2379,http://b:2379", "ETCD_ENDPOINTS mixes http:// and https:// ('http://b:2379')"),
             ("http://a:2379,http://b:0", "ETCD_ENDPOINTS entry 2 of 2: etcd endpoint 'http://b:0' is not an http URL"),
             ("http://a:2379,,http://c:2379", "ETCD_ENDPOINTS 'http://a:2379,,http://c:2379': entry 2 of 3 is empty"),
             ("http://a:2379,", "entry 2 of 2 is empty"),
@@ -53,6 +54,30 @@ struct ShardConfigTests {
                 try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": "http://e", "SHARD_LEASE_TTL_SECONDS": String(seconds)])
             }
             #expect(error?.description.contains("SHARD_LEASE_TTL_SECONDS") == true)
+        }
+    }
+
+    /// https members take TLS: the files named (or the system's authorities, no client
+    /// certificate); with http members a TLS file named is a mistake said at start, as is a
+    /// certificate without its key.
+    @Test func tlsFilesGoWithHTTPSMembersOnly() throws {
+        let https = ["ETCD_ENDPOINTS": "https://a:2379,https://b"]
+        let files = ["ETCD_TLS_CA": "/tls/ca.crt", "ETCD_TLS_CERT": "/tls/client.crt", "ETCD_TLS_KEY": "/tls/client.key"]
+        let config = try #require(try ShardConfig.fromEnvironment(https.merging(files) { $1 }))
+        #expect(config.tls == EtcdTLS(authority: "/tls/ca.crt", certificate: "/tls/client.crt", key: "/tls/client.key"))
+        #expect(config.endpoints.map(\.secure) == [true, true])
+        #expect(try ShardConfig.fromEnvironment(https)?.tls == EtcdTLS())
+        #expect(try ShardConfig.fromEnvironment(["ETCD_ENDPOINTS": "http://a:2379", "ETCD_TLS_CA": ""])?.tls == nil)
+
+        let refused: [([String: String], String)] = [
+            (["ETCD_ENDPOINTS": "http://a:2379", "ETCD_TLS_CA": "/tls/ca.crt"], "ETCD_TLS_CA set, but ETCD_ENDPOINTS are http:// URLs"),
+            (["ETCD_ENDPOINTS": "http://a:2379"].merging(files) { $1 }, "ETCD_TLS_CA, ETCD_TLS_CERT, ETCD_TLS_KEY set, but ETCD_ENDPOINTS are http://"),
+            (https.merging(["ETCD_TLS_CERT": "/tls/client.crt"]) { $1 }, "ETCD_TLS_CERT set without ETCD_TLS_KEY"),
+            (https.merging(["ETCD_TLS_KEY": "/tls/client.key"]) { $1 }, "ETCD_TLS_KEY set without ETCD_TLS_CERT"),
+        ]
+        for (environment, message) in refused {
+            let error = #expect(throws: EtcdError.self, "\(environment)") { try ShardConfig.fromEnvironment(environment) }
+            #expect(error?.description.contains(message) == true, "\(environment): \(String(describing: error))")
         }
     }
 

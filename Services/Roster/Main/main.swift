@@ -12,7 +12,7 @@ import ServiceLaunch
 let environment = ProcessEnvironment.current
 let reset = ProgramOption("--reset", help: "start a new, empty database on purpose (the current files are kept aside)")
 let restore = ProgramOption("--restore", value: "FILE", help: "start on a copy of the backup FILE (gateway roster backup FILE), its id kept")
-let variables = EnvironmentVariable.roster + [.etcdEndpoints, .instanceID, .shardLeaseTimeToLive]
+let variables = EnvironmentVariable.roster + EnvironmentVariable.sharding
 let notes = """
     The roster refuses to start when the database is missing, empty, damaged, older than
     acknowledged or another one (it names the files and what to do). With ETCD_ENDPOINTS its data

@@ -84,6 +84,15 @@ extension EnvironmentVariable {
     /// `ETCD_ENDPOINTS`.
     public static let etcdEndpoints = EnvironmentVariable(
         "ETCD_ENDPOINTS", default: nil, "every etcd member's client URL, comma-separated: turns on sharding among instances (docs/scaling.md)")
+    /// `ETCD_TLS_CA`.
+    public static let etcdTLSAuthority = EnvironmentVariable(
+        "ETCD_TLS_CA", default: "the system's", "with https:// members: the PEM certificate authority etcd's certificates must chain to")
+    /// `ETCD_TLS_CERT`.
+    public static let etcdTLSCertificate = EnvironmentVariable(
+        "ETCD_TLS_CERT", default: nil, "with https:// members: the PEM client certificate to present (etcd's --client-cert-auth)")
+    /// `ETCD_TLS_KEY`.
+    public static let etcdTLSKey = EnvironmentVariable(
+        "ETCD_TLS_KEY", default: nil, "the PEM private key of ETCD_TLS_CERT")
     /// `INSTANCE_ID`.
     public static let instanceID = EnvironmentVariable(
         "INSTANCE_ID", default: "host name and pid", "this instance's name among its service's")
@@ -130,7 +139,9 @@ extension EnvironmentVariable {
     /// The bus's: the connection's and the benchmark's proxy switch.
     public static let bus = connection + [busProxy]
     /// A service's that holds device state and can be sharded (presentation-policy, input-handling).
-    public static let shardedService = connection + [deviceIdleExpiry, etcdEndpoints, instanceID, shardLeaseTimeToLive]
+    public static let shardedService = connection + [deviceIdleExpiry] + sharding
+    /// What turns sharding on and sets it up, read by the sharded services and the roster.
+    public static let sharding = [etcdEndpoints, etcdTLSAuthority, etcdTLSCertificate, etcdTLSKey, instanceID, shardLeaseTimeToLive]
     /// roster's: its database and when it forgets devices.
     public static let roster = connection + [deviceIdleExpiry, rosterDatabase, rosterReset, rosterBackupFolder]
     /// The monitor's: the connection's, where it serves HTTP and its limits.
