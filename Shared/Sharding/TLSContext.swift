@@ -12,6 +12,10 @@ final class TLSContext: @unchecked Sendable {
     /// A context from `files`; an unreadable file, a bad PEM or a key that does not match its
     /// certificate is an error naming the file.
     init(_ files: EtcdTLS) throws(EtcdError) {
+        // OpenSSL writes to its socket with write(2), which raises SIGPIPE on a connection the
+        // server has closed (plain HTTP passes MSG_NOSIGNAL, libzmq too): a closed etcd
+        // connection is an error of one request, never the end of the process.
+        signal(SIGPIPE, SIG_IGN)
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw EtcdError(description: "TLS: \(Self.openSSLError())")
         }
