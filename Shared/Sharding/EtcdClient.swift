@@ -175,6 +175,8 @@ public final class EtcdClient: Sendable {
         let response: HTTPClient.Response
         do {
             response = try member.http.post(member.endpoint.basePath + path, body: body, contentType: "application/json", timeout: seconds)
+        } catch where error.unanswered && !member.endpoint.secure {
+            return .unavailable(error.description + " (a member started with TLS does that with plain HTTP: is its URL https://?)")
         } catch {
             return .unavailable(error.description)
         }

@@ -21,6 +21,9 @@ final class HTTPClient: Sendable {
     struct Failure: Error {
         var description: String
         var stale = false
+        /// Closed by the server without a byte of answer, on a new connection too: what a
+        /// server speaking TLS does with a plain request.
+        var unanswered = false
     }
 
     private let host: String
@@ -279,7 +282,7 @@ private struct ResponseReader {
             searched = buffer.count
             guard try receive() else {
                 // Nothing at all: the server had closed this kept connection before the request.
-                throw HTTPClient.Failure(description: "the server closed the connection before answering", stale: buffer.isEmpty)
+                throw HTTPClient.Failure(description: "the server closed the connection before answering", stale: buffer.isEmpty, unanswered: buffer.isEmpty)
             }
         }
     }

@@ -61,7 +61,7 @@ import TestTiers
         // The same port asked in plain HTTP: etcd closes the connection, nothing is written.
         let plain = try EtcdClient(endpoint: etcd.endpoint.replacingOccurrences(of: "https://", with: "http://"), timeout: 1)
         let answered = failure { try plain.put("/t/plain", Array("x".utf8)) }
-        #expect(answered.contains("the server closed the connection before answering"), "\(answered)")
+        #expect(answered.contains("the server closed the connection before answering (a member started with TLS does that with plain HTTP: is its URL https://?)"), "\(answered)")
         #expect(try EtcdClient(endpoint: etcd.endpoint, tls: tls).get("/t/plain") == nil)
     }
 
@@ -101,6 +101,24 @@ import TestTiers
             let error = failure { _ = try EtcdClient(endpoint: etcd.endpoint, tls: files) }
             #expect(error.contains(message), "\(files): \(error)")
         }
+    }
+
+    /// `Scripts/etcd-certs` run again adds a member under the same authority; a member it
+    /// cannot name is refused with its usage, and nothing is made for it.
+    @Test func etcdCertsAddsAMemberUnderTheSameAuthority() throws {
+        let authority = try String(contentsOfFile: certificates + "/ca.crt", encoding: .utf8)
+        try Self.makeCertificates(certificates, "etcd-2=10.0.0.2")
+        #expect(try String(contentsOfFile: certificates + "/ca.crt", encoding: .utf8) == authority)
+        let verified = try runToCompletion(
+            URL(fileURLWithPath: "/usr/bin/openssl"), ["verify", "-CAfile", certificates + "/ca.crt", certificates + "/etcd-2.crt"], environment: [:])
+        #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+        let script = GatewayToolTests.root.appendingPathComponent("Scripts/etcd-certs")
+        for bad in ["etcd-3", "ca=10.0.0.3", "a/b=10.0.0.3", "etcd-3="] {
+            let refused = try runToCompletion(script, [certificates, bad], environment: ProcessInfo.processInfo.environment)
+            #expect(refused.status == 2, "\(bad): \(refused.stderr)")
+            #expect(refused.stderr.contains("is not MEMBER=NAME[,NAME...]"), "\(bad): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: certificates + "/etcd-3.crt"))
     }
 
     @Test func aShardedServiceJoinsAndAnswersThroughAMemberOverTLS() throws {
