@@ -24,8 +24,7 @@ public struct EtcdTLS: Sendable, Equatable {
     public static func fromEnvironment(_ environment: [String: String], for endpoints: [EtcdEndpoint]) throws(EtcdError) -> EtcdTLS? {
         func value(_ variable: EnvironmentVariable) -> String? { environment[variable.name].flatMap { $0.isEmpty ? nil : $0 } }
         let files = EtcdTLS(authority: value(.etcdTLSAuthority), certificate: value(.etcdTLSCertificate), key: value(.etcdTLSKey))
-        let named = [("ETCD_TLS_CA", files.authority), ("ETCD_TLS_CERT", files.certificate), ("ETCD_TLS_KEY", files.key)]
-            .filter { $0.1 != nil }.map(\.0)
+        let named = [EnvironmentVariable.etcdTLSAuthority, .etcdTLSCertificate, .etcdTLSKey].filter { value($0) != nil }.map(\.name)
         guard endpoints.contains(where: \.secure) else {
             guard named.isEmpty else {
                 throw EtcdError(description: "\(named.joined(separator: ", ")) set, but ETCD_ENDPOINTS are http:// URLs: etcd over TLS needs https://")
