@@ -77,15 +77,22 @@ class Action:
         self.decided = set()  # each decision by what it emitted: its acks say the same
         self.decided_after_ack = False
         self.refused = None  # an error's code: the action was refused, not done
+        self.set_aside = set()  # ids of refusals that only say to send it again
 
     def observe(self, message, now):
         if message.id == self.id or message.id in self.ids:
             return
+        if message.type == "error" and message.body.get("code") in contract.SEND_AGAIN:
+            # Only says to send it again: no answer yet (the retry finds the instance deciding
+            # now), and neither is the acknowledgement listing it.
+            self.set_aside.add(message.id)
+            return
+        if message.type == "ack" and self.set_aside.intersection(message.body.to_dict().get("emitted", [])):
+            return
         self.ids.add(message.id)
         self.kinds[message.id] = message.type
         self.missing.discard(message.id)
-        if message.type == "error" and message.body.get("code") != "fenced":
-            # A refusal (`fenced` only says to try again: the retry finds the current owner).
+        if message.type == "error":
             self.refused = self.refused or message.body.get("code")
         if message.type == "ack":
             body = message.body.to_dict()

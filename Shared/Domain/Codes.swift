@@ -40,6 +40,17 @@ public enum RefusalCode: String, CaseIterable, Sendable {
     case notOwner = "not-owner"
     /// The service is overloaded.
     case overloaded
+
+    /// The refusals of an instance that does not decide the message now, though another may
+    /// (`fenced`, `not-owner`): nothing was decided, and a repeat of the same id may be.
+    public static let sendAgain: Set<RefusalCode> = [.fenced, .notOwner]
+}
+
+extension ErrorBody {
+    /// Whether this refusal only says to send the message again (`RefusalCode.sendAgain`): the
+    /// runtime does not remember it as the answer to its id, and a client that retries takes it
+    /// as no answer yet.
+    public var asksToSendAgain: Bool { RefusalCode(rawValue: code).map(RefusalCode.sendAgain.contains) ?? false }
 }
 
 /// Why an action changed nothing: the `reason` of `action.unchanged`, declared once.

@@ -13,6 +13,11 @@ public struct Effect: Sendable, Equatable {
         self.body = body; self.device = device; self.forwardTo = forwardTo
     }
 
+    /// Whether it is a refusal that only says to send the message again (`ErrorBody.asksToSendAgain`).
+    public var asksToSendAgain: Bool {
+        if case .error(let error) = body { error.asksToSendAgain } else { false }
+    }
+
     /// Publishes `body`.
     public static func publish(_ body: Body) -> Effect { Effect(body) }
 

@@ -279,11 +279,13 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         }
         let verdict = window.check(id: envelope.id, sent: sent, now: now.wall)
         let reply: Reply
-        var fresh: Double?
+        var remembered: Double?
         switch verdict {
         case .fresh(let sent):
-            fresh = sent
             reply = handler.handle(envelope)
+            // Remembered against duplicates unless it only says to send it again (another
+            // instance decides now): a repeat is then handled afresh, where it is decided by then.
+            if !reply.effects.contains(where: \.asksToSendAgain) { remembered = sent }
             // A read nobody waits for (`Routing.quietReaders`), which published nothing: no ack.
             if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true {
                 counters.handled += 1
@@ -341,7 +343,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         }
         settling = Settling(
             cause: envelope, trace: trace, time: time, emitted: emitted, forwarded: forwarded, forwards: forwards,
-            duplicate: reply.duplicate, acknowledgement: reply.acknowledgement, fresh: fresh, published: reply.effects, received: now)
+            duplicate: reply.duplicate, acknowledgement: reply.acknowledgement, remembered: remembered, published: reply.effects, received: now)
         return outgoing
     }
 
@@ -363,8 +365,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             else { return nil }
             sent = frames
         }
-        if let fresh = handled.fresh {
-            window.remember(id: cause.id, sent: fresh, ack: ack, forwards: handled.forwards, now: handled.received.wall)
+        if let sent = handled.remembered {
+            window.remember(id: cause.id, sent: sent, ack: ack, forwards: handled.forwards, now: handled.received.wall)
         }
         write(
             .info,
@@ -514,8 +516,8 @@ private struct Settling {
     var duplicate: Bool
     /// Who publishes its acknowledgement (`Reply.acknowledgement`).
     var acknowledgement: Reply.Acknowledgement
-    /// When it was sent, if fresh (then it is remembered against duplicates).
-    var fresh: Double?
+    /// When it was sent, if it is to be remembered against duplicates.
+    var remembered: Double?
     /// What it caused, for the log line.
     var published: [Effect]
     /// When it arrived.

@@ -106,9 +106,10 @@ final class Stack {
     }
 
     /// Starts a gateway that keeps running (e.g. `watch`), its stdout kept in `outputFile`.
-    func startGateway(_ arguments: [String], outputFile: URL) throws -> ChildProcess {
+    func startGateway(_ arguments: [String], outputFile: URL, environment extra: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess(
-            name: "gateway", executable: Products.url("gateway").path, arguments: arguments, environment: environment,
+            name: "gateway", executable: Products.url("gateway").path, arguments: arguments,
+            environment: environment.merging(extra) { $1 },
             logPath: folder.appendingPathComponent("gateway-\(UUID().uuidString.prefix(6)).log").path, outputPath: outputFile.path)
     }
 

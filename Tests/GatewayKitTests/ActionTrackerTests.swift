@@ -141,6 +141,35 @@ import TestTiers
         #expect(tracker.errors.map(\.service) == ["input-handling"])
         #expect(tracker.errors.map(\.error.code) == ["unknown-element"])
     }
+
+    /// Sending the action again, a refusal that only says to (`not-owner`, `fenced`) and the
+    /// acknowledgement listing it are no answer: the hop stays awaited and the instance that
+    /// decides answers it. Not sending again, the refusal is the outcome, as any other.
+    @Test func aRefusalToSendItAgainIsNoAnswerWhenTheActionIsSentAgain() {
+        for code in ["not-owner", "fenced"] {
+            let refusal = [
+                message("e1", from: "presentation-policy", .error(ErrorBody(code: code, message: "send it again", offendingId: "A"))),
+                ack("e2", from: "presentation-policy", handled: "A", emitted: ["e1"]),
+            ]
+            var retrying = ActionTracker(actionId: "A", firstHop: ["presentation-policy"], retrying: true)
+            #expect(refusal.map { retrying.observe($0) } == [false, false])
+            #expect(!retrying.isComplete && retrying.received.isEmpty && retrying.awaiting == "an acknowledgement from presentation-policy")
+            #expect(retrying.lastSetAside?.service == "presentation-policy" && retrying.lastSetAside?.error.code == code)
+            retrying.observe(message("p1", from: "presentation-policy", .unchanged(Unchanged(reason: "same-orientation", message: "no"))))
+            retrying.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"]))
+            #expect(retrying.isComplete && retrying.received.map(\.id) == ["p1", "p2"])
+            #expect(retrying.outcome(of: .rotate).result == .unchanged)
+
+            var once = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+            #expect(refusal.map { once.observe($0) } == [true, true])
+            #expect(once.isComplete && once.outcome(of: .rotate).result == .refused && once.lastSetAside == nil)
+        }
+        // Any other refusal is the answer, sending again or not.
+        var other = ActionTracker(actionId: "A", firstHop: ["presentation-policy"], retrying: true)
+        other.observe(message("e1", from: "presentation-policy", .error(ErrorBody(code: "modal-alert", message: "an alert is up", offendingId: "A"))))
+        other.observe(ack("e2", from: "presentation-policy", handled: "A", emitted: ["e1"]))
+        #expect(other.isComplete && other.outcome(of: .tap).reason == "modal-alert")
+    }
 }
 
 extension Envelope {

@@ -146,6 +146,40 @@ import TestTiers
         #expect(core.handler.handledCount == 1 && core.counters.duplicates == 1)
     }
 
+    /// A refusal that only says to send it again (`not-owner`, `fenced`: this instance does not
+    /// decide it now) is not remembered: a repeat of the id is handled afresh, and decided once
+    /// this instance does. Any other refusal is the answer to its id, as a decision is.
+    @Test func aRefusalToSendItAgainIsNotRememberedAndARepeatIsHandledAfresh() throws {
+        struct Mover: ServiceHandler {
+            var refusals: [RefusalCode]
+            var handled = 0
+            let handledTypes: [MessageType] = [.tap]
+            mutating func handle(_ envelope: Envelope) -> Reply {
+                handled += 1
+                guard !refusals.isEmpty else { return Reply([.publish(.unchanged(Unchanged(reason: "test", message: "decided")))]) }
+                return Reply([.error(refusals.removeFirst(), "refused", offendingId: envelope.id)])
+            }
+        }
+        for code in [RefusalCode.notOwner, .fenced] {
+            var core = RuntimeCore(handler: Mover(refusals: [code, code]), settings: .init(name: "test-service", pid: 42, config: BusConfig()), clock: clock) { _, _, _ in }
+            var answers: [[MessageType]] = []
+            for later in 0..<3 {
+                let sent = try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + Double(later))))
+                answers.append(sent.map(\.type))
+                #expect(sent.compactMap(ack).allSatisfy { !$0.duplicate }, "\(code): \(sent)")
+            }
+            #expect(answers == [[.error, .ack], [.error, .ack], [.unchanged, .ack]], "\(code)")
+            #expect(core.handler.handled == 3 && core.counters.duplicates == 0, "\(code)")
+            // Decided: from now on a repeat is a duplicate.
+            let again = try envelopes(core.received(try tap(), now: at(RuntimeCoreTests.wall + 3)))
+            #expect(again.compactMap(ack).map(\.duplicate) == [true] && core.handler.handled == 3, "\(code)")
+        }
+        var refused = RuntimeCore(handler: Mover(refusals: [.storage]), settings: .init(name: "test-service", pid: 42, config: BusConfig()), clock: clock) { _, _, _ in }
+        _ = refused.received(try tap(), now: at())
+        let repeated = try envelopes(refused.received(try tap(), now: at(RuntimeCoreTests.wall + 1)))
+        #expect(repeated.compactMap(ack).map(\.duplicate) == [true] && refused.handler.handled == 1)
+    }
+
     /// A loop that decides again without settling loses nothing: the last message is settled
     /// (acknowledged and remembered) first.
     @Test func aMessageLeftUnsettledIsSettledBeforeTheNextIsDecided() throws {

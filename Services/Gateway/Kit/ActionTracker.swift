@@ -18,21 +18,30 @@ public struct ActionTracker: Sendable {
     private var pendingAcks: Set<Forward>
     private var earlyAcks: [Forward: Ack] = [:]
     private var missingEmitted: Set<String> = []
+    /// Whether the action is sent again while incomplete: a refusal that only says to send it
+    /// again is then no answer (`setAside`).
+    private let retrying: Bool
+    /// The ids of such refusals, set aside with the acknowledgements listing them.
+    private var setAsideIds: Set<String> = []
+    /// The last refusal set aside, to say why the action went unanswered at the timeout.
+    public private(set) var lastSetAside: (service: String, error: ErrorBody)?
 
     /// A tracker for `action`, expecting acknowledgements from `firstHop` (the services that
-    /// handle it directly).
-    public init(actionId: String, firstHop: [String]) {
+    /// handle it directly); `retrying` when the action is sent again until it is complete.
+    public init(actionId: String, firstHop: [String], retrying: Bool = false) {
         self.actionId = actionId
         self.firstHop = firstHop
+        self.retrying = retrying
         pendingAcks = Set(firstHop.map { Forward(id: actionId, service: $0) })
     }
 
-    /// Takes in one message from the bus; returns whether the action caused it.
+    /// Takes in one message from the bus; returns whether the action caused it (and is kept).
     @discardableResult
     public mutating func observe(_ envelope: Envelope) -> Bool {
         guard envelope.correlationId == actionId, envelope.id != actionId, !receivedIds.contains(envelope.id) else {
             return false
         }
+        if retrying && setAside(envelope) { return false }
         received.append(envelope)
         receivedIds.insert(envelope.id)
         missingEmitted.remove(envelope.id)
@@ -48,6 +57,24 @@ public struct ActionTracker: Sendable {
             expect(Forward(id: envelope.id, service: reader))
         }
         return true
+    }
+
+    /// Whether `envelope` is a refusal that only says to send the action again (`fenced`,
+    /// `not-owner`: an instance that does not decide it now, e.g. the old owner of a device that
+    /// moves) or the acknowledgement listing one: neither is kept, and the hop stays awaited for
+    /// the repeat. An instance publishes its refusal before its acknowledgement, on one socket,
+    /// so the refusal always comes first.
+    private mutating func setAside(_ envelope: Envelope) -> Bool {
+        switch envelope.body {
+        case .error(let error) where error.asksToSendAgain:
+            setAsideIds.insert(envelope.id)
+            lastSetAside = (envelope.service, error)
+            return true
+        case .ack(let ack):
+            return ack.emitted.contains(where: setAsideIds.contains)
+        default:
+            return false
+        }
     }
 
     /// Awaits `forward`'s acknowledgement, unless it came already.

@@ -96,7 +96,7 @@ public final class GatewayClient {
         onSent: (Envelope) -> Void = { _ in }, onMessage: (Envelope) -> Void
     ) throws -> ActionTracker {
         let action = maker.envelope(body, device: device, trace: .newTrace(), replyTo: address)
-        var tracker = ActionTracker(actionId: action.id, firstHop: firstHop)
+        var tracker = ActionTracker(actionId: action.id, firstHop: firstHop, retrying: retryInterval != nil)
         try send(action)
         onSent(action)
         var resendAt = retryInterval.map { Timestamp.monotonic() + $0 } ?? deadline
@@ -109,7 +109,8 @@ public final class GatewayClient {
                     resendAt = Timestamp.monotonic() + retryInterval
                     continue
                 }
-                throw NoAnswer(description: "\(action.type.rawValue) \(action.id): still waiting for \(tracker.awaiting) after the timeout")
+                let refused = tracker.lastSetAside.map { "; \($0.service) last answered \($0.error.code): \($0.error.message)" } ?? ""
+                throw NoAnswer(description: "\(action.type.rawValue) \(action.id): still waiting for \(tracker.awaiting) after the timeout\(refused)")
             }
             if tracker.observe(envelope) { onMessage(envelope) }
         }

@@ -58,6 +58,10 @@ WEAPON_PICKER_BUTTONS = ("blowgun", "fire", "ninja-star", "smoke", "sword", "clo
 # every layout.changed.
 READERS = {"layout.changed": [INPUT_HANDLING]}
 
+# Refusals that only say to send the action again, with the same id (Shared/Domain/Codes.swift,
+# `RefusalCode.sendAgain`): an instance that does not decide it now, and nothing was decided.
+SEND_AGAIN = ("fenced", "not-owner")
+
 # The services that refuse a device they were never given the profile of.
 NEEDS_PROFILE = (PRESENTATION_POLICY,)
 
