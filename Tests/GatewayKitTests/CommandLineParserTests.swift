@@ -63,6 +63,20 @@ import TestTiers
         }
     }
 
+    /// GATEWAY_RETRY_MS takes whole milliseconds from 0 (no retry) to an hour; unset or empty,
+    /// no retry. Anything else is refused: it would turn the retries off without a word.
+    @Test func theRetryIntervalIsWholeMillisecondsUpToAnHour_0OrUnsetForNone() throws {
+        #expect(try parse("roster").retryInterval == nil)
+        #expect(try parse("roster", environment: ["GATEWAY_RETRY_MS": ""]).retryInterval == nil)
+        #expect(try parse("roster", environment: ["GATEWAY_RETRY_MS": "0"]).retryInterval == nil)
+        #expect(try parse("roster", environment: ["GATEWAY_RETRY_MS": "300"]).retryInterval == 0.3)
+        #expect(try parse("roster", environment: ["GATEWAY_RETRY_MS": "3600000"]).retryInterval == 3600)
+        for bad in ["3600001", "-1", "300ms", "0.5", "soon"] {
+            let error = #expect(throws: UsageError.self, "\(bad)") { try self.parse("roster", environment: ["GATEWAY_RETRY_MS": bad]) }
+            #expect(error?.description == "GATEWAY_RETRY_MS takes milliseconds between 0 (no retry) and 3600000, not '\(bad)'")
+        }
+    }
+
     @Test func theDeviceDefaultsToIpadOrTheEnvironment() throws {
         #expect(try parse("roster").device == "ipad")
         #expect(try parse("roster", environment: ["GATEWAY_DEVICE": "iphone"]).profile == .iphone)

@@ -14,6 +14,14 @@ public enum CommandLineParser {
             }
             timeout = seconds
         }
+        var retryInterval: Double?
+        if let text = environment["GATEWAY_RETRY_MS"], !text.isEmpty {
+            // A value that is no interval would turn the retries off without a word: refused.
+            guard let milliseconds = Int(text), milliseconds >= 0, milliseconds <= 3_600_000 else {
+                throw UsageError("GATEWAY_RETRY_MS takes milliseconds between 0 (no retry) and 3600000, not '\(text)'")
+            }
+            retryInterval = milliseconds > 0 ? Double(milliseconds) / 1000 : nil
+        }
         var draft = CommandLineDraft(
             device: environment["GATEWAY_DEVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "ipad", timeout: timeout)
         var positional: [String] = []
@@ -65,7 +73,8 @@ public enum CommandLineParser {
         }
         return Invocation(
             device: draft.device, deviceGiven: draft.deviceGiven, profile: profile, json: draft.json, timeout: draft.timeout,
-            command: command, trace: draft.trace, format: draft.format, validate: draft.validate, embedded: draft.embedded)
+            command: command, trace: draft.trace, format: draft.format, validate: draft.validate, embedded: draft.embedded,
+            retryInterval: retryInterval)
     }
 
     /// The option spelt `name`, and the command it belongs to (`nil`: a global option).

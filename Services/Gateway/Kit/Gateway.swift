@@ -69,7 +69,7 @@ public enum Gateway {
                     throw TransportError("cannot connect to the bus at BUS_FRONTEND=\(config.frontend), BUS_BACKEND=\(config.backend): \(error)")
                 }
             }
-            client.retryInterval = environment["GATEWAY_RETRY_MS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 / 1000 : nil }
+            client.retryInterval = invocation.retryInterval
             let session = GatewaySession(client: client, output: output)
             switch invocation.command {
             case .watch(let types, let count):

@@ -92,17 +92,20 @@ public struct Invocation: Sendable, Equatable {
     public var validate: Bool
     /// Run the real cores inside the gateway, with no bus or services (`--embedded`).
     public var embedded: Bool
+    /// Seconds after which an action not complete is sent again with the same id
+    /// (`GATEWAY_RETRY_MS`; nil: never).
+    public var retryInterval: Double?
 
     /// An invocation from its parts.
     public init(
         device: String = "ipad", deviceGiven: Bool = false, profile: DeviceProfile? = .ipad, json: Bool = false,
         timeout: Double = 5, command: GatewayCommand, trace: Bool = false, format: WatchFormat? = nil, validate: Bool = false,
-        embedded: Bool = false
+        embedded: Bool = false, retryInterval: Double? = nil
     ) {
         self.device = device; self.deviceGiven = deviceGiven; self.profile = profile; self.json = json
         self.timeout = timeout; self.command = command
         self.trace = trace; self.format = format ?? (json ? .json : .human); self.validate = validate
-        self.embedded = embedded
+        self.embedded = embedded; self.retryInterval = retryInterval
     }
 }
 

@@ -123,7 +123,7 @@ struct ScenarioTestCommand: Sendable {
             result.problem = ActionError(line: 0, message: "cannot connect: \(error)", status: ExitStatus.of(error))
             return result
         }
-        client.retryInterval = environment["GATEWAY_RETRY_MS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 / 1000 : nil }
+        client.retryInterval = invocation.retryInterval
         let session = GatewaySession(client: client, output: Output(json: false, formatter: HumanFormatter(colors: false), silent: true))
         let suffix = "-" + Topic.newAddress().prefix(8)
         let lines = ScenarioLines(

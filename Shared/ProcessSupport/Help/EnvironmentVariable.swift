@@ -126,7 +126,7 @@ extension EnvironmentVariable {
         "GATEWAY_TIMEOUT", default: "5", "seconds to wait when --timeout is not given")
     /// `GATEWAY_RETRY_MS`.
     public static let gatewayRetry = EnvironmentVariable(
-        "GATEWAY_RETRY_MS", default: nil, "resend an action nothing answered within this many ms (same id), until the timeout")
+        "GATEWAY_RETRY_MS", default: nil, "resend an action nothing answered within this many ms (same id), until the timeout; 0: never")
     /// `NO_COLOR`.
     public static let noColor = EnvironmentVariable(
         "NO_COLOR", default: nil, "set: no colours (they are used only on a terminal)")
