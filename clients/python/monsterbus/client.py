@@ -19,10 +19,16 @@ class NoAnswer(Exception):
 class Client:
     """One connection to the bus. `frontend` and `backend` default to BUS_FRONTEND and
     BUS_BACKEND, `curve` to the CURVE settings in the environment (None there: plaintext).
-    Use it from one thread; close it (or use `with`) when done."""
+    With `retry` (seconds), an action not complete after that long is sent again with the same id
+    until its timeout, as the gateway's GATEWAY_RETRY_MS: for a sharded deployment, where a device
+    may be moving between instances. Use it from one thread; close it (or use `with`) when done."""
 
-    def __init__(self, frontend=None, backend=None, curve="environment", service="python-client", environment=None, device_suffix=""):
+    def __init__(self, frontend=None, backend=None, curve="environment", service="python-client", environment=None, device_suffix="",
+                 retry=None):
         environment = os.environ if environment is None else environment
+        if retry is not None and not 0 < retry <= 3600:
+            raise ValueError(f"retry takes seconds above 0 up to 3600 (None: no retry), not {retry!r}")
+        self.retry = retry
         # Added to the id of every `device()`: the plugin gives each test its own, so that tests
         # never share a device, and a stack that stays up can be tested again and again.
         self.device_suffix = device_suffix
@@ -112,13 +118,21 @@ class Client:
             raise ValueError(f"{message_type} is not an action a client sends")
         self.wait_until_answering(first_hop, timeout=timeout)
         action = self.maker.make(message_type, body, device=device, reply_to=self.address)
-        tracker = ActionTracker(action["id"], first_hop)
+        tracker = ActionTracker(action["id"], first_hop, retrying=self.retry is not None)
         self.send(action)
         deadline = time.monotonic() + timeout
+        resend_at = deadline if self.retry is None else time.monotonic() + self.retry
         while not tracker.complete:
-            message = self.receive(deadline)
+            message = self.receive(min(deadline, resend_at))
             if message is None:
-                raise NoAnswer(f"{message_type} {action['id']}: still waiting for {tracker.awaiting} after {timeout} s")
+                if time.monotonic() < deadline:
+                    # Idempotence makes a repeat safe: what decided it answers it as a duplicate.
+                    self.send(action)
+                    resend_at = time.monotonic() + self.retry
+                    continue
+                refused = tracker.last_set_aside
+                last = f"; {refused.service} last answered {refused.body.get('code')}: {refused.body.get('message')}" if refused else ""
+                raise NoAnswer(f"{message_type} {action['id']}: still waiting for {tracker.awaiting} after {timeout} s{last}")
             tracker.observe(message)
         return Outcome(action, tracker.received)
 

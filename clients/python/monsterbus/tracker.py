@@ -4,22 +4,31 @@ published (`emitted`) and what it passed on to another service (`forwarded`, whi
 acknowledges in turn); a message another service also reads (`contract.READERS`) awaits that
 service's acknowledgement too. The action is complete when every acknowledgement expected and
 every message they list has arrived."""
-from .contract import READERS
+from .contract import READERS, SEND_AGAIN
 
 
 class ActionTracker:
-    def __init__(self, action_id, first_hop):
+    """`retrying`: the action is sent again until complete, so a refusal that only says to send it
+    again (contract.SEND_AGAIN: an instance that does not decide it now) and the acknowledgement
+    listing it are no answer: set aside, the last one kept in `last_set_aside`."""
+
+    def __init__(self, action_id, first_hop, retrying=False):
         self.action_id = action_id
         self.first_hop = list(first_hop)
         self.received = []
+        self.retrying = retrying
+        self.last_set_aside = None
+        self._set_aside = set()
         self._ids = set()
         self._pending = {(action_id, service) for service in first_hop}
         self._early = {}
         self._missing = set()
 
     def observe(self, message):
-        """Takes in one message; returns whether the action caused it."""
+        """Takes in one message; returns whether the action caused it (and it is kept)."""
         if message.correlation_id != self.action_id or message.id == self.action_id or message.id in self._ids:
+            return False
+        if self.retrying and self._sets_aside(message):
             return False
         self.received.append(message)
         self._ids.add(message.id)
@@ -34,6 +43,14 @@ class ActionTracker:
         for reader in READERS.get(message.type, []):
             self._expect((message.id, reader))
         return True
+
+    def _sets_aside(self, message):
+        # A service publishes its refusal before its acknowledgement: the refusal comes first.
+        if message.type == "error" and message.body.get("code") in SEND_AGAIN:
+            self._set_aside.add(message.id)
+            self.last_set_aside = message
+            return True
+        return message.type == "ack" and any(emitted in self._set_aside for emitted in message.body.get("emitted", []))
 
     def _expect(self, key):
         early = self._early.pop(key, None)

@@ -1,6 +1,7 @@
 """The client against the running stack (the plugin's fixtures)."""
 import json
 import os
+import secrets
 import time
 
 import pytest
@@ -119,3 +120,25 @@ def test_a_header_in_any_order_and_spacing_is_keyed_and_answered_as_any_other():
     finally:
         context.destroy(linger=0)
         stack.stop()
+
+
+def test_a_retrying_client_sends_an_action_nobody_answered_again_with_the_same_id(monster_bus):
+    with monster_bus.client(device_suffix="-" + secrets.token_hex(4), retry=0.2) as client:
+        phone = client.device("py-retry-phone", "iphone")
+        phone.describe()
+        sent, send = [], client.send
+
+        def losing_the_first_tap(envelope):
+            sent.append(envelope["id"])
+            if envelope["type"] == "device.tap" and sent.count(envelope["id"]) == 1:
+                return  # lost on the way
+            send(envelope)
+
+        client.send = losing_the_first_tap
+        outcome = phone.tap("add")
+        assert outcome.presented.presentation.buttons == ["Cancel", "Photo", "Audio"]
+        assert sent.count(outcome.action["id"]) == 2
+        # Without retries, the same loss is an action nobody answered.
+        client.retry = None
+        with pytest.raises(NoAnswer, match="still waiting for an acknowledgement from presentation-policy"):
+            phone.act("device.tap", {"element": "cancel"}, timeout=1)

@@ -59,3 +59,23 @@ def test_the_outcome_gives_typed_access_and_the_gateways_verdict():
         assert "no presentation.presented message; the action caused action.unchanged" in str(error)
     else:
         raise AssertionError("presented did not raise")
+
+
+def test_retrying_a_refusal_to_send_it_again_is_no_answer():
+    for code in ("not-owner", "fenced"):
+        refusal = [message("e1", "error", "presentation-policy", {"code": code, "message": "send it again", "offendingId": "a"}),
+                   ack("k1", "presentation-policy", "a", emitted=["e1"])]
+        retrying = ActionTracker("a", ["presentation-policy"], retrying=True)
+        assert [retrying.observe(m) for m in refusal] == [False, False]
+        assert not retrying.complete and retrying.received == []
+        assert retrying.last_set_aside.body.get("code") == code
+        retrying.observe(message("u1", "action.unchanged", "presentation-policy", {"reason": "same-orientation"}))
+        retrying.observe(ack("k2", "presentation-policy", "a", emitted=["u1"]))
+        assert retrying.complete and [m.id for m in retrying.received] == ["u1", "k2"]
+        # Not sending again, the refusal is the answer.
+        once = ActionTracker("a", ["presentation-policy"])
+        assert [once.observe(m) for m in refusal] == [True, True] and once.complete
+    other = ActionTracker("a", ["presentation-policy"], retrying=True)
+    other.observe(message("e1", "error", "presentation-policy", {"code": "modal-alert", "message": "an alert is up"}))
+    other.observe(ack("k1", "presentation-policy", "a", emitted=["e1"]))
+    assert other.complete
