@@ -77,7 +77,7 @@ class Action:
         self.decided = set()  # each decision by what it emitted: its acks say the same
         self.decided_after_ack = False
         self.refused = None  # an error's code: the action was refused, not done
-        self.set_aside = set()  # ids of refusals that only say to send it again
+        self.set_aside = {}  # id -> code of each refusal that only says to send it again
 
     def observe(self, message, now):
         if message.id == self.id or message.id in self.ids:
@@ -85,9 +85,9 @@ class Action:
         if message.type == "error" and message.body.get("code") in contract.SEND_AGAIN:
             # Only says to send it again: no answer yet (the retry finds the instance deciding
             # now), and neither is the acknowledgement listing it.
-            self.set_aside.add(message.id)
+            self.set_aside[message.id] = message.body.get("code")
             return
-        if message.type == "ack" and self.set_aside.intersection(message.body.to_dict().get("emitted", [])):
+        if message.type == "ack" and self.set_aside.keys() & set(message.body.to_dict().get("emitted", [])):
             return
         self.ids.add(message.id)
         self.kinds[message.id] = message.type
@@ -377,6 +377,7 @@ class Load:
                 for a in actions if a.abandoned for i, service in a.pending)),
             "abandoned_ids": [a.id for a in actions if a.abandoned][:20],
             "refused": dict(collections.Counter(a.refused for a in actions if a.refused)),
+            "set_aside": dict(collections.Counter(code for a in actions for code in a.set_aside.values())),
             "retried": sum(1 for a in actions if a.sends > 1),
             "lost": len(lost), "lost_devices": lost[:20],
             "undescribed": sum(1 for s in states.values() if s is None),

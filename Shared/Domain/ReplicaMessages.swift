@@ -21,8 +21,9 @@ public struct Replica: Sendable, Equatable {
     /// third frame rather than in its JSON: a standby reads it only when it takes the device
     /// over. Absent (an empty frame): the device was forgotten.
     public var snapshot: NestedValue?
-    /// The id of the action that made this state, whose acknowledgement the message carries;
-    /// absent for an update no action caused (a handover, a new standby).
+    /// The id of the device's last action: the one that made this state, whose acknowledgement
+    /// the message carries, or, in an update no action caused (a handover, a new standby), the
+    /// last one decided before it. Absent: none.
     public var action: String?
     /// What that action sent onward to another service (passed on, or read there), as it went:
     /// an heir answering a retry of the action publishes it again. Absent: nothing.

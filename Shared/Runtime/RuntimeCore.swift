@@ -230,7 +230,17 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// `envelope` to publish: as a message the loop encodes, or, for an update, which has more
     /// than two frames, as its frames (encoded now; nil, logged, when it cannot be).
     private mutating func own(_ envelope: Envelope) -> Outgoing? {
-        guard case .replica = envelope.body else { return .message(envelope) }
+        guard case .replica(var update) = envelope.body else { return .message(envelope) }
+        var envelope = envelope
+        // An update no action caused (a handover, a new standby) names the device's last action:
+        // what that sent onward goes with it, from the delivery window, for a retry of it.
+        if let action = update.action, update.onward == nil {
+            let forwards = window.forwards(of: action)
+            if !forwards.isEmpty {
+                update.onward = Self.onward(forwards)
+                envelope.body = .replica(update)
+            }
+        }
         do {
             return .frames(try codec.frames(envelope, using: writer, memo: &memo, topics: &topics))
         } catch {
@@ -384,9 +394,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     ) -> Outgoing? {
         var update = update
         update.action = cause.id
-        if !forwards.isEmpty {
-            update.onward = forwards.map { Onward(topic: String(decoding: $0[0], as: UTF8.self), message: NestedValue(bytes: $0[1])) }
-        }
+        if !forwards.isEmpty { update.onward = Self.onward(forwards) }
         let replica = maker.envelope(.replica(update), causedBy: cause, inTrace: trace, device: device, time: time)
         do {
             return .frames(try codec.frames(replica, using: writer, memo: &memo, topics: &topics) + codec.frames(acknowledgement, using: writer, memo: &memo, topics: &topics))
@@ -395,6 +403,11 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             write(.error, "refused to publish the update of \(device) for \(cause.id): \(error)")
             return nil
         }
+    }
+
+    /// The frames of messages sent onward, as an update carries them.
+    private static func onward(_ forwards: [[[UInt8]]]) -> [Onward] {
+        forwards.map { Onward(topic: String(decoding: $0[0], as: UTF8.self), message: NestedValue(bytes: $0[1])) }
     }
 
     /// A message the handler takes as it came (a sharded instance's update): what it says to

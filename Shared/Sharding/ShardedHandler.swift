@@ -361,7 +361,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     }
 
     /// An update of `device` (`state`, nil when forgotten) for `instance`, the next of this
-    /// epoch; nil (logged) when the state cannot be written.
+    /// epoch, naming the device's last action (the runtime adds what it sent onward, so that a
+    /// new owner or standby can answer a retry of it completely); nil (logged) when the state
+    /// cannot be written.
     private mutating func update(_ device: String, to instance: String, epoch: Int64, state: Inner.DeviceState?) -> Replica? {
         var snapshot: NestedValue?
         if let state {
@@ -373,7 +375,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             }
         }
         sequence += 1
-        return Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot)
+        return Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot, action: recent[device]?.ids.last)
     }
 }
 

@@ -152,6 +152,39 @@ struct ShardedHandlerTests {
         #expect(try ack(repeated[1])?.duplicate == true)
     }
 
+    /// A device handed over to a new member goes with what its last action sent onward (from the
+    /// old owner's delivery window): the new owner answers a repeat of that action with those
+    /// messages again, the same frames, so that a next hop that missed them during the move is
+    /// completed (before, it answered with its acknowledgement alone and the action never was).
+    @Test func aDeviceHandedOverGoesWithWhatItsLastActionSentOnward() throws {
+        let device = try #require((0..<500).map { "dev-\($0)" }.first {
+            ShardTable(members: ["pp-a", "pp-c"]).owner(ofBucket: ShardTable.bucket(of: $0)) == "pp-c"
+        })
+        let members = Members("pp-a", view(["pp-a"], of: "pp-a"))
+        var owner = core(members)
+        // Ready (its own ping came back through the bus): only then does it send updates of its own.
+        let ping = try #require(try frames(owner.tick(now: now)).first { try codec.decode(frames: $0).type == .ping })
+        _ = owner.received(ping, now: now)
+        let sent = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))
+        try #require(try sent.map { try codec.decode(frames: $0).type } == [.rotate, .forget, .ack])
+        members.view = view(["pp-a", "pp-c"], of: "pp-a", generation: 2)
+        let topic = Array("shard.replica/presentation-policy/pp-c".utf8)
+        let handover = try #require(try frames(owner.tick(now: now)).first { $0.first == topic && $0.count == 3 && !$0[2].isEmpty })
+        guard case .replica(let update) = try codec.decode(frames: handover).body else {
+            Issue.record("not an update")
+            return
+        }
+        #expect(update.action == "r1" && update.onward?.map(\.message.bytes) == [sent[1][1]])
+        var heir = core(Members("pp-c", view(["pp-a", "pp-c"], of: "pp-c")))
+        _ = heir.received(handover, now: now)
+        let repeated = try frames(heir.received(try rotate(device, .landscape, id: "r1"), now: now))
+        try #require(repeated.count == 2 && repeated[1].count == 5, "\(repeated)")
+        #expect(repeated[0] == sent[1])
+        // Acknowledged by its own standby, pp-a: the state, and the acknowledgement marked duplicate.
+        #expect(repeated[1][0] == Array("shard.replica/presentation-policy/pp-a".utf8))
+        #expect(try ack(Array(repeated[1][3...]))?.duplicate == true)
+    }
+
     /// An heir with a standby of its own answers a repeat of its lost owner's action through that
     /// standby: the state, and the acknowledgement marked duplicate as the update's last frames.
     @Test func anHeirsRepeatGoesByItsOwnStandby() throws {
