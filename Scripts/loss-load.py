@@ -78,6 +78,8 @@ class Action:
         self.decided_after_ack = False
         self.refused = None  # an error's code: the action was refused, not done
         self.set_aside = {}  # id -> code of each refusal that only says to send it again
+        self.unlisted_reads = {}  # id -> type of a message another service reads, no ack listing it yet
+        self.listed = set()  # what the acks taken list as emitted
 
     def observe(self, message, now):
         if message.id == self.id or message.id in self.ids:
@@ -112,8 +114,12 @@ class Action:
                 self.take(body, key)
             else:
                 self.early[key] = body
-        for reader in contract.READERS.get(message.type, []):
-            self.expect((message.id, reader))
+        # Awaited where it is read once an acknowledgement lists it (as the gateway's ActionTracker).
+        if message.type in contract.READERS:
+            if message.id in self.listed:
+                self.expect_readers(message.id, message.type)
+            else:
+                self.unlisted_reads[message.id] = message.type
         if not self.pending and self.acked_at is None and self.refused is None:
             self.acked_at = now
 
@@ -124,7 +130,16 @@ class Action:
         else:
             self.pending.add(key)
 
+    def expect_readers(self, identifier, message_type):
+        for reader in contract.READERS.get(message_type, []):
+            self.expect((identifier, reader))
+
     def take(self, ack, key):
+        for emitted in ack.get("emitted", []):
+            if emitted not in self.listed:
+                self.listed.add(emitted)
+                if emitted in self.unlisted_reads:
+                    self.expect_readers(emitted, self.unlisted_reads.pop(emitted))
         if ack.get("duplicate"):
             return
         passed_on = {forward["id"] for forward in ack.get("forwarded", [])}

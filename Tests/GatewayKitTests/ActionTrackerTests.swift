@@ -62,6 +62,27 @@ import TestTiers
         }
     }
 
+    /// A layout change of a decision whose acknowledgement never came (its owner died before its
+    /// standby held it; the heir decided again, with new messages) is not waited for where it is
+    /// read: only what an acknowledgement lists is. Before, the action never completed.
+    @Test func whatNoAcknowledgementListsIsNotAwaitedWhereItIsRead() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(message("lost", from: "presentation-policy", .deviceLayout(layout)))
+        #expect(!tracker.isComplete)
+        tracker.observe(message("p1", from: "presentation-policy", .deviceLayout(layout)))
+        tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"]))
+        #expect(!tracker.isComplete && tracker.awaiting == "an acknowledgement from input-handling")
+        tracker.observe(ack("i1", from: "input-handling", handled: "p1", emitted: []))
+        #expect(tracker.isComplete)
+        // Listed by a repeat's acknowledgement (marked duplicate), it is awaited all the same.
+        var repeated = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        repeated.observe(message("p1", from: "presentation-policy", .deviceLayout(layout)))
+        repeated.observe(message("p2", from: "presentation-policy", .ack(Ack(handled: "x", handledId: "A", emitted: ["p1"], forwarded: [], duplicate: true))))
+        #expect(!repeated.isComplete)
+        repeated.observe(ack("i1", from: "input-handling", handled: "p1", emitted: []))
+        #expect(repeated.isComplete)
+    }
+
     @Test func theFirstHopIsAnsweredWhenEachOfItsServicesHas() {
         var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy", "input-handling", "roster"])
         tracker.observe(ack("i1", from: "input-handling", handled: "A", emitted: []))

@@ -4,9 +4,11 @@ import Wire
 /// Knows, without sleeping, when everything an action caused has arrived. Every service
 /// acknowledges each message it handles, listing what it published and what it passed on to
 /// another service; a message another service also reads (`Routing.readers`: input-handling
-/// reads `layout.changed`) awaits that service's acknowledgement too. The action is complete
-/// when every expected acknowledgement and every message they list has been received (a message
-/// passed on to another service, through that service's acknowledgement).
+/// reads `layout.changed`) awaits that service's acknowledgement too, once an acknowledgement
+/// lists it: a decision whose acknowledgement never came (its owner died before its standby held
+/// it, and the heir decided again, with new messages) leaves nothing to wait for. The action is
+/// complete when every expected acknowledgement and every message they list has been received (a
+/// message passed on to another service, through that service's acknowledgement).
 public struct ActionTracker: Sendable {
     /// The action's id: everything it causes carries it as `correlationId`.
     public let actionId: String
@@ -18,6 +20,10 @@ public struct ActionTracker: Sendable {
     private var pendingAcks: Set<Forward>
     private var earlyAcks: [Forward: Ack] = [:]
     private var missingEmitted: Set<String> = []
+    /// Messages received that another service reads, not listed by an acknowledgement yet.
+    private var unlistedReads: [String: MessageType] = [:]
+    /// What the acknowledgements taken list as published.
+    private var listed: Set<String> = []
     /// Whether the action is sent again while incomplete: a refusal that only says to send it
     /// again is then no answer (`setAside`).
     private let retrying: Bool
@@ -53,10 +59,15 @@ public struct ActionTracker: Sendable {
                 earlyAcks[key] = ack
             }
         }
-        for reader in Routing.readers[envelope.type] ?? [] {
-            expect(Forward(id: envelope.id, service: reader))
+        if Routing.readers[envelope.type] != nil {
+            if listed.contains(envelope.id) { expectReaders(of: envelope.id, envelope.type) } else { unlistedReads[envelope.id] = envelope.type }
         }
         return true
+    }
+
+    /// Awaits the acknowledgements of the services that read `id`, a message of `type`.
+    private mutating func expectReaders(of id: String, _ type: MessageType) {
+        for reader in Routing.readers[type] ?? [] { expect(Forward(id: id, service: reader)) }
     }
 
     /// Whether `envelope` is a refusal that only says to send the action again (`fenced`,
@@ -88,6 +99,11 @@ public struct ActionTracker: Sendable {
 
     /// Takes in `ack`, of `handled` (the message and the service that acknowledged it).
     private mutating func take(_ ack: Ack, from handled: Forward) {
+        // What it lists is of a decision that was acknowledged: its messages another service
+        // reads are awaited there (a repeat sends those again, the same ids).
+        for id in ack.emitted where listed.insert(id).inserted {
+            if let type = unlistedReads.removeValue(forKey: id) { expectReaders(of: id, type) }
+        }
         // A repeat's acknowledgement lists what the first delivery caused, which is not sent again.
         guard !ack.duplicate else { return }
         // A message passed on is awaited through the acknowledgement of the service it went to,

@@ -23,6 +23,11 @@ class ActionTracker:
         self._pending = {(action_id, service) for service in first_hop}
         self._early = {}
         self._missing = set()
+        # Messages another service reads, awaited there once an acknowledgement lists them: a
+        # decision whose acknowledgement never came (its owner died, its heir decided again with
+        # new messages) leaves nothing to wait for.
+        self._unlisted_reads = {}
+        self._listed = set()
 
     def observe(self, message):
         """Takes in one message; returns whether the action caused it (and it is kept)."""
@@ -40,9 +45,16 @@ class ActionTracker:
                 self._take(message.body)
             else:
                 self._early[key] = message.body
-        for reader in READERS.get(message.type, []):
-            self._expect((message.id, reader))
+        if message.type in READERS:
+            if message.id in self._listed:
+                self._expect_readers(message.id, message.type)
+            else:
+                self._unlisted_reads[message.id] = message.type
         return True
+
+    def _expect_readers(self, identifier, message_type):
+        for reader in READERS.get(message_type, []):
+            self._expect((identifier, reader))
 
     def _sets_aside(self, message):
         # A service publishes its refusal before its acknowledgement: the refusal comes first.
@@ -60,6 +72,11 @@ class ActionTracker:
             self._pending.add(key)
 
     def _take(self, ack):
+        for emitted in ack.get("emitted", []):
+            if emitted not in self._listed:
+                self._listed.add(emitted)
+                if emitted in self._unlisted_reads:
+                    self._expect_readers(emitted, self._unlisted_reads.pop(emitted))
         # A repeat's acknowledgement lists what the first delivery caused, which is not sent again.
         if ack.get("duplicate"):
             return

@@ -79,3 +79,15 @@ def test_retrying_a_refusal_to_send_it_again_is_no_answer():
     other.observe(message("e1", "error", "presentation-policy", {"code": "modal-alert", "message": "an alert is up"}))
     other.observe(ack("k1", "presentation-policy", "a", emitted=["e1"]))
     assert other.complete
+
+
+def test_what_no_acknowledgement_lists_is_not_awaited_where_it_is_read():
+    # A layout change of a decision whose acknowledgement never came (its owner died; the heir
+    # decided again, with new messages).
+    tracker = ActionTracker("a", ["presentation-policy"])
+    tracker.observe(message("lost", "layout.changed", "presentation-policy", {}))
+    tracker.observe(message("l1", "layout.changed", "presentation-policy", {}))
+    tracker.observe(ack("k1", "presentation-policy", "a", emitted=["l1"]))
+    assert not tracker.complete and tracker.awaiting == "an acknowledgement from input-handling"
+    tracker.observe(ack("k2", "input-handling", "l1"))
+    assert tracker.complete
