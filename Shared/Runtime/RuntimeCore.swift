@@ -454,6 +454,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             guard !isReady else { return [] }
             isReady = true
             write(.info, "ready: the path through the bus is live")
+            handler.busIsLive()
             return [heartbeat(now: now)]
         }
         let pong = Outgoing.message(maker.envelope(.pong(Pong(service: settings.name, version: MonsterBus.version, pid: settings.pid)), causedBy: envelope))

@@ -64,6 +64,9 @@ public protocol ServiceHandler {
     /// Messages to publish that no message caused (a sharded instance's device states for the
     /// instance now standing by for them); the runtime asks after `subscriptionChanges()`.
     mutating func messagesOfItsOwn() -> [Effect]
+    /// Called once, when the path through the bus is live (this service's own ping came back):
+    /// from then on what is published to it reaches it.
+    mutating func busIsLive()
 }
 
 extension ServiceHandler {
@@ -87,6 +90,9 @@ extension ServiceHandler {
 
     /// Nothing is published unless a message causes it.
     public mutating func messagesOfItsOwn() -> [Effect] { [] }
+
+    /// Nothing waits for the bus.
+    public mutating func busIsLive() {}
 
     /// Every message of an accepted type.
     public func accepts(_ envelope: Envelope) -> Bool { accepts(envelope.type) }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import ProcessSupport
 import Wire
@@ -8,6 +9,8 @@ public protocol MembershipSource: AnyObject, Sendable {
     var instance: String { get }
     /// The membership now.
     var view: ShardMembership.View { get }
+    /// Joins the members, once the instance hears the bus.
+    func start()
 }
 
 /// One instance's membership among its service's instances, kept in etcd: a key
@@ -49,17 +52,24 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
     /// When this instance last stopped being a member, in seconds of the monotonic clock.
     private var leftAt = -Double.infinity
 
-    /// Joins the members of `service` (blocking until etcd answers) and keeps the membership up
-    /// to date from then on.
+    /// Signalled by `start()`.
+    private let started = DispatchSemaphore(value: 0)
+
+    /// Reads the members of `service` (blocking until etcd answers: a start without etcd fails
+    /// at once); joins them at `start()` and keeps the membership up to date from then on.
     public init(service: String, config: ShardConfig, client: EtcdClient, log: Log) throws {
         instance = config.instance
         prefix = "/monsterbus/members/\(service)/"
         self.client = client
         ttl = config.leaseSeconds
         self.log = log
-        try join()
+        update(members: try client.list(prefix: prefix), epoch: nil)
         _ = OSThread { [self] in keep() }
     }
+
+    /// Joins the members: called once this instance hears the bus. A member joining earlier
+    /// would be handed devices by the others before it could hear them, and lose them.
+    public func start() { started.signal() }
 
     /// The membership now.
     public var view: View { current.current }
@@ -92,6 +102,13 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
     /// TTL here) makes this instance own nothing until it has joined again with a new epoch, at
     /// the first renewal a TTL after it left.
     private func keep() {
+        started.wait()
+        do {
+            try join()
+        } catch {
+            // Tried again at the first renewal.
+            log.warn("membership: \(error)")
+        }
         let renewal = max(0.2, Double(ttl) / 3)
         // A lost instance's key goes only when its lease expires at etcd (later still when etcd's
         // leader was lost with it: a new leader renews every lease). Reading the list more often

@@ -222,6 +222,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return idle
     }
 
+    /// Joins the members only now: before, the others would hand it devices it could not hear.
+    public mutating func busIsLive() { membership.start() }
+
     /// Every update (`shard.replica`) is taken as it came.
     public func takesAsItCame(topic: [UInt8]) -> Bool { Topic.hasType(topic, .replica) }
 

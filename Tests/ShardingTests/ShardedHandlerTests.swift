@@ -30,7 +30,10 @@ struct ShardedHandlerTests {
     final class Members: MembershipSource, @unchecked Sendable {
         let instance: String
         var view: ShardMembership.View
+        /// Whether the handler joined the members (`start()`).
+        var started = false
         init(_ instance: String, _ view: ShardMembership.View) { self.instance = instance; self.view = view }
+        func start() { started = true }
     }
 
     typealias Core = RuntimeCore<ShardedHandler<Orientations>>
@@ -162,9 +165,12 @@ struct ShardedHandlerTests {
         })
         let members = Members("pp-a", view(["pp-a"], of: "pp-a"))
         var owner = core(members)
-        // Ready (its own ping came back through the bus): only then does it send updates of its own.
+        // Ready (its own ping came back through the bus): only then does it join the members
+        // and send updates of its own.
         let ping = try #require(try frames(owner.tick(now: now)).first { try codec.decode(frames: $0).type == .ping })
+        #expect(!members.started)
         _ = owner.received(ping, now: now)
+        #expect(members.started)
         let sent = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))
         try #require(try sent.map { try codec.decode(frames: $0).type } == [.rotate, .forget, .ack])
         members.view = view(["pp-a", "pp-c"], of: "pp-a", generation: 2)
