@@ -295,7 +295,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             reply = handler.handle(envelope)
             // Remembered against duplicates unless it only says to send it again (another
             // instance decides now): a repeat is then handled afresh, where it is decided by then.
-            if !reply.effects.contains(where: \.asksToSendAgain) { remembered = sent }
+            // A closure, not a key path: a key-path literal here kept `decide` (and the handler it
+            // calls) from being specialized for the service (callgrind: 5,500 more in a sharded owner).
+            if !reply.effects.contains(where: { $0.asksToSendAgain }) { remembered = sent }
             // A read nobody waits for (`Routing.quietReaders`), which published nothing: no ack.
             if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true {
                 counters.handled += 1
