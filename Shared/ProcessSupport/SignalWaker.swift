@@ -72,23 +72,20 @@ public final class SignalWaker: @unchecked Sendable {
 /// full queue. Create it on the main thread.
 public final class ShutdownSignals: @unchecked Sendable {
     /// Becomes readable at the first signal; poll it with `PollItem.fileDescriptor`.
-    public let readDescriptor: Int32
+    public var readDescriptor: Int32 { first.descriptor }
+    private let first = Wakeup()
     private var waker: SignalWaker?
 
     /// Starts catching SIGTERM and SIGINT; a second one is logged to `log` (in its format) as
     /// the process's last line. `onFirst` runs on the signal thread at the first.
     public init(log: Log, onFirst: (@Sendable () -> Void)? = nil) {
-        var descriptors: [Int32] = [0, 0]
-        precondition(pipe(&descriptors) == 0, "pipe() failed")
-        readDescriptor = descriptors[0]
-        let writer = descriptors[1]
+        let first = self.first
         // Only the waker's own thread calls the closure, one signal after the other.
         nonisolated(unsafe) var count = 0
         waker = SignalWaker { signal in
             count += 1
             if count == 1 {
-                var byte: UInt8 = 1
-                _ = write(writer, &byte, 1)
+                first.signal()
                 onFirst?()
             } else {
                 log.warn("a second signal (\(signal)): leaving at once")

@@ -24,14 +24,20 @@ public protocol BusTransport: AnyObject {
     func subscribe(_ prefix: String) throws
     /// Stops receiving the topics starting with `prefix`.
     func unsubscribe(_ prefix: String) throws
-    /// Waits up to `timeoutMilliseconds` until a message waits or the runtime is asked to stop
-    /// (`stopDescriptor` readable, for a process's signals; or the transport's own stop).
-    func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake
+    /// Waits up to `timeoutMilliseconds` until a message waits, the runtime is asked to stop
+    /// (`stopDescriptor` readable, for a process's signals; or the transport's own stop), or it
+    /// has something to do that no message brings (`wakeDescriptor` readable: `Wakeup`).
+    func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?, wakeDescriptor: Int32?) throws -> TransportWake
     /// Leaves the bus.
     func close()
 }
 
 extension BusTransport {
+    /// `wait` with no wake descriptor.
+    public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
+        try wait(timeoutMilliseconds: timeoutMilliseconds, stopDescriptor: stopDescriptor, wakeDescriptor: nil)
+    }
+
     /// `sendWaits` and `sendsDropped`; one bus counts nothing of a pair.
     public var counts: TransportCounts { TransportCounts(sendWaits: sendWaits, sendsDropped: sendsDropped) }
 
@@ -65,9 +71,11 @@ public struct TransportWake: Sendable, Equatable {
     public var message: Bool
     /// The runtime should stop.
     public var stop: Bool
+    /// The wake descriptor is readable.
+    public var woken: Bool
 
-    /// A wake-up for a `message`, a `stop`, both or neither.
-    public init(message: Bool, stop: Bool) { self.message = message; self.stop = stop }
+    /// A wake-up for a `message`, a `stop`, the wake descriptor, some of them or none.
+    public init(message: Bool, stop: Bool, woken: Bool = false) { self.message = message; self.stop = stop; self.woken = woken }
 }
 
 /// The bus did not take a message for `seconds`: it was given up (and counted).

@@ -1,5 +1,6 @@
 import BusCore
 import Domain
+import Glibc
 import ProcessSupport
 import Wire
 
@@ -143,9 +144,25 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
         }
     }
 
-    public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
-        let until = ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)
-        return condition.withLock {
+    public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?, wakeDescriptor: Int32?) throws -> TransportWake {
+        guard let wakeDescriptor else { return waitForMessage(until: ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)) }
+        // A condition and a descriptor cannot be waited on together: the condition in slices of
+        // 5 ms, the descriptor looked at between them (a bus for tests and `--embedded`).
+        let end = timeoutMilliseconds < 0 ? Double.infinity : Timestamp.monotonic() + Double(timeoutMilliseconds) / 1000
+        while true {
+            var item = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&item, 1, 0) == 1 {
+                return condition.withLock { TransportWake(message: head < queue.count, stop: stopped, woken: true) }
+            }
+            let slice = Int(min(5, max(0, (end - Timestamp.monotonic()) * 1000)).rounded(.up))
+            let wake = waitForMessage(until: ConditionLock.deadline(afterMilliseconds: slice))
+            if wake.message || wake.stop || Timestamp.monotonic() >= end { return wake }
+        }
+    }
+
+    /// Waits on the condition until a message is queued, the connection is stopped, or `until`.
+    private func waitForMessage(until: timespec?) -> TransportWake {
+        condition.withLock {
             while head == queue.count && !stopped {
                 if !condition.wait(until: until) { break }
             }

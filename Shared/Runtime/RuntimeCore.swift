@@ -249,6 +249,19 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         }
     }
 
+    /// The loop's wake-up (`ServiceHandler.wakeup`).
+    public var wakeup: Wakeup? { handler.wakeup }
+
+    /// What the handler asks to publish at once because it followed a change of its members
+    /// while handling the last message: its new subscriptions, then the states it sends. Left to
+    /// `tick`, they would wait for the end of the batch (up to 1,000 messages), and the bus would
+    /// keep the new owner's buckets from it until then.
+    public mutating func changesOfMembers() -> [Outgoing] {
+        guard handler.hasPendingChanges else { return [] }
+        let changes = subscriptionChanges(), own = messagesOfItsOwn()
+        return changes + own
+    }
+
     /// The subscriptions the handler asks to change (a sharded instance's buckets moved).
     private mutating func subscriptionChanges() -> [Outgoing] {
         let (add, remove) = handler.subscriptionChanges()

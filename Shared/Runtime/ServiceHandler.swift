@@ -1,4 +1,5 @@
 import Domain
+import ProcessSupport
 import Wire
 
 /// What a handler did with one message.
@@ -67,6 +68,14 @@ public protocol ServiceHandler {
     /// Called once, when the path through the bus is live (this service's own ping came back):
     /// from then on what is published to it reaches it.
     mutating func busIsLive()
+    /// Signalled when the handler has something to say that no message brings (a sharded
+    /// instance's members changed): the runtime's loop then passes at once, not at its next
+    /// heartbeat. Nil by default.
+    var wakeup: Wakeup? { get }
+    /// Whether `subscriptionChanges()` has something to say, known without looking anywhere: a
+    /// sharded instance that followed a change of its members while handling a message. The
+    /// runtime asks after each message and publishes the changes then, not after the batch.
+    var hasPendingChanges: Bool { get }
 }
 
 extension ServiceHandler {
@@ -93,6 +102,12 @@ extension ServiceHandler {
 
     /// Nothing waits for the bus.
     public mutating func busIsLive() {}
+
+    /// Nothing happens without a message.
+    public var wakeup: Wakeup? { nil }
+
+    /// Nothing changes while a message is handled.
+    public var hasPendingChanges: Bool { false }
 
     /// Every message of an accepted type.
     public func accepts(_ envelope: Envelope) -> Bool { accepts(envelope.type) }

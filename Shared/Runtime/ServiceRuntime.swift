@@ -67,13 +67,17 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     /// stop (`stopDescriptor` readable, or the transport's own stop), then handles what had
     /// arrived, for at most `SHUTDOWN_DEADLINE_MS`.
     public func run(on transport: any BusTransport, stopDescriptor: Int32? = nil) throws {
+        let wakeup = core.value.wakeup
         while true {
             let counts = transport.counts
             core.value.noteTransport(
                 sendWaits: counts.sendWaits, sendsDropped: counts.sendsDropped, pairCopies: counts.pairCopies, pairSkips: counts.pairSkips)
             try perform(core.value.tick(now: clock.now()), on: transport)
             let timeout = max(0, Int((core.value.nextWake - clock.monotonic()) * 1000) + 1)
-            let wake = try transport.wait(timeoutMilliseconds: timeout, stopDescriptor: stopDescriptor)
+            let wake = try transport.wait(timeoutMilliseconds: timeout, stopDescriptor: stopDescriptor, wakeDescriptor: wakeup?.descriptor)
+            // Emptied before the next pass reads what it was signalled for: a signal after this
+            // wakes the loop again.
+            if wake.woken { wakeup?.drain() }
             if wake.stop {
                 drain(transport)
                 return
@@ -122,6 +126,8 @@ public final class ServiceRuntime<Handler: ServiceHandler> {
     private func handle(_ frames: [[UInt8]], on transport: any BusTransport) throws {
         try perform(core.value.decide(frames, now: clock.now()), on: transport)
         if let ack = core.value.settle() { try perform(ack, on: transport) }
+        let changes = core.value.changesOfMembers()
+        if !changes.isEmpty { try perform(changes, on: transport) }
     }
 
     /// Does what the core said, in order.

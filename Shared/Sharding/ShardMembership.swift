@@ -11,11 +11,18 @@ public protocol MembershipSource: AnyObject, Sendable {
     var view: ShardMembership.View { get }
     /// Joins the members, once the instance hears the bus.
     func start()
+    /// Signalled when `view` changes (nil: the view is read when the loop passes anyway).
+    var wakeup: Wakeup? { get }
+}
+
+extension MembershipSource {
+    /// Nothing signals a change.
+    public var wakeup: Wakeup? { nil }
 }
 
 /// One instance's membership among its service's instances, kept in etcd: a key
 /// `/monsterbus/members/<service>/<instance>` on a lease refreshed every third of its TTL, and
-/// the member list read every twelfth of it. The key's create revision is the instance's
+/// the member list read every 24th of it. The key's create revision is the instance's
 /// epoch: writes fenced by it are refused once the lease is lost. A background thread keeps it.
 public final class ShardMembership: MembershipSource, @unchecked Sendable {
     /// What this instance knows of the membership at one moment.
@@ -46,6 +53,8 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
     private let ttl: Int
     private let log: Log
     private let current = Locked(View(members: [], epochs: [:], epoch: nil, generation: 0))
+    /// Signalled at each change of the view: the service's loop follows it at once, even idle.
+    public let wakeup: Wakeup? = Wakeup()
     private var lease: Int64 = 0
     /// When the lease was last renewed, in seconds of the monotonic clock.
     private var lastRenewed = 0.0
@@ -85,6 +94,7 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
             return true
         }
         if changed {
+            wakeup?.signal()
             log.info("shard members: \(members.joined(separator: ", ")); this instance \(instance) \(epoch.map { "at epoch \($0)" } ?? "is not a member")")
         }
     }
@@ -97,7 +107,7 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
         update(members: try client.list(prefix: prefix), epoch: mine.createRevision)
     }
 
-    /// Refreshes the lease every third of the TTL and reads the member list every twelfth of it
+    /// Refreshes the lease every third of the TTL and reads the member list every 24th of it
     /// (at least 0.1 s apart), for ever; a lease lost (expired at etcd, or not renewed within its
     /// TTL here) makes this instance own nothing until it has joined again with a new epoch, at
     /// the first renewal a TTL after it left.
@@ -112,8 +122,10 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
         let renewal = max(0.2, Double(ttl) / 3)
         // A lost instance's key goes only when its lease expires at etcd (later still when etcd's
         // leader was lost with it: a new leader renews every lease). Reading the list more often
-        // than renewing takes its devices over within a twelfth of the TTL of that, not a third.
-        let reading = max(0.1, Double(ttl) / 12)
+        // than renewing takes its devices over within a 24th of the TTL of that, not a third (a
+        // range of a few keys, 8 a second with a TTL of 3 s: little for etcd, and it bounds how
+        // late a survivor sees the loss, a watch's stream not: it can stall on a cut link).
+        let reading = max(0.1, Double(ttl) / 24)
         var nextRenewal = Timestamp.monotonic() + renewal
         var nextRead = Timestamp.monotonic() + reading
         while true {

@@ -109,6 +109,12 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return recent[device] == nil && copies.copies[device] == nil
     }
 
+    /// The membership's: a change of the members wakes the loop to follow it.
+    public var wakeup: Wakeup? { membership.wakeup }
+
+    /// The members changed (followed while handling a message) and the topics were not asked since.
+    public var hasPendingChanges: Bool { generation != topicsGeneration }
+
     /// The bucket topics gained and lost since the last call, when the members changed.
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) {
         follow(membership.view)

@@ -24,9 +24,9 @@ public final class BusConnection {
     /// Both buses' sockets, on a pair of buses (nil on one bus: its path is as it was).
     private let pair: BusPair?
     private let sendPatience: Double
-    /// What `wait` polls: the subscriber and the stop descriptor it was last given (made again
-    /// when that changes).
-    private let waitPoller = ThreadOwned<(descriptor: Int32?, poller: Poller)?>(nil)
+    /// What `wait` polls: the subscriber and the stop and wake descriptors it was last given
+    /// (made again when they change).
+    private let waitPoller = ThreadOwned<(descriptors: WaitDescriptors, poller: Poller)?>(nil)
     /// Whether the subscriber's last use was a `receiveFramesNow` or a `wait` that found nothing
     /// waiting (libzmq had then read every command it had): until a new command signals its
     /// descriptor, nothing can be waiting.
@@ -258,17 +258,18 @@ public final class BusConnection {
     /// After `receiveFramesNow` found nothing, the subscriber is not asked for its events until
     /// its descriptor signals a new command (`Poller.idle`): a service that takes every waiting
     /// message before it waits (`ServiceRuntime`) saves a `getsockopt` per message.
-    public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
-        if let pair { return try pair.wait(timeoutMilliseconds: timeoutMilliseconds, stopDescriptor: stopDescriptor) }
-        if waitPoller.value?.descriptor != stopDescriptor {
-            waitPoller.value = (stopDescriptor, try Poller([.socket(subscriber)] + (stopDescriptor.map { [.fileDescriptor($0)] } ?? [])))
+    public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?, wakeDescriptor: Int32?) throws -> TransportWake {
+        if let pair { return try pair.wait(timeoutMilliseconds: timeoutMilliseconds, stopDescriptor: stopDescriptor, wakeDescriptor: wakeDescriptor) }
+        let descriptors = WaitDescriptors(stop: stopDescriptor, wake: wakeDescriptor, after: 1)
+        if waitPoller.value?.descriptors != descriptors {
+            waitPoller.value = (descriptors, try Poller([.socket(subscriber)] + descriptors.items))
         }
         let poller = waitPoller.value!.poller
         if subscriberIdle.value { poller.idle(0) }
         try poller.wait(timeoutMilliseconds: timeoutMilliseconds)
         // Found not ready, it stays idle: its commands were read, or none came.
         subscriberIdle.value = !poller.isReady(0)
-        return TransportWake(message: !subscriberIdle.value, stop: stopDescriptor != nil && poller.isReady(1))
+        return descriptors.wake(message: !subscriberIdle.value, poller)
     }
 }
 

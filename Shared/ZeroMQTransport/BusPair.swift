@@ -17,8 +17,8 @@ final class BusPair {
     private let filter: ThreadOwned<BusPairFilter>
     /// The bus read first next time: each in turn, so neither starves the other.
     private let turn = ThreadOwned(0)
-    /// What `wait` polls: both subscribers and the stop descriptor it was last given.
-    private let waitPoller = ThreadOwned<(descriptor: Int32?, poller: Poller)?>(nil)
+    /// What `wait` polls: both subscribers and the stop and wake descriptors it was last given.
+    private let waitPoller = ThreadOwned<(descriptors: WaitDescriptors, poller: Poller)?>(nil)
     /// Pair copies dropped since the start.
     var copies: UInt64 { dropped.value }
     private let dropped = ThreadOwned<UInt64>(0)
@@ -113,16 +113,14 @@ final class BusPair {
 
     /// Waits up to `timeoutMilliseconds` for a message on either bus or for `stopDescriptor`. A
     /// message waiting may be a pair copy: `receiveFramesNow` may then find nothing to handle.
-    func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?) throws -> TransportWake {
-        if waitPoller.value?.descriptor != stopDescriptor {
-            let items = subscribers.map { PollItem.socket($0) } + (stopDescriptor.map { [.fileDescriptor($0)] } ?? [])
-            waitPoller.value = (stopDescriptor, try Poller(items))
+    func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?, wakeDescriptor: Int32?) throws -> TransportWake {
+        let descriptors = WaitDescriptors(stop: stopDescriptor, wake: wakeDescriptor, after: subscribers.count)
+        if waitPoller.value?.descriptors != descriptors {
+            waitPoller.value = (descriptors, try Poller(subscribers.map { PollItem.socket($0) } + descriptors.items))
         }
         let poller = waitPoller.value!.poller
         try poller.wait(timeoutMilliseconds: timeoutMilliseconds)
-        return TransportWake(
-            message: subscribers.indices.contains { poller.isReady($0) },
-            stop: stopDescriptor != nil && poller.isReady(subscribers.count))
+        return descriptors.wake(message: subscribers.indices.contains { poller.isReady($0) }, poller)
     }
 
     /// Takes messages from the buses in turn with `receive` (a receive that does not wait; false:

@@ -1,4 +1,5 @@
 import Domain
+import ProcessSupport
 import Runtime
 import Wire
 import Testing
@@ -65,6 +66,20 @@ import TestTiers
         try client.unsubscribe("ack")
         try client.sendRaw(message("ack"))
         #expect(try client.receiveFrames(timeoutMilliseconds: 10) == nil)
+    }
+
+    @Test func aWakeupWakesTheWaitAndSaysSo() throws {
+        let bus = InMemoryBus()
+        let client = bus.connect(service: "client", subscriptions: ["sys.ping"])
+        let wakeup = Wakeup()
+        #expect(try client.wait(timeoutMilliseconds: 20, stopDescriptor: nil, wakeDescriptor: wakeup.descriptor) == TransportWake(message: false, stop: false))
+        wakeup.signal()
+        #expect(try client.wait(timeoutMilliseconds: -1, stopDescriptor: nil, wakeDescriptor: wakeup.descriptor) == TransportWake(message: false, stop: false, woken: true))
+        wakeup.drain()
+        try client.sendRaw(message("sys.ping"))
+        #expect(try client.wait(timeoutMilliseconds: -1, stopDescriptor: nil, wakeDescriptor: wakeup.descriptor) == TransportWake(message: true, stop: false))
+        bus.stopAll()
+        #expect(try client.wait(timeoutMilliseconds: -1, stopDescriptor: nil, wakeDescriptor: wakeup.descriptor) == TransportWake(message: true, stop: true))
     }
 
     @Test func waitSaysWhenAMessageWaitsAndWhenToStop() throws {

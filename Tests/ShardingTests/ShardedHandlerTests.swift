@@ -155,6 +155,33 @@ struct ShardedHandlerTests {
         #expect(try ack(repeated[1])?.duplicate == true)
     }
 
+    /// Members that change while a message is handled are followed then, and the runtime asks
+    /// for the new subscriptions right after that message (`changesOfMembers`), not after the
+    /// batch: the bus sends the gained buckets' retries to their new owner sooner.
+    @Test func membersFollowedWhileHandlingAMessageGiveTheirSubscriptionsAtOnce() throws {
+        let device = try device()
+        let own = try #require((0..<500).map { "dev-\($0)" }.first {
+            ShardTable(members: ["pp-a", "pp-ab"]).owner(ofBucket: ShardTable.bucket(of: $0)) == "pp-ab"
+        })
+        var owner = core(Members("pp-a", view(["pp-a", "pp-ab"], of: "pp-a")))
+        let members = Members("pp-ab", view(["pp-a", "pp-ab"], of: "pp-ab"))
+        var standby = core(members)
+        _ = standby.received(try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))[2], now: now)
+        #expect(standby.changesOfMembers().isEmpty)
+        members.view = view(["pp-ab"], of: "pp-ab", generation: 2)
+        // Nothing handled yet: nothing followed, nothing to say without a look at the members.
+        #expect(standby.changesOfMembers().isEmpty)
+        _ = standby.received(try rotate(own, .portrait, id: "r2"), now: now)
+        let changes = standby.changesOfMembers()
+        #expect(changes.contains(.subscribe("device.rotate/\(Topic.bucketName(ShardTable.bucket(of: device)))")))
+        #expect(!changes.contains(.subscribe("device.rotate/\(Topic.bucketName(ShardTable.bucket(of: own)))")))
+        #expect(standby.changesOfMembers().isEmpty)
+        #expect(!standby.tick(now: now).contains { if case .subscribe = $0 { true } else { false } })
+        // The device taken over is decided from the state it held.
+        let same = try frames(standby.received(try rotate(device, .landscape, id: "r3"), now: now))
+        #expect(try same.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
+    }
+
     /// A device handed over to a new member goes with what its last action sent onward (from the
     /// old owner's delivery window): the new owner answers a repeat of that action with those
     /// messages again, the same frames, so that a next hop that missed them during the move is

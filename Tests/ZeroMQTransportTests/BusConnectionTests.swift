@@ -56,4 +56,32 @@ import TestTiers
         #expect(try bus.wait(timeoutMilliseconds: 5000, stopDescriptor: pipeEnds[0]) == TransportWake(message: false, stop: true))
         bus.close()
     }
+
+    /// A wake descriptor (a sharded instance's members changed) wakes the wait, beside the stop
+    /// descriptor and a message, each reported apart.
+    @Test func aWakeupWakesTheWaitAndSaysSo() throws {
+        let context = try ZMQContext()
+        let (backend, _, bus) = try connected(context, "woken")
+        let stop = Wakeup(), wakeup = Wakeup()
+        #expect(try bus.wait(timeoutMilliseconds: 10, stopDescriptor: stop.descriptor, wakeDescriptor: wakeup.descriptor)
+            == TransportWake(message: false, stop: false, woken: false))
+        wakeup.signal()
+        wakeup.signal()
+        #expect(try bus.wait(timeoutMilliseconds: 5000, stopDescriptor: stop.descriptor, wakeDescriptor: wakeup.descriptor)
+            == TransportWake(message: false, stop: false, woken: true))
+        // Drained, it no longer wakes; a message still does.
+        wakeup.drain()
+        try backend.send([Array("device.tap".utf8), [1]])
+        #expect(try bus.wait(timeoutMilliseconds: 5000, stopDescriptor: stop.descriptor, wakeDescriptor: wakeup.descriptor)
+            == TransportWake(message: true, stop: false, woken: false))
+        #expect(try bus.receiveFramesNow() == [Array("device.tap".utf8), [1]])
+        // Without a stop descriptor, the wake descriptor comes right after the subscriber.
+        wakeup.signal()
+        #expect(try bus.wait(timeoutMilliseconds: 5000, stopDescriptor: nil, wakeDescriptor: wakeup.descriptor)
+            == TransportWake(message: false, stop: false, woken: true))
+        stop.signal()
+        #expect(try bus.wait(timeoutMilliseconds: 5000, stopDescriptor: stop.descriptor, wakeDescriptor: wakeup.descriptor)
+            == TransportWake(message: false, stop: true, woken: true))
+        bus.close()
+    }
 }

@@ -163,8 +163,16 @@ import TestTiers
             #expect(try pair.bus.wait(timeoutMilliseconds: 5000, stopDescriptor: pipeEnds[0]) == TransportWake(message: true, stop: false))
             #expect(try pair.bus.receiveFramesNow() == message)
         }
+        // A wake descriptor, after both subscribers and the stop descriptor.
+        let wakeup = Wakeup()
+        #expect(try pair.bus.wait(timeoutMilliseconds: 10, stopDescriptor: pipeEnds[0], wakeDescriptor: wakeup.descriptor)
+            == TransportWake(message: false, stop: false, woken: false))
+        wakeup.signal()
+        #expect(try pair.bus.wait(timeoutMilliseconds: 5000, stopDescriptor: pipeEnds[0], wakeDescriptor: wakeup.descriptor)
+            == TransportWake(message: false, stop: false, woken: true))
         #expect(write(pipeEnds[1], "x", 1) == 1)
-        #expect(try pair.bus.wait(timeoutMilliseconds: 5000, stopDescriptor: pipeEnds[0]).stop)
+        #expect(try pair.bus.wait(timeoutMilliseconds: 5000, stopDescriptor: pipeEnds[0], wakeDescriptor: wakeup.descriptor)
+            == TransportWake(message: false, stop: true, woken: true))
         pair.bus.close()
     }
 }
