@@ -187,7 +187,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     public var subscriptions: [String] { handler.subscriptions + [MessageType.ping.rawValue] }
 
     /// When (monotonic seconds) `tick` next has something to do.
-    public var nextWake: Double { isReady ? heartbeats.next : min(heartbeats.next, nextReadyPing) }
+    public var nextWake: Double { isReady ? min(heartbeats.next, handler.nextWake) : min(heartbeats.next, nextReadyPing) }
 
     /// The transport's own counters, for the next heartbeat.
     public mutating func noteTransport(sendWaits: UInt64, sendsDropped: UInt64, pairCopies: UInt64 = 0, pairSkips: UInt64 = 0) {

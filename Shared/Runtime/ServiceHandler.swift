@@ -72,6 +72,9 @@ public protocol ServiceHandler {
     /// instance's members changed): the runtime's loop then passes at once, not at its next
     /// heartbeat. Nil by default.
     var wakeup: Wakeup? { get }
+    /// When (monotonic seconds) `messagesOfItsOwn()` next has something to say by itself (a
+    /// sharded instance's "handed over", said again every quarter second); infinity by default.
+    var nextWake: Double { get }
     /// Whether `subscriptionChanges()` has something to say, known without looking anywhere: a
     /// sharded instance that followed a change of its members while handling a message. The
     /// runtime asks after each message and publishes the changes then, not after the batch.
@@ -105,6 +108,9 @@ extension ServiceHandler {
 
     /// Nothing happens without a message.
     public var wakeup: Wakeup? { nil }
+
+    /// Nothing is due by itself.
+    public var nextWake: Double { .infinity }
 
     /// Nothing changes while a message is handled.
     public var hasPendingChanges: Bool { false }

@@ -112,6 +112,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// The membership's: a change of the members wakes the loop to follow it.
     public var wakeup: Wakeup? { membership.wakeup }
 
+    /// The next "handed over" to say again: the loop wakes for it, idle or not.
+    public var nextWake: Double { nextHandoverDone }
+
     /// The members changed (followed while handling a message) and the topics were not asked since.
     public var hasPendingChanges: Bool { generation != topicsGeneration }
 

@@ -47,9 +47,9 @@ struct ShardedHandlerTests {
         ShardMembership.View(members: members, epochs: epochs.filter { members.contains($0.key) }, epoch: epochs[instance], generation: generation)
     }
 
-    func core(_ members: Members) -> Core {
+    func core(_ members: Members, handoverSeconds: Double = 0) -> Core {
         let handler = ShardedHandler(
-            Orientations(), service: "presentation-policy", membership: members, handoverSeconds: 0,
+            Orientations(), service: "presentation-policy", membership: members, handoverSeconds: handoverSeconds,
             log: Log(service: "presentation-policy", level: .error), monotonic: { 100 })
         return RuntimeCore(
             handler: handler, settings: .init(name: "presentation-policy", pid: 1, config: BusConfig()),
@@ -180,6 +180,22 @@ struct ShardedHandlerTests {
         // The device taken over is decided from the state it held.
         let same = try frames(standby.received(try rotate(device, .landscape, id: "r3"), now: now))
         #expect(try same.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
+    }
+
+    /// An instance that lost buckets to a new member says it has handed them over at once, and
+    /// again a quarter second later while the new member may wait: the loop wakes for that
+    /// (`nextWake`), before its next heartbeat.
+    @Test func handedOverIsSaidAgainAtAQuarterSecondNotAtTheNextHeartbeat() throws {
+        let members = Members("pp-a", view(["pp-a"], of: "pp-a"))
+        var owner = core(members, handoverSeconds: 3)
+        let ping = try #require(try frames(owner.tick(now: now)).first { try codec.decode(frames: $0).type == .ping })
+        _ = owner.received(ping, now: now)
+        #expect(owner.nextWake == 101)
+        members.view = view(["pp-a", "pp-c"], of: "pp-a", generation: 2)
+        let topic = Array("shard.replica/presentation-policy/pp-c".utf8)
+        let said = try frames(owner.tick(now: now)).filter { $0.first == topic }
+        #expect(said.count == 1 && said.first?[2].isEmpty == true)
+        #expect(owner.nextWake == 100.25)
     }
 
     /// A device handed over to a new member goes with what its last action sent onward (from the
