@@ -32,7 +32,7 @@ public final class Wakeup: Sendable {
 
     /// Reads every waiting byte: `descriptor` is not readable until the next `signal()`.
     public func drain() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(descriptor, &buffer, buffer.count) > 0 {}
+        var byte: UInt8 = 0
+        while read(descriptor, &byte, 1) > 0 {}
     }
 }

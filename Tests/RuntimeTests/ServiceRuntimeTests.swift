@@ -42,12 +42,12 @@ import Wire
     @Test func aWakeupMakesTheLoopPassWithoutAMessage() throws {
         let bus = InMemoryBus()
         let probe = Probe()
-        let runtime = ServiceRuntime(
+        // Handed to the loop's thread, which owns it from then on.
+        nonisolated(unsafe) let runtime = ServiceRuntime(
             name: "told", handler: Told(probe: probe), config: BusConfig(heartbeatIntervalMilliseconds: 600_000, logLevel: .error))
         let connection = bus.connect(service: "told", subscriptions: runtime.subscriptions)
         let watcher = bus.connect(service: "watcher", subscriptions: ["device.rotate"])
-        let loop = Unchecked { try? runtime.run(on: connection) }
-        let thread = OSThread { loop.value() }
+        let thread = OSThread { try? runtime.run(on: connection) }
         defer {
             bus.stopAll()
             thread.join()
@@ -61,10 +61,4 @@ import Wire
         let frames = try #require(try watcher.receiveFrames(timeoutMilliseconds: 10_000))
         #expect(try watcher.codec.decode(frames: frames).body == .rotate(Rotate(orientation: .landscape)))
     }
-}
-
-/// Hands a closure owned by the test to the loop's thread.
-private struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
