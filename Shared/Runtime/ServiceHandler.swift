@@ -79,6 +79,10 @@ public protocol ServiceHandler {
     /// sharded instance that followed a change of its members while handling a message. The
     /// runtime asks after each message and publishes the changes then, not after the batch.
     var hasPendingChanges: Bool { get }
+    /// Called once the service has stopped and its last messages have left: gives up at once
+    /// what the other instances would otherwise wait a lease's TTL for (a sharded instance's
+    /// membership, a roster's lead). Nothing by default.
+    func leave()
 }
 
 extension ServiceHandler {
@@ -114,6 +118,9 @@ extension ServiceHandler {
 
     /// Nothing changes while a message is handled.
     public var hasPendingChanges: Bool { false }
+
+    /// Nothing to give up.
+    public func leave() {}
 
     /// Every message of an accepted type.
     public func accepts(_ envelope: Envelope) -> Bool { accepts(envelope.type) }

@@ -55,12 +55,15 @@ public enum ServiceMain {
             log.error("cannot start: \(error)")
             return 1
         }
-        // The context outlives the connection: terminating it waits for every socket to close.
-        defer { withExtendedLifetime(context) {} }
         let runtime = ServiceRuntime(name: name, handler: handler, config: config)
-        return runtime.run { subscriptions in
+        let status = runtime.run { subscriptions in
             try BusConnection(context: context, config: config, service: name, subscriptions: subscriptions, lingerMilliseconds: 500)
         }
+        // The last messages sent (or their linger over) before the others are told this
+        // instance is gone: they take over from what it sent last.
+        context.terminate()
+        handler.leave()
+        return status
     }
 
     /// `run` for a service whose handler needs none of the parsed options.

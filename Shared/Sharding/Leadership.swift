@@ -16,6 +16,8 @@ public final class Leadership: Sendable {
         /// When the last renewal that etcd answered was sent, in seconds of the monotonic clock:
         /// etcd keeps the lease at least the TTL from then.
         var renewed = 0.0
+        /// True once `leave()` was called: this instance leads no more and tries no more.
+        var left = false
     }
 
     /// This instance's name (the key's value, with its lease).
@@ -47,7 +49,7 @@ public final class Leadership: Sendable {
         return epoch
     }
 
-    /// Refreshes the leadership every third of the TTL from a thread of its own, for ever.
+    /// Refreshes the leadership every third of the TTL from a thread of its own, until `leave()`.
     public func keep() {
         let interval = max(0.2, Double(ttl) / 3)
         _ = OSThread { [self] in
@@ -61,6 +63,7 @@ public final class Leadership: Sendable {
     /// One refresh: the writer renews its lease (and stops leading when the lease is lost or
     /// was not renewed within its TTL); any other instance tries to take the key.
     private func refresh() {
+        guard !state.current.left else { return }
         do {
             guard state.current.epoch != nil else { return try acquire() }
             let lease = state.current.lease
@@ -90,6 +93,23 @@ public final class Leadership: Sendable {
         try? client.revoke(lease: lease)
     }
 
+    /// Gives the lead up at once (a planned stop, once the instance has sent its last
+    /// messages): the lease revoked, the key goes, and another instance takes it at its next
+    /// refresh instead of a TTL later. This instance tries no more.
+    public func leave() {
+        let lease: Int64? = state.withLock { state in
+            defer { state.left = true; state.epoch = nil }
+            return state.left || state.epoch == nil ? nil : state.lease
+        }
+        guard let lease else { return }
+        do {
+            try client.revoke(lease: lease)
+            log.info("\(instance) left \(key): lease \(lease) revoked")
+        } catch {
+            log.warn("\(instance) leaving \(key): \(error); the key goes when its lease expires")
+        }
+    }
+
     /// Takes the key if nobody holds it. A lost answer retried is refused (the key exists by
     /// then): the key read back, holding this attempt's token, tells that it was this instance's.
     private func acquire() throws(EtcdError) {
@@ -102,10 +122,17 @@ public final class Leadership: Sendable {
             try? client.revoke(lease: lease)
             return
         }
-        state.withLock { state in
+        // Left while taking it (the process is stopping): given up at once.
+        let left = state.withLock { state in
+            guard !state.left else { return true }
             state.epoch = held.createRevision
             state.lease = lease
             state.renewed = sent
+            return false
+        }
+        guard !left else {
+            try? client.revoke(lease: lease)
+            return
         }
         log.info("\(instance) leads \(key) at epoch \(held.createRevision)")
     }

@@ -13,11 +13,16 @@ public protocol MembershipSource: AnyObject, Sendable {
     func start()
     /// Signalled when `view` changes (nil: the view is read when the loop passes anyway).
     var wakeup: Wakeup? { get }
+    /// Leaves the members for good: the instance has stopped.
+    func leave()
 }
 
 extension MembershipSource {
     /// Nothing signals a change.
     public var wakeup: Wakeup? { nil }
+
+    /// Nothing to leave.
+    public func leave() {}
 }
 
 /// One instance's membership among its service's instances, kept in etcd: a key
@@ -53,6 +58,10 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
     private let ttl: Int
     private let log: Log
     private let current = Locked(View(members: [], epochs: [:], epoch: nil, generation: 0))
+    /// True once `leave()` was called. Held by the keeping thread while it talks to etcd (it
+    /// alone uses `lease` then), so that `leave()` revokes the lease with no renewal or join
+    /// under way, and none after.
+    private let left = Locked(false)
     /// Signalled at each change of the view: the service's loop follows it at once, even idle.
     public let wakeup: Wakeup? = Wakeup()
     private var lease: Int64 = 0
@@ -108,17 +117,19 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
     }
 
     /// Refreshes the lease every third of the TTL and reads the member list every 24th of it
-    /// (at least 0.1 s apart), for ever; a lease lost (expired at etcd, or not renewed within its
+    /// (at least 0.1 s apart), until `leave()`; a lease lost (expired at etcd, or not renewed within its
     /// TTL here) makes this instance own nothing until it has joined again with a new epoch, at
     /// the first renewal a TTL after it left.
     private func keep() {
         started.wait()
-        do {
-            try join()
-        } catch {
-            // Tried again at the first renewal.
-            log.warn("membership: \(error)")
-        }
+        guard unlessLeft({
+            do {
+                try join()
+            } catch {
+                // Tried again at the first renewal.
+                log.warn("membership: \(error)")
+            }
+        }) else { return }
         let renewal = max(0.2, Double(ttl) / 3)
         // A lost instance's key goes only when its lease expires at etcd (later still when etcd's
         // leader was lost with it: a new leader renews every lease). Reading the list more often
@@ -138,31 +149,63 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
             if renewing { nextRenewal = max(nextRenewal + renewal, now) }
             // A renewal reads the list too: the reads start again from it.
             nextRead = renewing ? now + reading : max(nextRead + reading, now)
-            do {
-                if view.epoch == nil {
-                    // Out for a TTL first: by then every member has seen this incarnation leave, and
-                    // nothing said to it (a handover's end, repeated for a TTL) reaches the next.
-                    if renewing, now - leftAt >= Double(ttl) { try join() }
-                    continue
-                }
-                if renewing {
-                    let left = try client.keepAlive(lease: lease)
-                    guard left > 0 else {
-                        log.warn("membership lease \(lease) expired: this instance stops deciding and joins again")
-                        update(members: [], epoch: nil)
-                        continue
-                    }
-                    lastRenewed = Timestamp.monotonic()
-                }
-                let members = try client.list(prefix: prefix)
-                update(members: members, epoch: members.contains { $0.key == memberKey } ? view.epoch : nil)
-            } catch {
-                log.warn("membership: \(error)")
-                if Timestamp.monotonic() - lastRenewed >= Double(ttl), view.epoch != nil {
-                    log.warn("membership lease not renewed for \(ttl) s: this instance stops deciding")
-                    update(members: [], epoch: nil)
-                }
+            guard unlessLeft({ step(renewing: renewing, at: now) }) else { return }
+        }
+    }
+
+    /// One pass of `keep()`: rejoins a TTL after leaving, renews the lease if `renewing`, reads the list.
+    private func step(renewing: Bool, at now: Double) {
+        do {
+            if view.epoch == nil {
+                // Out for a TTL first: by then every member has seen this incarnation leave, and
+                // nothing said to it (a handover's end, repeated for a TTL) reaches the next.
+                if renewing, now - leftAt >= Double(ttl) { try join() }
+                return
             }
+            if renewing {
+                let remaining = try client.keepAlive(lease: lease)
+                guard remaining > 0 else {
+                    log.warn("membership lease \(lease) expired: this instance stops deciding and joins again")
+                    update(members: [], epoch: nil)
+                    return
+                }
+                lastRenewed = Timestamp.monotonic()
+            }
+            let members = try client.list(prefix: prefix)
+            update(members: members, epoch: members.contains { $0.key == memberKey } ? view.epoch : nil)
+        } catch {
+            log.warn("membership: \(error)")
+            if Timestamp.monotonic() - lastRenewed >= Double(ttl), view.epoch != nil {
+                log.warn("membership lease not renewed for \(ttl) s: this instance stops deciding")
+                update(members: [], epoch: nil)
+            }
+        }
+    }
+
+    /// Runs `body` (a talk with etcd) unless this instance has left; false once it has.
+    private func unlessLeft(_ body: () -> Void) -> Bool {
+        left.withLock { left in
+            guard !left else { return false }
+            body()
+            return true
+        }
+    }
+
+    /// Leaves the members at once (a planned stop, once the instance has sent its last
+    /// messages): its lease revoked, its key goes, and the others take its devices over from
+    /// their copies at their next read of the list instead of a TTL later. The keeping thread
+    /// stops; the instance is no member from then on.
+    public func leave() {
+        let lease: Int64? = left.withLock { left in
+            defer { left = true }
+            return left || view.epoch == nil ? nil : self.lease
+        }
+        guard let lease else { return }
+        do {
+            try client.revoke(lease: lease)
+            log.info("left the members: lease \(lease) revoked")
+        } catch {
+            log.warn("leaving the members: \(error); its key goes when its lease expires")
         }
     }
 }

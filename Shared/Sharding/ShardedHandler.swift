@@ -115,6 +115,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// The next "handed over" to say again: the loop wakes for it, idle or not.
     public var nextWake: Double { nextHandoverDone }
 
+    /// Leaves the members (a planned stop): the others take its devices over from their copies
+    /// at their next read of the list, not a TTL later.
+    public func leave() { membership.leave() }
+
     /// The members changed (followed while handling a message) and the topics were not asked since.
     public var hasPendingChanges: Bool { generation != topicsGeneration }
 

@@ -34,11 +34,11 @@ import Wire
     /// Starts the roster instance `name` on this stack and etcd; waits until it says it leads or
     /// stands by.
     @discardableResult
-    func start(_ name: String, waitingFor line: String) throws -> ChildProcess {
+    func start(_ name: String, waitingFor line: String, leaseSeconds: Int? = nil) throws -> ChildProcess {
         var environment = stack.environment
         environment["ETCD_ENDPOINTS"] = etcd.endpoint
         environment["INSTANCE_ID"] = name
-        environment["SHARD_LEASE_TTL_SECONDS"] = String(ttl)
+        environment["SHARD_LEASE_TTL_SECONDS"] = String(leaseSeconds ?? ttl)
         let child = try ChildProcess(
             name: name, executable: Products.url("roster").path, environment: environment,
             logPath: stack.folder.appendingPathComponent("\(name).log").path)
@@ -120,6 +120,29 @@ import Wire
         // A backup is etcd's own snapshot: the gateway's (a SQLite file) is refused, saying so.
         let backup = try stack.gateway(["roster", "backup", "roster-copy.db"])
         #expect(backup.status != 0 && (backup.stdout + backup.stderr).contains("etcdctl snapshot save"), "\(backup.stdout) \(backup.stderr)")
+    }
+
+    /// A writer stopped with SIGTERM (a rolling update) gives the lead up once its last messages
+    /// are sent; the other instance takes it at its next refresh (every 10 s with a lease of 30 s),
+    /// not when the lease would have expired.
+    @Test func aStoppedWriterGivesTheLeadUpAndTheOtherTakesItBeforeTheLeaseWouldExpire() throws {
+        let a = try start("roster-a", waitingFor: "roster-a leads /monsterbus/leader/roster at epoch", leaseSeconds: 30)
+        let bus = try TestClient(stack, subscriptions: ["ack", "error"])
+        #expect(bus.waitForPath(to: [MonsterBus.Service.roster]))
+        let b = try start("roster-b", waitingFor: "standing by: roster-a", leaseSeconds: 30)
+        let fire = bus.bus.envelope(.weaponSelected(WeaponSelected(weapon: .fire)), device: "planned-stop")
+        #expect(try deliver(fire, with: bus).ack?.duplicate == false, "\(a.stderr)")
+
+        let mark = b.stderr.count
+        a.signal(SIGTERM)
+        #expect(a.waitForExit(timeout: 10) == 0, "\(a.stderr)")
+        #expect(a.stderr.contains("roster-a left /monsterbus/leader/roster: lease"), "\(a.stderr)")
+        #expect(b.waitForStderr(timeout: 20) { $0.dropFirst(mark).contains("roster-b leads /monsterbus/leader/roster at epoch") }, "\(b.stderr)")
+        // The change roster-a acknowledged is there, and the next one is roster-b's.
+        #expect(weapon(of: "Cat-Bot", in: try stored()) == .fire)
+        let smoke = bus.bus.envelope(.weaponSelected(WeaponSelected(weapon: .smoke)), device: "planned-stop")
+        #expect(try deliver(smoke, with: bus).ack?.duplicate == false, "\(b.stderr)")
+        #expect(weapon(of: "Cat-Bot", in: try stored()) == .smoke)
     }
 
     @Test func aWriterWhoseEpochIsOverRefusesToWriteAndChangesNothing() throws {

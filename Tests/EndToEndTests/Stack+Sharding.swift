@@ -11,8 +11,10 @@ extension Stack {
     }
 
     /// Starts one instance of `service` per name, sharded through the etcd at `etcd` (a lease
-    /// of 2 s; over TLS with `tls`), and waits until each lists them all as members.
-    func startSharded(_ service: String, _ names: [String], etcd: String, tls: EtcdTLS? = nil) throws -> [String: ChildProcess] {
+    /// of `leaseSeconds`; over TLS with `tls`), and waits until each lists them all as members.
+    func startSharded(
+        _ service: String, _ names: [String], etcd: String, tls: EtcdTLS? = nil, leaseSeconds: Int = 2
+    ) throws -> [String: ChildProcess] {
         var instances: [String: ChildProcess] = [:]
         for name in names {
             var environment = self.environment
@@ -21,7 +23,7 @@ extension Stack {
             environment["ETCD_TLS_CERT"] = tls?.certificate
             environment["ETCD_TLS_KEY"] = tls?.key
             environment["INSTANCE_ID"] = name
-            environment["SHARD_LEASE_TTL_SECONDS"] = "2"
+            environment["SHARD_LEASE_TTL_SECONDS"] = "\(leaseSeconds)"
             instances[name] = try ChildProcess(
                 name: name, executable: Products.url(service).path, environment: environment,
                 logPath: folder.appendingPathComponent("\(name).log").path)

@@ -57,6 +57,10 @@ public struct EtcdRosterHandler: ServiceHandler {
         return handler
     }
 
+    /// Gives the lead up (a planned stop): the instance standing by takes it at its next
+    /// refresh, not a TTL later.
+    public func leave() { leadership.leave() }
+
     /// The core's actions, and `roster.backup.request` (refused: see `noBackup`).
     public let handledTypes: [MessageType] = RosterAction.types + [.backupRequest]
 
