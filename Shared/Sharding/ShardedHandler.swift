@@ -345,35 +345,43 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         }
         for gainer in gainers { handoverDone[gainer] = (now + handoverSeconds, now) }
         if !gainers.isEmpty { nextHandoverDone = now }
+        // Said in one line per previous owner (a loss moves hundreds of devices), each device at debug.
+        var takenOver: [String: [String]] = [:]
         for device in Array(copies.copies.keys) {
             let bucket = ShardTable.bucket(of: device)
             if table.owner(ofBucket: bucket) == me, recent[device] == nil, let copy = copies.remove(device) {
-                promote(device, copy)
+                if promote(device, copy, level: .debug) { takenOver[copy.owner, default: []].append(device) }
             } else if table.standby(ofBucket: bucket) != me {
                 _ = copies.remove(device)
             }
         }
+        for (owner, devices) in takenOver.sorted(by: { $0.key < $1.key }) {
+            let named = devices.sorted().prefix(5).joined(separator: ", ")
+            log.info("taken over \(devices.count) device(s) from \(owner): \(named)\(devices.count > 5 ? " and \(devices.count - 5) more" : "")")
+        }
     }
 
     /// Holds `device` from `copy` (its owner left, or handed it over) and sends it to the
-    /// instance now standing by for it.
-    private mutating func promote(_ device: String, _ copy: StandbyCopies.Copy) {
+    /// instance now standing by for it; logs it at `level`. False when the state was unreadable.
+    @discardableResult
+    private mutating func promote(_ device: String, _ copy: StandbyCopies.Copy, level: LogLevel = .info) -> Bool {
         let snapshot: DeviceSnapshot<Inner.DeviceState>
         do {
             snapshot = try JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: copy.snapshot.bytes)
         } catch {
             log.warn("\(device): its state from \(copy.owner) is unreadable (\(error)); it starts anew")
-            return
+            return false
         }
         let state = snapshot.state
         inner.restore(state, of: device)
         recent[device] = RecentIds(inherited: snapshot.recent)
         inheritedOnward[device] = copy.onward.isEmpty ? nil : copy.onward
-        log.info("\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
+        log.write(level, "\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
         if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
            let update = update(device, to: standby, epoch: epoch, state: state) {
             unsent.append(Effect(.replica(update), device: device))
         }
+        return true
     }
 
     /// An update of `device` (`state`, nil when forgotten) for `instance`, the next of this
