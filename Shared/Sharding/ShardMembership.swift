@@ -67,8 +67,11 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
     private var lease: Int64 = 0
     /// When the lease was last renewed, in seconds of the monotonic clock.
     private var lastRenewed = 0.0
-    /// When this instance last stopped being a member, in seconds of the monotonic clock.
+    /// When this instance last stopped being a member, or last saw its name's key held by an
+    /// earlier incarnation, in seconds of the monotonic clock.
     private var leftAt = -Double.infinity
+    /// Whether the wait for an earlier incarnation's key to go was logged.
+    private var waitLogged = false
 
     /// Signalled by `start()`.
     private let started = DispatchSemaphore(value: 0)
@@ -108,6 +111,24 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
         }
     }
 
+    /// Joins unless this name's key is listed, or was less than a TTL ago: an earlier
+    /// incarnation's (killed and started again within its lease, as a pod is under the same
+    /// name). Put on a new lease, that key would keep its epoch with none of its devices, and the
+    /// others, seeing no change, would never hand them over. Joined a TTL after it was last seen,
+    /// at least two thirds of one after it went: by then every member has seen it go and taken
+    /// its devices over from their copies, to hand them to this one.
+    private func joinOnceNoEarlierKey(at now: Double) throws {
+        if try client.get(memberKey) != nil {
+            if !waitLogged { log.warn("\(memberKey) is still held by an earlier \(instance) (its lease live): joining a TTL after it has gone") }
+            waitLogged = true
+            leftAt = now
+            return
+        }
+        guard now - leftAt >= Double(ttl) else { return }
+        waitLogged = false
+        try join()
+    }
+
     private func join() throws {
         lease = try client.grantLease(ttl: ttl)
         try client.put(memberKey, Array(instance.utf8), lease: lease)
@@ -124,7 +145,7 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
         started.wait()
         guard unlessLeft({
             do {
-                try join()
+                try joinOnceNoEarlierKey(at: Timestamp.monotonic())
             } catch {
                 // Tried again at the first renewal.
                 log.warn("membership: \(error)")
@@ -159,7 +180,7 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
             if view.epoch == nil {
                 // Out for a TTL first: by then every member has seen this incarnation leave, and
                 // nothing said to it (a handover's end, repeated for a TTL) reaches the next.
-                if renewing, now - leftAt >= Double(ttl) { try join() }
+                if renewing { try joinOnceNoEarlierKey(at: now) }
                 return
             }
             if renewing {

@@ -11,9 +11,10 @@ extension Stack {
     }
 
     /// Starts one instance of `service` per name, sharded through the etcd at `etcd` (a lease
-    /// of `leaseSeconds`; over TLS with `tls`), and waits until each lists them all as members.
+    /// of `leaseSeconds`; over TLS with `tls`), and waits until each lists as members them all,
+    /// or `waitingFor`.
     func startSharded(
-        _ service: String, _ names: [String], etcd: String, tls: EtcdTLS? = nil, leaseSeconds: Int = 2
+        _ service: String, _ names: [String], etcd: String, tls: EtcdTLS? = nil, leaseSeconds: Int = 2, waitingFor: [String]? = nil
     ) throws -> [String: ChildProcess] {
         var instances: [String: ChildProcess] = [:]
         for name in names {
@@ -28,7 +29,7 @@ extension Stack {
                 name: name, executable: Products.url(service).path, environment: environment,
                 logPath: folder.appendingPathComponent("\(name).log").path)
         }
-        let members = "shard members: \(names.sorted().joined(separator: ", "));"
+        let members = "shard members: \((waitingFor ?? names).sorted().joined(separator: ", "));"
         for child in instances.values where !child.waitForStderr(timeout: 20, { $0.contains(members) }) {
             throw StackError("\(child.name) never saw every member: \(child.stderr)")
         }
