@@ -27,6 +27,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var table = ShardTable(members: [])
     private var generation: UInt64 = 0
     private var isMember = false
+    /// The members' epochs as last followed.
+    private var epochs: [String: Int64] = [:]
     /// The last action ids of each device owned and held here, oldest first.
     private var recent: [String: RecentIds] = [:]
     /// What the last actions of each device taken over sent onward, as its previous owner said
@@ -292,7 +294,26 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// sends the states a new standby needs, and keeps only the copies it still stands by for.
     private mutating func follow(_ view: ShardMembership.View) {
         guard view.generation != generation || (view.epoch != nil) != isMember else { return }
+        // A member at a new epoch under the same name went and started again between two reads
+        // of the list: followed as gone (its devices taken over from the copies held here), then
+        // as joined (handed to its new incarnation, which holds nothing). What the first step
+        // would send is for members as they no longer are: not sent.
+        let restarted = isMember ? view.members.filter { $0 != me && epochs[$0] != nil && epochs[$0] != view.epochs[$0] } : []
+        if !restarted.isEmpty, view.epoch != nil {
+            var gone = view
+            gone.members.removeAll { restarted.contains($0) }
+            for name in restarted { gone.epochs[name] = nil }
+            let queued = unsent.count
+            change(to: gone)
+            unsent.removeSubrange(queued...)
+        }
+        change(to: view)
+    }
+
+    /// `follow`'s work for one change of the members.
+    private mutating func change(to view: ShardMembership.View) {
         generation = view.generation
+        epochs = view.epochs
         guard let epoch = view.epoch else {
             // No longer a member: the others take its devices over.
             for device in recent.keys { inner.drop(device) }

@@ -155,6 +155,31 @@ struct ShardedHandlerTests {
         #expect(try ack(repeated[1])?.duplicate == true)
     }
 
+    /// An owner seen at a new epoch under the same name (gone and started again between two
+    /// reads of the members) holds nothing: its standby takes the device over from its copy and
+    /// hands it to the new incarnation, which decides from that state. Seeing no member come or
+    /// go, the standby used to keep the copy and the device started anew.
+    @Test func anOwnerStartedAgainUnderTheSameNameIsHandedItsDevicesBack() throws {
+        let device = try device()
+        var owner = core(Members("pp-a", view(["pp-a", "pp-ab"], of: "pp-a")))
+        let members = Members("pp-ab", view(["pp-a", "pp-ab"], of: "pp-ab"))
+        var standby = core(members, handoverSeconds: 3)
+        let ping = try #require(try frames(standby.tick(now: now)).first { try codec.decode(frames: $0).type == .ping })
+        _ = standby.received(ping, now: now)
+        let sent = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now))
+        _ = standby.received(sent[2], now: now)
+        let again = ShardMembership.View(members: ["pp-a", "pp-ab"], epochs: ["pp-a": 20, "pp-ab": 11], epoch: 11, generation: 2)
+        members.view = again
+        let topic = Array("shard.replica/presentation-policy/pp-a".utf8)
+        let toNewOwner = try frames(standby.tick(now: now)).filter { $0.first == topic }
+        let handover = try #require(toNewOwner.first { $0.count == 3 && !$0[2].isEmpty })
+        #expect(toNewOwner.contains { $0.count == 3 && $0[2].isEmpty })
+        var heir = core(Members("pp-a", ShardMembership.View(members: again.members, epochs: again.epochs, epoch: 20, generation: 1)))
+        _ = heir.received(handover, now: now)
+        let same = try frames(heir.received(try rotate(device, .landscape, id: "r2"), now: now))
+        #expect(try same.map { try codec.decode(frames: $0).type }.first == .unchanged)
+    }
+
     /// Members that change while a message is handled are followed then, and the runtime asks
     /// for the new subscriptions right after that message (`changesOfMembers`), not after the
     /// batch: the bus sends the gained buckets' retries to their new owner sooner.
