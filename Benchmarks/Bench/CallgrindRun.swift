@@ -94,7 +94,12 @@ enum CallgrindRun {
                     return instance
                 }
             }) ?? []
-            defer { for instance in instances { instance.stop() } }
+            // Both signalled at once: one stopped before the other gives its lease up, and the
+            // other, seeing it go, would take its devices over in some runs and not in others.
+            defer {
+                for instance in instances { instance.signal(SIGTERM) }
+                for instance in instances where instance.waitForExit(timeout: 5) == nil { instance.stop() }
+            }
             let product = try ProductClient(context: context, config: config, service: service)
             defer { product.close() }
             try product.handshake(services: [service], timeout: 120)
