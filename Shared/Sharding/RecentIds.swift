@@ -21,6 +21,9 @@ struct RecentIds: Equatable {
         inherited = self.ids.count
     }
 
+    /// Whether every id came with the state: no action of the device was decided here.
+    var decidedNothingHere: Bool { inherited == ids.count }
+
     /// Whether the previous owner handled `id`.
     func inherits(_ id: String) -> Bool { inherited > 0 && ids.prefix(inherited).contains(id) }
 

@@ -36,6 +36,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var inheritedOnward: [String: [StandbyCopies.Sent]] = [:]
     /// The states held for other instances' devices.
     private var copies = StandbyCopies()
+    /// Each device held here taken over from a copy: whose copy, at which update. A later update
+    /// of it from that owner, on its way when this instance followed the owner leaving (it gave
+    /// its lease up at once), is taken still if nothing was decided here since.
+    private var takenOverFrom: [String: (owner: String, epoch: Int64, sequence: UInt64)] = [:]
     /// Counts the updates sent in this epoch.
     private var sequence: UInt64 = 0
     /// Writes the updates' snapshots.
@@ -230,6 +234,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         guard let epoch = membership.view.epoch else { return idle }
         for device in idle where recent.removeValue(forKey: device) != nil {
             inheritedOnward.removeValue(forKey: device)
+            takenOverFrom.removeValue(forKey: device)
             if let standby = table.standby(ofBucket: ShardTable.bucket(of: device)), let update = update(device, to: standby, epoch: epoch, state: nil) {
                 unsent.append(Effect(.replica(update), device: device))
             }
@@ -271,11 +276,21 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             if !heard || awaitingHandover.count < waiting { log.info("\(update.owner) has handed over its devices") }
             return Reply([])
         }
-        // Decided here already (a handover that came after the wait for it ran out): newer.
-        // Its acknowledgement is not passed on: the state here does not hold that action.
-        if recent[device] != nil { return Reply([]) }
         // The owner's acknowledgement of the action, published as it came.
         let passedOn = acknowledgement.isEmpty ? [] : [acknowledgement]
+        if let held = recent[device] {
+            // Taken over from an earlier copy of the sender's, and nothing decided here since:
+            // its last updates, on their way as it left, are newer.
+            if held.decidedNothingHere, let from = takenOverFrom[device], from.owner == update.owner, from.epoch == update.epoch,
+               update.sequence > from.sequence, let snapshot = update.snapshot {
+                let onward = StandbyCopies.onward(inheritedOnward[device] ?? [], adding: update)
+                let copy = StandbyCopies.Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, snapshot: snapshot, onward: onward)
+                return promote(device, copy) ? Reply([], republished: passedOn) : Reply([])
+            }
+            // Decided here already (or a handover that came after the wait for it ran out): newer.
+            // Its acknowledgement is not passed on: the state here does not hold that action.
+            return Reply([])
+        }
         switch copies.take(update, of: device, epochs: view.epochs, table: table) {
         case .taken:
             if table.owner(ofBucket: ShardTable.bucket(of: device)) == me, let copy = copies.remove(device) { promote(device, copy) }
@@ -319,6 +334,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             for device in recent.keys { inner.drop(device) }
             recent = [:]
             inheritedOnward = [:]
+            takenOverFrom = [:]
             copies = StandbyCopies()
             awaitingHandover = [:]
             handedOver = [:]
@@ -359,6 +375,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
                 inner.drop(device)
                 recent.removeValue(forKey: device)
                 inheritedOnward.removeValue(forKey: device)
+                takenOverFrom.removeValue(forKey: device)
             } else if let standby = table.standby(ofBucket: bucket), standby != old.standby(ofBucket: bucket) || old.owner(ofBucket: bucket) != me,
                       let state, let update = update(device, to: standby, epoch: epoch, state: state) {
                 unsent.append(Effect(.replica(update), device: device))
@@ -397,6 +414,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         inner.restore(state, of: device)
         recent[device] = RecentIds(inherited: snapshot.recent)
         inheritedOnward[device] = copy.onward.isEmpty ? nil : copy.onward
+        takenOverFrom[device] = (copy.owner, copy.epoch, copy.sequence)
         log.write(level, "\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
         if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
            let update = update(device, to: standby, epoch: epoch, state: state) {

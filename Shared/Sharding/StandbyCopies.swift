@@ -55,15 +55,18 @@ struct StandbyCopies {
             }
         }
         if let snapshot = update.snapshot {
-            var onward = copies[device]?.onward ?? []
-            if let action = update.action, let messages = update.onward {
-                onward = Array((onward + [Sent(action: action, messages: messages)]).suffix(Self.onwardKept))
-            }
+            let onward = Self.onward(copies[device]?.onward ?? [], adding: update)
             copies[device] = Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, snapshot: snapshot, onward: onward)
         } else {
             copies.removeValue(forKey: device)
         }
         return .taken
+    }
+
+    /// `kept` and what `update`'s action sent onward, the last `onwardKept` actions'.
+    static func onward(_ kept: [Sent], adding update: Replica) -> [Sent] {
+        guard let action = update.action, let messages = update.onward else { return kept }
+        return Array((kept + [Sent(action: action, messages: messages)]).suffix(onwardKept))
     }
 
     /// Holds `copy` of `device` (one this instance handed over to its new owner and stands by for).

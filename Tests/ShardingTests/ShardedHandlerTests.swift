@@ -155,6 +155,66 @@ struct ShardedHandlerTests {
         #expect(try ack(repeated[1])?.duplicate == true)
     }
 
+    /// `pp-a` decides `r1` (landscape) and `r2` (portrait) of `device`; its standby `pp-ab`
+    /// reads the updates of the first `read` of them, then follows `pp-a` leaving: the heir, and
+    /// the frames each action sent (its update last).
+    func ownerLeaves(of device: String, afterReading read: Int) throws -> (heir: Core, sent: [[[[UInt8]]]]) {
+        var owner = core(Members("pp-a", view(["pp-a", "pp-ab"], of: "pp-a")))
+        let members = Members("pp-ab", view(["pp-a", "pp-ab"], of: "pp-ab"))
+        var heir = core(members)
+        let sent = try [(Orientation.landscape, "r1"), (.portrait, "r2")].map { orientation, id in
+            try frames(owner.received(try rotate(device, orientation, id: id), now: now))
+        }
+        try #require(sent.allSatisfy { $0.count == 3 && $0[2].count == 5 })
+        for update in sent.prefix(read) { _ = heir.received(update[2], now: now) }
+        members.view = view(["pp-ab"], of: "pp-ab", generation: 2)
+        _ = heir.tick(now: now)
+        return (heir, sent)
+    }
+
+    /// An owner that leaves (a planned stop gives its lease up at once) may have sent updates
+    /// its standby has not read when it follows the members change: read after the takeover,
+    /// the owner's later update is newer than the copy taken over and nothing was decided since,
+    /// so it is taken and its acknowledgement passed on: the action is not decided again.
+    @Test func anUpdateOnItsWayAsItsOwnerLeftIsTakenAfterTheTakeover() throws {
+        let device = try device()
+        var (heir, sent) = try ownerLeaves(of: device, afterReading: 1)
+        #expect(try frames(heir.received(sent[1][2], now: now)) == [Array(sent[1][2][3...])])
+        let same = try frames(heir.received(try rotate(device, .portrait, id: "r3"), now: now))
+        #expect(try same.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
+        // A retry of it is a duplicate, and what it passed on goes again.
+        let repeated = try frames(heir.received(try rotate(device, .portrait, id: "r2"), now: now))
+        try #require(repeated.count == 2)
+        #expect(repeated[0] == sent[1][1])
+        #expect(try ack(repeated[1])?.duplicate == true)
+    }
+
+    /// An update no newer than the copy taken over (the same one through the other bus of a
+    /// pair, or an earlier one late) is not taken again: the state stays the newer one and no
+    /// acknowledgement goes twice.
+    @Test func anUpdateNoNewerThanTheCopyTakenOverIsNotTaken() throws {
+        let device = try device()
+        var (heir, sent) = try ownerLeaves(of: device, afterReading: 2)
+        #expect(try frames(heir.received(sent[1][2], now: now)).isEmpty)
+        #expect(try frames(heir.received(sent[0][2], now: now)).isEmpty)
+        let same = try frames(heir.received(try rotate(device, .portrait, id: "r3"), now: now))
+        #expect(try same.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
+    }
+
+    /// Once the heir has decided an action of the device, a late update from its previous owner
+    /// is not taken (the state here is newer) and its acknowledgement not passed on.
+    @Test func aLateUpdateIsNotTakenOnceTheHeirHasDecided() throws {
+        let device = try device()
+        var (heir, sent) = try ownerLeaves(of: device, afterReading: 1)
+        let decided = try frames(heir.received(try rotate(device, .portrait, id: "r3"), now: now))
+        #expect(try decided.map { try codec.decode(frames: $0).type }.first == .rotate)
+        #expect(try frames(heir.received(sent[1][2], now: now)).isEmpty)
+        // Not taken: a retry of its action is decided here, not answered as a duplicate.
+        let retried = try frames(heir.received(try rotate(device, .portrait, id: "r2"), now: now))
+        #expect(try retried.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
+        #expect(try ack(retried[1])?.duplicate == false)
+    }
+
     /// An owner seen at a new epoch under the same name (gone and started again between two
     /// reads of the members) holds nothing: its standby takes the device over from its copy and
     /// hands it to the new incarnation, which decides from that state. Seeing no member come or
