@@ -407,7 +407,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         do {
             snapshot = try JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: copy.snapshot.bytes)
         } catch {
-            log.warn("\(device): its state from \(copy.owner) is unreadable (\(error)); it starts anew")
+            log.warn("\(device): its state from \(copy.owner) at its update \(copy.sequence) is unreadable (\(error)); \(recent[device] == nil ? "it starts anew" : "the state held is kept")")
             return false
         }
         let state = snapshot.state

@@ -201,6 +201,18 @@ struct ShardedHandlerTests {
         #expect(try same.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
     }
 
+    /// A late update whose state cannot be read is not taken: the state taken over stays, and
+    /// its acknowledgement is not passed on (the retry is decided here).
+    @Test func aLateUpdateWithAnUnreadableStateIsNotTaken() throws {
+        let device = try device()
+        var (heir, sent) = try ownerLeaves(of: device, afterReading: 1)
+        var broken = sent[1][2]
+        broken[2] = Array("{\"state\":".utf8)
+        #expect(try frames(heir.received(broken, now: now)).isEmpty)
+        let same = try frames(heir.received(try rotate(device, .landscape, id: "r3"), now: now))
+        #expect(try same.map { try codec.decode(frames: $0).type } == [.unchanged, .ack])
+    }
+
     /// Once the heir has decided an action of the device, a late update from its previous owner
     /// is not taken (the state here is newer) and its acknowledgement not passed on.
     @Test func aLateUpdateIsNotTakenOnceTheHeirHasDecided() throws {
