@@ -109,6 +109,27 @@ import TestTiers
         #expect(wire.model.timeline.recent.count == 1)
     }
 
+    /// A client's retry carries the action's id: one record, sent twice, counted once; whether
+    /// it comes while the action is still incomplete or after it finished.
+    @Test func anActionSentAgainWithItsIdIsOneRecordSentTwice() throws {
+        var wire = Wire()
+        _ = wire.ready()
+        let waiting = wire.envelope(.tap(Tap(element: "add", profile: .ipad)), from: "gateway", device: "ipad")
+        wire.deliver(waiting)
+        wire.deliver(waiting)
+        let id = wire.act("ipad", .tap(Tap(element: "add", profile: .ipad)))
+        let finished = try #require(wire.model.timeline.recent.first { $0.action.id == id })
+        wire.deliver(finished.action)
+        #expect(wire.model.timeline.recent.map(\.action.id) == [id])
+        #expect(wire.model.timeline.recent.first?.sends == 2)
+        #expect(wire.model.outcomes["device.tap"]?["ok"] == 1)
+        #expect(MonitorFragments.timeline(wire.model).contains("sent 2 times"))
+        _ = wire.model.tick(now: wire.now + 31)
+        #expect(wire.model.timeline.recent.last?.action.id == waiting.id)
+        #expect(wire.model.timeline.recent.last?.sends == 2)
+        #expect(wire.model.outcomes["device.tap"]?["expired"] == 1)
+    }
+
     /// Answers to actions never seen (a client sending them in a flood) are kept up to a bound,
     /// then dropped; 30 s later they are gone and there is room again.
     @Test func answersToNoActionAreKeptUpToABoundAndForOnlyThirtySeconds() {

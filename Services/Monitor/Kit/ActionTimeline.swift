@@ -16,6 +16,8 @@ public struct ActionRecord: Sendable {
     public var finishedAt: Double?
     /// True when it was given up incomplete (a service did not acknowledge in time).
     public var expired = false
+    /// How many times it was sent: a client's retries (`GATEWAY_RETRY_MS`) carry the same id.
+    public var sends = 1
 
     /// Seconds from the action to its last acknowledgement, as the monitor saw them.
     public var roundTrip: Double? { finishedAt.map { $0 - seenAt } }
@@ -56,6 +58,17 @@ public struct ActionTimeline: Sendable {
         if envelope.id == envelope.correlationId {
             let held = early.removeValue(forKey: envelope.id)?.messages ?? []
             earlyCount -= held.count
+            // Sent again with the same id: the same action, counted on its record. Its answers
+            // (duplicates of the first ones) change nothing a record shows.
+            if pending[envelope.id] != nil {
+                pending[envelope.id]?.sends += 1
+                return nil
+            }
+            if let index = recent.lastIndex(where: { $0.action.id == envelope.id }) {
+                recent[index].sends += 1
+                version += 1
+                return nil
+            }
             guard let firstHop = Self.firstHop(envelope.body), pending.count < Self.maxPending else { return nil }
             var record = ActionRecord(action: envelope, seenAt: now, tracker: ActionTracker(actionId: envelope.id, firstHop: firstHop))
             for (message, at) in held where record.tracker.observe(message) { record.seen[message.id] = at }

@@ -89,6 +89,7 @@ public enum MonitorFragments {
             } else {
                 head += " <span class=\"latency\">incomplete: still waiting for \(HTML.escape(record.tracker.awaiting))</span>"
             }
+            if record.sends > 1 { head += " <span class=\"sends\">sent \(record.sends) times</span>" }
             html += "<li class=\"action \(outcome)\" data-type=\"\(HTML.escape(action.type.rawValue))\"><div class=\"head\">\(head)</div><ol class=\"hops\">"
             for hop in hops(record) {
                 html += "<li><span class=\"service\">\(HTML.escape(hop.service))</span> <span class=\"text\">\(HTML.escape(hop.text))</span>"
