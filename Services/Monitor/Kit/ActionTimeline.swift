@@ -64,12 +64,14 @@ public struct ActionTimeline: Sendable {
                 pending[envelope.id]?.sends += 1
                 return nil
             }
+            // Only an action can have a record: a heartbeat or a ping is not looked for.
+            guard let firstHop = Self.firstHop(envelope.body) else { return nil }
             if let index = recent.lastIndex(where: { $0.action.id == envelope.id }) {
                 recent[index].sends += 1
                 version += 1
                 return nil
             }
-            guard let firstHop = Self.firstHop(envelope.body), pending.count < Self.maxPending else { return nil }
+            guard pending.count < Self.maxPending else { return nil }
             var record = ActionRecord(action: envelope, seenAt: now, tracker: ActionTracker(actionId: envelope.id, firstHop: firstHop))
             for (message, at) in held where record.tracker.observe(message) { record.seen[message.id] = at }
             return settle(record, at: now)
