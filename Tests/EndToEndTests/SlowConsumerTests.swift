@@ -70,7 +70,7 @@ import TestTiers
                 "the watcher never said what it missed: \(watcher.stderr.suffix(500))")
         // The watcher told the bus, which counts it for `gateway status`.
         var losses = 0
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while losses == 0, Date() < deadline {
             let status = try stack.gateway(["--json", "status"])
             losses = (value(status.body("sys.status"), "bus.counters") as? [String: Int])?["slowReaderLosses"] ?? 0
