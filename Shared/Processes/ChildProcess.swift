@@ -13,7 +13,9 @@ import Synchronization
 /// output goes to a file or /dev/null. It ends with its starter (`tiedToThisProcess`) and is
 /// stopped when dropped.
 public final class ChildProcess: @unchecked Sendable {
+    /// The name it was started under, in log lines and errors.
     public let name: String
+    /// Its process id.
     public let pid: pid_t
     /// Where standard error is kept.
     public let logPath: String
@@ -237,7 +239,9 @@ public enum Children {
 
 /// A process that could not be started or did not start as it should.
 public struct ProcessError: Error, CustomStringConvertible {
+    /// What went wrong, for a person.
     public let description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }
 

@@ -18,6 +18,7 @@ public final class ProcessStack {
     public var environment: [String: String]
     /// The stack's bus's endpoints, as it reported them (a pair's listed, bus A first).
     public private(set) var frontend = ProcessStack.ephemeral
+    /// The backend of the same bus (the services' side).
     public private(set) var backend = ProcessStack.ephemeral
     /// Each bus's endpoints: the stack's bus, or a pair's (`startBusPair`), bus A first.
     public private(set) var busEndpoints: [(frontend: String, backend: String)] = []
@@ -129,7 +130,10 @@ public final class ProcessStack {
 
 /// A bus process with the endpoints it serves.
 public struct BusProcess {
+    /// The bus's process.
     public let process: ChildProcess
+    /// Where publishers connect, as the bus reported it.
     public let frontend: String
+    /// Where subscribers connect, as the bus reported it.
     public let backend: String
 }

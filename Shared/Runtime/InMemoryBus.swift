@@ -65,8 +65,11 @@ public final class InMemoryBus: @unchecked Sendable {
 public final class InMemoryConnection: BusTransport, @unchecked Sendable {
     /// The name put in `service` of every envelope made by `envelope`.
     public let service: String
+    /// Encodes and decodes what goes through it, with the bus's size limit.
     public let codec: EnvelopeCodec
+    /// Always 0: a send never waits in memory.
     public var sendWaits: UInt64 { 0 }
+    /// Always 0: nothing sent is dropped in memory.
     public var sendsDropped: UInt64 { 0 }
     private weak var bus: InMemoryBus?
     private let condition = ConditionLock()
@@ -92,10 +95,12 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
     }
 
     /// Encodes and publishes `envelope`.
+    /// Encodes `envelope` and publishes it to every connection subscribed to its topic.
     public func send(_ envelope: Envelope) throws {
         try sendRaw(try codec.frames(envelope))
     }
 
+    /// Publishes `frames` as they are.
     public func sendRaw(_ frames: [[UInt8]]) throws {
         bus?.publish(frames)
     }
@@ -108,10 +113,12 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
         }
     }
 
+    /// The oldest message waiting, or nil without waiting.
     public func receiveFramesNow() throws -> [[UInt8]]? {
         condition.withLock { take() }
     }
 
+    /// The oldest message waiting, waiting up to `timeoutMilliseconds` for one (nil if none came).
     public func receiveFrames(timeoutMilliseconds: Int) throws -> [[UInt8]]? {
         let until = ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)
         return condition.withLock {
@@ -134,16 +141,19 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
         return frames
     }
 
+    /// Receives, from now on, what is published on topics beginning with `prefix`.
     public func subscribe(_ prefix: String) throws {
         condition.withLock { prefixes.append(Array(prefix.utf8)) }
     }
 
+    /// Takes back one subscription to `prefix`.
     public func unsubscribe(_ prefix: String) throws {
         condition.withLock {
             if let index = prefixes.firstIndex(of: Array(prefix.utf8)) { prefixes.remove(at: index) }
         }
     }
 
+    /// Waits for a message, a stop or a wake-up, for up to `timeoutMilliseconds`.
     public func wait(timeoutMilliseconds: Int, stopDescriptor: Int32?, wakeDescriptor: Int32?) throws -> TransportWake {
         guard let wakeDescriptor else { return waitForMessage(until: ConditionLock.deadline(afterMilliseconds: timeoutMilliseconds)) }
         // A condition and a descriptor cannot be waited on together: the condition in slices of
@@ -178,6 +188,7 @@ public final class InMemoryConnection: BusTransport, @unchecked Sendable {
         }
     }
 
+    /// Leaves the bus: nothing more is delivered here.
     public func close() {
         bus?.remove(self)
     }

@@ -12,6 +12,7 @@ public struct EtcdEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// The path before every call's (`/v3/...`), without a trailing slash; usually empty.
     let basePath: String
 
+    /// The endpoint's URL.
     public var description: String { url }
 
     /// `url` checked: http or https, a host without spaces, control characters or user info,

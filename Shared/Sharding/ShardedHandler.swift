@@ -84,6 +84,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         topicsGeneration = generation
     }
 
+    /// The service's types and the updates (`shard.replica`).
     public var handledTypes: [MessageType] { inner.handledTypes + [.replica] }
 
     /// The handled types that are not keyed by device, bare (a presentation read for one style
@@ -94,6 +95,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             + bucketTopics.sorted() + [String(decoding: updateTopic, as: UTF8.self)]
     }
 
+    /// The service's types and the updates.
     public func accepts(_ type: MessageType) -> Bool { type == .replica || inner.accepts(type) }
 
     /// Only what this instance owns: a device's messages go to the owner of its bucket; a
@@ -168,6 +170,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         })
     }
 
+    /// Decides `envelope` for a device this instance owns (taken over from its copy first if
+    /// it stood by for it); refuses, asking to send it again, one that moved or is being handed over.
     public mutating func handle(_ envelope: Envelope) -> Reply {
         let view = membership.view
         guard let epoch = view.epoch else { return Reply([.error(.fenced, "this instance lost its membership; nothing was decided")]) }
@@ -229,6 +233,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return .byStandby(update, device: device)
     }
 
+    /// Forgets the idle devices, and tells each one's standby to forget its copy.
     public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = inner.forgetIdleDevices(now: now)
         guard let epoch = membership.view.epoch else { return idle }

@@ -6,7 +6,9 @@ import Runtime
 /// `device.forget` and devices idle for longer than `DEVICE_IDLE_EXPIRY_SECONDS` drop a
 /// device's state; sharded, each device's first responder and input views move with it.
 public struct InputHandler: DeviceCoreHandler {
+    /// The core, holding every device's first responder and input views.
     public var core = InputCore()
+    /// When each device was last used.
     public var activity: DeviceActivity
     /// input-handling.
     public let service = MonsterBus.Service.inputHandling

@@ -8,6 +8,7 @@ import Runtime
 public struct PresentationHandler: DeviceCoreHandler {
     /// The core, handed the tables this handler's process keeps for it.
     public var core = PresentationCore(memo: PresentationTables())
+    /// When each device was last used.
     public var activity: DeviceActivity
     /// presentation-policy.
     public let service = MonsterBus.Service.presentationPolicy

@@ -75,6 +75,8 @@ public struct EtcdRosterHandler: ServiceHandler {
         (etcdctl snapshot save FILE); gateway roster backup copies a roster's SQLite database
         """
 
+    /// Decides a roster action while this instance leads, stored in etcd before it is published;
+    /// refused, asking to send it again, while it does not.
     public mutating func handle(_ envelope: Envelope) -> Reply {
         guard let epoch = leadership.epoch else {
             return Reply([.error(.fenced, "this roster instance does not lead now; nothing was decided, send it again", offendingId: envelope.id)])
@@ -135,6 +137,7 @@ public struct EtcdRosterHandler: ServiceHandler {
         return Reply(decision.effects)
     }
 
+    /// Forgets the selections of the idle devices, in etcd too, while this instance leads.
     public mutating func forgetIdleDevices(now: Double) -> [String] {
         guard let epoch = leadership.epoch, loadedEpoch == epoch, var core else { return [] }
         let idle = activity.expire(at: now).filter { core.selections[$0] != nil }

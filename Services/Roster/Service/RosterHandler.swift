@@ -53,7 +53,7 @@ public struct RosterHandler: ServiceHandler {
             activity: DeviceActivity(limit: expiry, lastUsed: lastUsed), backups: backups, log: log)
     }
 
-
+    /// Answers a backup request, or decides a roster action and stores it before it is published.
     public mutating func handle(_ envelope: Envelope) -> Reply {
         if case .backupRequest(let request) = envelope.body { return Reply([backup(to: request.path)]) }
         if let device = envelope.device, core.selections[device] != nil { activity.touch(device, at: Timestamp.wallClock()) }
@@ -100,6 +100,7 @@ public struct RosterHandler: ServiceHandler {
         return .publish(.backup(BackupDone(path: path, revision: core.revision, databaseId: core.databaseId)))
     }
 
+    /// Forgets the selections of the idle devices, in the database too.
     public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = activity.expire(at: now).filter { core.selections[$0] != nil }
         guard !idle.isEmpty else { return [] }
