@@ -29,17 +29,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var isMember = false
     /// The members' epochs as last followed.
     private var epochs: [String: Int64] = [:]
-    /// The last action ids of each device owned and held here, oldest first.
-    private var recent: [String: RecentIds] = [:]
-    /// What the last actions of each device taken over sent onward, as its previous owner said
-    /// (`StandbyCopies.Sent`): published again for a retry of one of them.
-    private var inheritedOnward: [String: [StandbyCopies.Sent]] = [:]
+    /// Each device owned and held here: its last action ids, and what came with its copy.
+    private var held: [String: HeldDevice] = [:]
     /// The states held for other instances' devices.
     private var copies = StandbyCopies()
-    /// Each device held here taken over from a copy: whose copy, at which update. A later update
-    /// of it from that owner, on its way when this instance followed the owner leaving (it gave
-    /// its lease up at once), is taken still if nothing was decided here since.
-    private var takenOverFrom: [String: (owner: String, epoch: Int64, sequence: UInt64)] = [:]
     /// Counts the updates sent in this epoch.
     private var sequence: UInt64 = 0
     /// Writes the updates' snapshots.
@@ -114,7 +107,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// Whether `device` (of `bucket`) is neither held nor handed over yet while its bucket waits.
     private func isAwaitingHandover(_ device: String, _ bucket: Int) -> Bool {
         guard let awaiting = awaitingHandover[bucket], monotonic() < awaiting.until else { return false }
-        return recent[device] == nil && copies.copies[device] == nil
+        return held[device] == nil && copies.copies[device] == nil
     }
 
     /// The membership's: a change of the members wakes the loop to follow it.
@@ -182,28 +175,29 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             return Reply([.error(.notOwner, "\(device) moved to another instance as the members changed; nothing was decided, send it again", offendingId: envelope.id)])
         }
         // Taken out while it is updated (one look-up each way, and no copy of the list).
-        var ids: RecentIds
-        if let held = recent.removeValue(forKey: device) {
-            ids = held
+        var entry: HeldDevice
+        if let taken = held.removeValue(forKey: device) {
+            entry = taken
         } else if let copy = copies.remove(device) {
             promote(device, copy)
-            ids = recent.removeValue(forKey: device) ?? RecentIds()
+            entry = held.removeValue(forKey: device) ?? HeldDevice(recent: RecentIds())
         } else if isAwaitingHandover(device, bucket) {
             return Reply([.error(.notOwner, "\(device) is being handed over from the instance that owned it; nothing was decided, send it again", offendingId: envelope.id)])
         } else {
-            ids = RecentIds()
+            entry = HeldDevice(recent: RecentIds())
         }
         // Handled by the previous owner (the state it handed over says so): a retry during a move.
-        if ids.inherits(envelope.id) {
-            recent[device] = ids
-            let onward = inheritedOnward[device]?.last { $0.action == envelope.id }?.messages ?? []
+        if entry.recent.inherits(envelope.id) {
+            let onward = entry.takenOver?.onward.last { $0.action == envelope.id }?.messages ?? []
+            held[device] = entry
             return Reply([], duplicate: true, acknowledgement: repeated(device, epoch: epoch), republished: onward.map { [Array($0.topic.utf8), $0.message.bytes] })
         }
         var reply = inner.handle(envelope)
         let after = inner.state(of: device)
+        // Forgotten by the action (`device.forget`): nothing of it is kept.
         if after != nil {
-            ids.append(envelope.id)
-            recent[device] = ids
+            entry.recent.append(envelope.id)
+            held[device] = entry
         }
         // A refusal, or an answer that nothing changed, changed nothing (the services' rule):
         // anything else may have, and the standby is sent the state with the acknowledgement.
@@ -226,7 +220,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// state with it (the update the first acknowledgement went with may be what was lost, and
     /// the action is done only when the standby holds it); this instance when it has none.
     private mutating func repeated(_ device: String, epoch: Int64) -> Reply.Acknowledgement {
-        guard recent[device] != nil, let state = inner.state(of: device),
+        guard held[device] != nil, let state = inner.state(of: device),
               let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
               let update = update(device, to: standby, epoch: epoch, state: state)
         else { return .published }
@@ -237,9 +231,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = inner.forgetIdleDevices(now: now)
         guard let epoch = membership.view.epoch else { return idle }
-        for device in idle where recent.removeValue(forKey: device) != nil {
-            inheritedOnward.removeValue(forKey: device)
-            takenOverFrom.removeValue(forKey: device)
+        for device in idle where held.removeValue(forKey: device) != nil {
             if let standby = table.standby(ofBucket: ShardTable.bucket(of: device)), let update = update(device, to: standby, epoch: epoch, state: nil) {
                 unsent.append(Effect(.replica(update), device: device))
             }
@@ -283,12 +275,12 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         }
         // The owner's acknowledgement of the action, published as it came.
         let passedOn = acknowledgement.isEmpty ? [] : [acknowledgement]
-        if let held = recent[device] {
+        if let heldHere = held[device] {
             // Taken over from an earlier copy of the sender's, and nothing decided here since:
             // its last updates, on their way as it left, are newer.
-            if held.decidedNothingHere, let from = takenOverFrom[device], from.owner == update.owner, from.epoch == update.epoch,
+            if heldHere.recent.decidedNothingHere, let from = heldHere.takenOver, from.owner == update.owner, from.epoch == update.epoch,
                update.sequence > from.sequence, let snapshot = update.snapshot {
-                let onward = StandbyCopies.onward(inheritedOnward[device] ?? [], adding: update)
+                let onward = StandbyCopies.onward(from.onward, adding: update)
                 let copy = StandbyCopies.Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, snapshot: snapshot, onward: onward)
                 return promote(device, copy) ? Reply([], republished: passedOn) : Reply([])
             }
@@ -336,10 +328,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         epochs = view.epochs
         guard let epoch = view.epoch else {
             // No longer a member: the others take its devices over.
-            for device in recent.keys { inner.drop(device) }
-            recent = [:]
-            inheritedOnward = [:]
-            takenOverFrom = [:]
+            for device in held.keys { inner.drop(device) }
+            held = [:]
             copies = StandbyCopies()
             awaitingHandover = [:]
             handedOver = [:]
@@ -367,7 +357,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             }
             if previous == me, let owner, owner != me { gainers.insert(owner) }
         }
-        for device in Array(recent.keys) {
+        for device in Array(held.keys) {
             let bucket = ShardTable.bucket(of: device)
             let state = inner.state(of: device)
             if let owner = table.owner(ofBucket: bucket), owner != me {
@@ -378,9 +368,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
                     }
                 }
                 inner.drop(device)
-                recent.removeValue(forKey: device)
-                inheritedOnward.removeValue(forKey: device)
-                takenOverFrom.removeValue(forKey: device)
+                held.removeValue(forKey: device)
             } else if let standby = table.standby(ofBucket: bucket), standby != old.standby(ofBucket: bucket) || old.owner(ofBucket: bucket) != me,
                       let state, let update = update(device, to: standby, epoch: epoch, state: state) {
                 unsent.append(Effect(.replica(update), device: device))
@@ -392,7 +380,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         var takenOver: [String: [String]] = [:]
         for device in Array(copies.copies.keys) {
             let bucket = ShardTable.bucket(of: device)
-            if table.owner(ofBucket: bucket) == me, recent[device] == nil, let copy = copies.remove(device) {
+            if table.owner(ofBucket: bucket) == me, held[device] == nil, let copy = copies.remove(device) {
                 if promote(device, copy, level: .debug) { takenOver[copy.owner, default: []].append(device) }
             } else if table.standby(ofBucket: bucket) != me {
                 _ = copies.remove(device)
@@ -412,14 +400,12 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         do {
             snapshot = try JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: copy.snapshot.bytes)
         } catch {
-            log.warn("\(device): its state from \(copy.owner) at its update \(copy.sequence) is unreadable (\(error)); \(recent[device] == nil ? "it starts anew" : "the state held is kept")")
+            log.warn("\(device): its state from \(copy.owner) at its update \(copy.sequence) is unreadable (\(error)); \(held[device] == nil ? "it starts anew" : "the state held is kept")")
             return false
         }
         let state = snapshot.state
         inner.restore(state, of: device)
-        recent[device] = RecentIds(inherited: snapshot.recent)
-        inheritedOnward[device] = copy.onward.isEmpty ? nil : copy.onward
-        takenOverFrom[device] = (copy.owner, copy.epoch, copy.sequence)
+        held[device] = HeldDevice(recent: RecentIds(inherited: snapshot.recent), takenOver: TakenOver(copy))
         log.write(level, "\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
         if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
            let update = update(device, to: standby, epoch: epoch, state: state) {
@@ -436,14 +422,14 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         var snapshot: NestedValue?
         if let state {
             do {
-                snapshot = try snapshots.write(state, recent: recent[device]?.ids ?? [])
+                snapshot = try snapshots.write(state, recent: held[device]?.recent.ids ?? [])
             } catch {
                 log.warn("\(device): its state cannot be written (\(error)); not sent to \(instance)")
                 return nil
             }
         }
         sequence += 1
-        return Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot, action: recent[device]?.ids.last)
+        return Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot, action: held[device]?.recent.ids.last)
     }
 }
 
