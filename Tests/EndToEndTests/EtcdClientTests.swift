@@ -13,6 +13,8 @@ import TestTiers
         try client.put("/t/a", Array("one".utf8))
         try client.put("/t/b", Array("two".utf8))
         try client.put("/u/c", Array("other".utf8))
+        // Just past the prefix's range, which ends where "/t/" would with its last byte one more.
+        try client.put("/t0", Array("next".utf8))
         #expect(try client.get("/t/a")?.value == Array("one".utf8))
         #expect(try client.get("/t/missing") == nil)
         #expect(try client.list(prefix: "/t/").map(\.key) == ["/t/a", "/t/b"])

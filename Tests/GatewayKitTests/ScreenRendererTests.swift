@@ -137,6 +137,17 @@ import TestTiers
         #expect(atRight.contains("L110 10L110 "), "\(atRight)")
     }
 
+    /// A popover narrower than two corner radii is rounded by half its width, never past its sides.
+    @Test func popoverOutline_aNarrowPopoverIsRoundedByHalfItsWidth() throws {
+        var state = Screens.state(.ipad)
+        state.presentation = Screens.popover(
+            .color, anchor: Anchor(kind: .barButton, element: "color", rect: Rect(x: 40, y: 128, width: 44, height: 44)),
+            frame: Rect(x: 100, y: 100, width: 16, height: 100), arrow: .left, tip: Point(x: 87, y: 150))
+        let svg = try XMLTree.parse(render(state))
+        let path = try #require(svg.element(id: "popover-body")?.attributes["d"])
+        #expect(path.hasPrefix("M108 100") && path.contains("A8 8 0 0 1 116 108"), "\(path)")
+    }
+
     @Test func colourPickerPopover_hasASwatchPerColourAndChecksTheCurrentOne() throws {
         var state = Screens.state(.ipad)
         state.presentation = Screens.popover(

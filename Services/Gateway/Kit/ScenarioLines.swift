@@ -30,7 +30,6 @@ final class ScenarioLines {
         case .forget(let device):
             introductions.forgot(device)
             line.command = .forget(deviceName(device))
-            line.device = deviceName(line.device)
             return try session.execute(line)
         default:
             break
