@@ -12,6 +12,14 @@ import TestTiers
         return value(status.body("sys.status"), "bus.counters") as? [String: Int] ?? [:]
     }
 
+    /// The bus's status report, asked over `client`'s own connection (nil when none came in 5 s).
+    func statusReport(over client: TestClient) throws -> StatusReport? {
+        let request = try client.bus.publish(.statusRequest(StatusRequest()))
+        let answer = client.waitFor(timeout: 5) { $0.correlationId == request.id && $0.type == .statusReport }
+        guard case .statusReport(let report)? = answer?.body else { return nil }
+        return report
+    }
+
     @Test func aDeadServiceShowsAsStaleAndStatusFails() throws {
         let stack = try Stack()   // heartbeats every 200 ms
         #expect(try stack.gateway(["status"]).status == 0)
@@ -25,9 +33,7 @@ import TestTiers
         var last = "no report"
         let deadline = Date().addingTimeInterval(30)
         while seen == nil, Date() < deadline {
-            let request = try client.bus.publish(.statusRequest(StatusRequest()))
-            let answer = client.waitFor(timeout: 5) { $0.correlationId == request.id && $0.type == .statusReport }
-            guard case .statusReport(let report)? = answer?.body else { continue }
+            guard let report = try statusReport(over: client) else { continue }
             last = "\(report.services.map { "\($0.heartbeat.service) \($0.lastHeartbeatAgeMilliseconds) ms\($0.stale ? " stale" : "")" })"
             seen = report.services.first { $0.heartbeat.service == MonsterBus.Service.inputHandling && $0.stale }
         }
@@ -74,10 +80,7 @@ import TestTiers
         // Read the bus's counters over this client's own connection: a gateway process would
         // add its own disconnect (libzmq 4.3.4 reports an oversized message only as one).
         func disconnects() throws -> Int? {
-            let request = try client.bus.publish(.statusRequest(StatusRequest()))
-            let answer = client.waitFor(timeout: 5) { $0.correlationId == request.id && $0.type == .statusReport }
-            guard case .statusReport(let report)? = answer?.body else { return nil }
-            return Int(report.bus.counters["publishersDisconnected"] ?? 0)
+            try statusReport(over: client).map { Int($0.bus.counters["publishersDisconnected"] ?? 0) }
         }
         let before = try #require(try disconnects())
         let huge = Array(repeating: UInt8(ascii: "x"), count: 300_000)
