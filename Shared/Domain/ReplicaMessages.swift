@@ -28,6 +28,9 @@ public struct Replica: Sendable, Equatable {
     /// What that action sent onward to another service (passed on, or read there), as it went:
     /// an heir answering a retry of the action publishes it again. Absent: nothing.
     public var onward: [Onward]?
+    /// The device's history after that action (`DeviceHistory`, 16 hex digits): a standby whose
+    /// own is the same holds the same state and takes nothing. Absent: a device with no history.
+    public var history: String?
 
     /// An update of the device's state from `owner` at `epoch` and `sequence`, for `standby`.
     public init(standby: String, owner: String, epoch: Int64, sequence: UInt64, snapshot: NestedValue?, action: String? = nil) {
@@ -48,6 +51,7 @@ extension Replica: FieldSet {
         try fields.field("sequence", &sequence)
         try fields.field("action", &action)
         try fields.field("onward", &onward)
+        try fields.field("history", &history)
     }
 }
 

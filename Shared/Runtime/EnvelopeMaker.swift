@@ -40,23 +40,27 @@ public struct EnvelopeMaker: Sendable {
     /// trace `cause` is handled in (`trace`, `TraceContext.handling` of it, when its other
     /// messages are made too; if nil, `cause`'s own trace, or a new trace when it carries none),
     /// and its `replyTo`, so that the whole chain answers on the asking client's address. `time`
-    /// is the envelope's (`now()` if nil): the messages a message causes share the moment it was handled.
+    /// is the envelope's (`now()` if nil): the messages a message causes share the moment it was
+    /// handled. `id` is its id (a fresh one if nil: `DerivedIds` gives one otherwise).
     public mutating func envelope(
-        _ body: Body, causedBy cause: Envelope, inTrace trace: TraceContext.Handling? = nil, device: String? = nil, time: String? = nil
+        _ body: Body, causedBy cause: Envelope, inTrace trace: TraceContext.Handling? = nil, device: String? = nil, time: String? = nil,
+        id: String? = nil
     ) -> Envelope {
         let (traceparent, parentSpan) = trace?.child() ?? TraceContext.headers(causedBy: cause.traceparent)
         return make(
             body, correlationId: cause.correlationId, device: device ?? cause.device, traceparent: traceparent,
-            parentSpan: parentSpan, replyTo: cause.replyTo, time: time)
+            parentSpan: parentSpan, replyTo: cause.replyTo, time: time, id: id)
     }
 
     /// An envelope with the next sequence number, a fresh id and the current time.
     private mutating func make(
         _ body: Body, correlationId: String?, device: String?, traceparent: String?, parentSpan: String?, replyTo: String?,
-        time: String? = nil
+        time: String? = nil, id: String? = nil
     ) -> Envelope {
-        sequence += 1
-        let id = ids()
+        // A derived id (`DerivedIds`) names no sender: its message takes no number of its own in
+        // the sender's sequence, which readers follow by the senders' ids for gaps.
+        if id == nil { sequence += 1 }
+        let id = id ?? ids()
         return Envelope(
             id: id, correlationId: correlationId ?? id, service: service, device: device,
             seq: sequence, time: time ?? now(), traceparent: traceparent, parentSpan: parentSpan, replyTo: replyTo, body: body)

@@ -301,11 +301,21 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             return []
         }
         let verdict = window.check(id: envelope.id, sent: sent, now: now.wall)
+        // A repeat or a refusal of an action this instance only stands by for is its owner's to answer.
+        if case .fresh = verdict {} else if handler.standsBy(for: envelope) { return [] }
         let reply: Reply
         var remembered: Double?
         switch verdict {
         case .fresh(let sent):
             reply = handler.handle(envelope)
+            switch reply.acknowledgement {
+            case .nobody:
+                return []
+            case .only:
+                return shadow(reply, of: envelope, now: now)
+            case .published, .byStandby, .byStandbyDeciding:
+                break
+            }
             // Remembered against duplicates unless it only says to send it again (another
             // instance decides now): a repeat is then handled afresh, where it is decided by then.
             // A closure, not a key path: a key-path literal here kept `decide` (and the handler it
@@ -324,15 +334,15 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             // messages: a hop lost on the way is completed, a hop that was not is answered as a
             // duplicate), then its first acknowledgement, marked duplicate. Nothing is decided again.
             // A sharded owner's repeat goes by its standby too, with the device's state: the
-            // first update may never have reached it.
+            // standby may have decided it otherwise, or missed it.
             counters.duplicates += 1
             ack.duplicate = true
             let forwards = window.forwards(of: envelope.id)
             let acknowledgement = maker.envelope(.ack(ack), causedBy: envelope)
             let last: Outgoing? = switch handler.acknowledgement(ofRepeat: envelope) {
-            case .published: .message(acknowledgement)
             case .byStandby(let update, let device):
                 byStandby(update, of: device, acknowledging: acknowledgement, cause: envelope, forwards: forwards, trace: nil, time: nil)
+            case .published, .byStandbyDeciding, .only, .nobody: .message(acknowledgement)
             }
             return forwards.map(Outgoing.frames) + (last.map { [$0] } ?? [])
         case .tooOld(let waited), .forgotten(let waited):
@@ -342,20 +352,26 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             } else {
                 "it waited \(waited) ms on the bus, more than ACTION_TTL_MS (\(settings.timeToLiveMilliseconds) ms)"
             }
-            reply = Reply([.error(RefusalCode.overloaded, "refused: \(why); the service is overloaded", offendingId: envelope.id)])
+            reply = Reply(
+                [.error(RefusalCode.overloaded, "refused: \(why); the service is overloaded", offendingId: envelope.id)],
+                acknowledgement: handler.acknowledgement(ofRefused: envelope))
         case .fromTheFuture(let ahead):
-            reply = Reply([.error(
-                MessageError.Code.badTime,
-                "refused: its time \(envelope.time) is \(ahead) ms ahead of this service's clock, more than CLOCK_SKEW_MS (\(settings.clockSkewMilliseconds) ms)",
-                offendingId: envelope.id)])
+            reply = Reply(
+                [.error(
+                    MessageError.Code.badTime,
+                    "refused: its time \(envelope.time) is \(ahead) ms ahead of this service's clock, more than CLOCK_SKEW_MS (\(settings.clockSkewMilliseconds) ms)",
+                    offendingId: envelope.id)],
+                acknowledgement: handler.acknowledgement(ofRefused: envelope))
         case .unreadableTime:
-            reply = Reply([.error(MessageError.Code.badTime, "refused: its time is not a timestamp", offendingId: envelope.id)])
+            reply = Reply(
+                [.error(MessageError.Code.badTime, "refused: its time is not a timestamp", offendingId: envelope.id)],
+                acknowledgement: handler.acknowledgement(ofRefused: envelope))
         }
         counters.handled += 1
         let time = maker.now()
         // Everything it causes, the ack included, in one trace (a new one if it came without).
         let trace = TraceContext.handling(envelope.traceparent)
-        var (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, inTrace: trace, at: time)
+        var (outgoing, emitted, forwarded, forwards) = encode(reply.effects, causedBy: envelope, inTrace: trace, at: time, ids: reply.ids)
             // A decision held a number JSON cannot carry: refuse rather than send what no peer decodes.
             ?? encode(
                 [.error(MessageError.Code.nonFinite, "refused: its outcome held a number that is not finite; nothing was sent", offendingId: envelope.id)],
@@ -383,21 +399,49 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             handled: cause.type.rawValue, handledId: cause.id, emitted: handled.emitted, forwarded: handled.forwarded,
             duplicate: handled.duplicate)
         let acknowledgement = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
-        var sent = Outgoing.message(acknowledgement)
-        if case .byStandby(let update, let device) = handled.acknowledgement {
+        var sent: Outgoing? = .message(acknowledgement)
+        var last = MessageType.ack.rawValue
+        switch handled.acknowledgement {
+        case .byStandby(let update, let device):
             guard let frames = byStandby(
                 update, of: device, acknowledging: acknowledgement, cause: cause, forwards: handled.forwards, trace: handled.trace, time: handled.time)
             else { return nil }
             sent = frames
+            last = MessageType.replica.rawValue
+        case .byStandbyDeciding:
+            // Its standby acknowledges its own decision, which named the same messages.
+            sent = nil
+            last = "its standby's ack"
+        case .published, .only, .nobody:
+            break
         }
         if let sent = handled.remembered {
             window.remember(id: cause.id, sent: sent, ack: ack, forwards: handled.forwards, now: handled.received.wall)
         }
         write(
             .info,
-            "span: handled \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; published \((handled.published.map(\.body.type.rawValue) + [handled.acknowledgement == .published ? MessageType.ack.rawValue : MessageType.replica.rawValue]).joined(separator: ", "))",
+            "span: \(handled.acknowledgement == .only ? "stood by for" : "handled") \(cause.type.rawValue) from \(cause.service) in \(Int(((clock.monotonic() - handled.received.monotonic) * 1_000_000).rounded())) µs; \(handled.acknowledgement == .only ? "decided" : "published") \((handled.published.map(\.body.type.rawValue) + [last]).joined(separator: ", "))",
             context: LogContext(cause))
         return sent
+    }
+
+    /// A standby's decision of `envelope` (`Reply.Acknowledgement.only`): its effects are the
+    /// owner's to publish, so only their ids are made, for the acknowledgement `settle` publishes.
+    /// Not remembered: the handler answers a repeat.
+    private mutating func shadow(_ reply: Reply, of envelope: Envelope, now: RuntimeInstant) -> [Outgoing] {
+        counters.handled += 1
+        var emitted: [String] = []
+        var forwarded: [Forward] = []
+        emitted.reserveCapacity(reply.effects.count)
+        for (index, effect) in reply.effects.enumerated() {
+            let id = reply.ids?.id(index) ?? maker.ids()
+            emitted.append(id)
+            if let service = effect.forwardTo { forwarded.append(Forward(id: id, service: service)) }
+        }
+        settling = Settling(
+            cause: envelope, trace: TraceContext.handling(envelope.traceparent), time: maker.now(), emitted: emitted, forwarded: forwarded,
+            forwards: [], duplicate: reply.duplicate, acknowledgement: .only, remembered: nil, published: reply.effects, received: now)
+        return []
     }
 
     /// `update` of `device` to its standby, with `acknowledgement` of `cause` (which sent
@@ -482,10 +526,10 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     }
 
     /// The frames of `effects` as messages caused by `envelope` (handled in `trace`) at `time`,
-    /// their ids, those passed on to another service and their frames; nil if one of them cannot
+    /// with ids from `ids` (fresh ones if nil), their ids, those passed on to another service and their frames; nil if one of them cannot
     /// be encoded (logged).
     private mutating func encode(
-        _ effects: [Effect], causedBy envelope: Envelope, inTrace trace: TraceContext.Handling, at time: String
+        _ effects: [Effect], causedBy envelope: Envelope, inTrace trace: TraceContext.Handling, at time: String, ids: DerivedIds? = nil
     ) -> (outgoing: [Outgoing], emitted: [String], forwarded: [Forward], forwards: [[[UInt8]]])? {
         var outgoing: [Outgoing] = []
         var emitted: [String] = []
@@ -493,8 +537,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         var forwards: [[[UInt8]]] = []
         outgoing.reserveCapacity(effects.count + 1)
         emitted.reserveCapacity(effects.count)
-        for effect in effects {
-            let message = maker.envelope(effect.body, causedBy: envelope, inTrace: trace, device: effect.device, time: time)
+        for (index, effect) in effects.enumerated() {
+            let message = maker.envelope(effect.body, causedBy: envelope, inTrace: trace, device: effect.device, time: time, id: ids?.id(index))
             let frames: [[UInt8]]
             do {
                 frames = try codec.frames(message, using: writer, memo: &memo, topics: &topics)

@@ -12,6 +12,15 @@ public struct Reply: Sendable, Equatable {
         /// last two frames), sent after the effects in its place, and the standby publishes it
         /// as it came once it holds the state.
         case byStandby(Replica, device: String)
+        /// The instance standing by for the device, which decides the action too and publishes
+        /// the acknowledgement of its own decision: this one publishes none.
+        case byStandbyDeciding
+        /// This one, and only it: the standby's decision, whose effects the owner publishes
+        /// (the acknowledgement lists their ids, derived as the owner derives them). Not
+        /// remembered against duplicates: a retry is the handler's to answer.
+        case only
+        /// Nobody: a standby's repeat, which the owner answers. Not remembered.
+        case nobody
     }
 
     /// Messages to publish, in order, before the acknowledgement.
@@ -24,11 +33,17 @@ public struct Reply: Sendable, Equatable {
     /// decided a repeated action sent onward, carried to its heir (`Onward`); the owner's
     /// acknowledgement a standby passes on.
     public var republished: [[[UInt8]]]
+    /// Where the effects' ids come from (`DerivedIds`): the same on every instance that decides
+    /// the action the same way from the same history. Nil: fresh ids.
+    public var ids: DerivedIds?
 
     /// A reply publishing `republished` and `effects`, then the acknowledgement as `acknowledgement` says.
-    public init(_ effects: [Effect], duplicate: Bool = false, acknowledgement: Acknowledgement = .published, republished: [[[UInt8]]] = []) {
+    public init(
+        _ effects: [Effect], duplicate: Bool = false, acknowledgement: Acknowledgement = .published, republished: [[[UInt8]]] = [],
+        ids: DerivedIds? = nil
+    ) {
         self.effects = effects; self.duplicate = duplicate; self.acknowledgement = acknowledgement
-        self.republished = republished
+        self.republished = republished; self.ids = ids
     }
 }
 
@@ -56,6 +71,12 @@ public protocol ServiceHandler {
     /// Who acknowledges `envelope` again, a repeat of a message already handled here that the
     /// delivery window answers: a sharded owner's standby, sent the device's state with it.
     mutating func acknowledgement(ofRepeat envelope: Envelope) -> Reply.Acknowledgement
+    /// Who acknowledges the runtime's refusal of `envelope` (too old, or its time unreadable or
+    /// ahead): a sharded owner's standby, sent the device's state, since it may have decided it.
+    mutating func acknowledgement(ofRefused envelope: Envelope) -> Reply.Acknowledgement
+    /// Whether this instance only stands by for `envelope`'s device: what the runtime would
+    /// answer without the handler (a repeat, a refusal) is the owner's to say, not its own.
+    func standsBy(for envelope: Envelope) -> Bool
     /// Forgets the devices unused for longer than `DEVICE_IDLE_EXPIRY_SECONDS` at `now`
     /// (seconds since 1970); returns their ids. Called about once per heartbeat interval.
     mutating func forgetIdleDevices(now: Double) -> [String]
@@ -100,6 +121,12 @@ extension ServiceHandler {
 
     /// This service acknowledges a repeat itself, as it did the first time.
     public mutating func acknowledgement(ofRepeat envelope: Envelope) -> Reply.Acknowledgement { .published }
+
+    /// This service acknowledges its refusals itself.
+    public mutating func acknowledgement(ofRefused envelope: Envelope) -> Reply.Acknowledgement { .published }
+
+    /// Every message accepted is this instance's own.
+    public func standsBy(for envelope: Envelope) -> Bool { false }
 
     /// Subscriptions never change.
     public mutating func subscriptionChanges() -> (add: [String], remove: [String]) { ([], []) }

@@ -1,27 +1,65 @@
-/// What an instance keeps of a device it owns, beside the service's state: its last action ids
-/// and, when it was taken over from a copy, what came with that copy.
+import Domain
+import Runtime
+
+/// What an instance keeps of a device it owns or stands by for, beside the service's state:
+/// its last action ids, its history, and where its state last came from.
 struct HeldDevice {
     /// The ids of its last actions, oldest first.
     var recent: RecentIds
-    /// What came with the copy it was taken over from (nil: it started here, or was handed over live).
+    /// Every decision of it folded in (`DeviceHistory`).
+    var history: UInt64 = 0
+    /// The update its state was last taken from (nil: it started here, or nothing came since).
     var takenOver: TakenOver?
+    /// Its last decision here as its standby, for answering a retry of it as its heir.
+    var stoodBy: StoodBy?
 }
 
-/// Whose copy a device was taken over from, at which update, and what its last actions sent
-/// onward, as its previous owner said. A class: one reference in `HeldDevice`, which every
-/// action takes out of its dictionary and puts back.
+/// Whose update a device's state was taken from, at which sequence, and what its last actions
+/// sent onward, as that owner said. A class: one reference in `HeldDevice`, which every action
+/// takes out of its dictionary and puts back.
 final class TakenOver: Sendable {
-    /// The instance that owned it.
-    let owner: String
-    /// That owner's epoch.
-    let epoch: Int64
-    /// The update the copy was at.
-    let sequence: UInt64
-    /// What its last actions sent onward (`StandbyCopies.Sent`): published again for a retry of one of them.
-    let onward: [StandbyCopies.Sent]
+    /// What one action sent onward (`Replica.onward`).
+    struct Sent: Equatable {
+        var action: String
+        var messages: [Onward]
+    }
 
-    /// What came with `copy`.
-    init(_ copy: StandbyCopies.Copy) {
-        owner = copy.owner; epoch = copy.epoch; sequence = copy.sequence; onward = copy.onward
+    /// How many actions' onward messages are kept: a retry is of a device's last actions.
+    static let onwardKept = 4
+
+    /// The instance that sent it.
+    let owner: String
+    /// That instance's epoch.
+    let epoch: Int64
+    /// The update's sequence.
+    let sequence: UInt64
+    /// What its last actions sent onward: published again for a retry of one of them.
+    let onward: [Sent]
+
+    /// What came with `update`, and what `earlier` (from the same owner) kept of the actions before.
+    init(_ update: Replica, after earlier: TakenOver?) {
+        owner = update.owner; epoch = update.epoch; sequence = update.sequence
+        let kept = earlier.map { $0.owner == update.owner ? $0.onward : [] } ?? []
+        if let action = update.action, let messages = update.onward {
+            onward = Array((kept + [Sent(action: action, messages: messages)]).suffix(Self.onwardKept))
+        } else {
+            onward = kept
+        }
+    }
+}
+
+/// A standby's decision of a device's action: the effects the owner publishes, with the ids
+/// both derived. A class, for the same reason as `TakenOver`.
+final class StoodBy: Sendable {
+    /// The action decided.
+    let action: String
+    /// Where its messages' ids come from.
+    let ids: DerivedIds
+    /// What it publishes.
+    let effects: [Effect]
+
+    /// The decision of `action`: `effects`, with ids from `ids`.
+    init(action: String, ids: DerivedIds, effects: [Effect]) {
+        self.action = action; self.ids = ids; self.effects = effects
     }
 }

@@ -1,6 +1,7 @@
 /// The ids of a device's last actions (at most `limit`), oldest first, carried with its state so
-/// that a new owner answers a retry of one as a duplicate. Only those inherited from the previous
-/// owner are looked through: a repeat of an id handled here is the delivery window's to catch.
+/// that a new owner answers a retry of one as a duplicate. A repeat of an id this instance
+/// decided as the owner is the delivery window's to catch; one it decided standing by, or that
+/// came with the state, is the handler's.
 struct RecentIds: Equatable {
     /// How many ids a device's state carries (a retry comes within seconds).
     static let limit = 16
@@ -23,6 +24,9 @@ struct RecentIds: Equatable {
 
     /// Whether every id came with the state: no action of the device was decided here.
     var decidedNothingHere: Bool { inherited == ids.count }
+
+    /// Whether `id` is among them.
+    func contains(_ id: String) -> Bool { ids.contains(id) }
 
     /// Whether the previous owner handled `id`.
     func inherits(_ id: String) -> Bool { inherited > 0 && ids.prefix(inherited).contains(id) }

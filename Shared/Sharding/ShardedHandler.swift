@@ -3,17 +3,18 @@ import ProcessSupport
 import Runtime
 import Wire
 
-/// Wraps a service's handler for one instance among several (docs/scaling.md). It decides only
-/// for the devices it owns (rendezvous hashing of their buckets over the live members in etcd)
-/// and receives only their requests (it subscribes to `type/BUCKET` for each bucket it owns).
-/// After each action that changed a device, it sends the device's state to the instance
-/// standing by for it (`shard.replica`, after the action's other messages, on the same socket),
-/// with the action's acknowledgement as its last frames in place of its own: the standby holds
-/// the state in memory and publishes the acknowledgement as it came, so an action is done when
-/// the standby holds its result, and the owner never waits for it. The standby takes an update
-/// undecoded (`take(asItCame:)`): its header's few members read, the state kept as bytes. When the members change, a
-/// device's new owner is the instance that stood by for it; a device moving to a new member is
-/// handed over by its previous owner; a new standby is sent the states it stands by for.
+/// Wraps a service's handler for one instance among several (docs/scaling.md). It decides for
+/// the devices it owns and for those it stands by for (rendezvous hashing of their buckets over
+/// the live members in etcd: the owner and the runner-up), and receives only their requests (it
+/// subscribes to `type/BUCKET` for each such bucket). Both decide each action from the same
+/// state: the owner publishes the decision, the standby only its acknowledgement, listing the
+/// messages' ids both derived from the action and the device's history (`DerivedIds`), so an
+/// action is done when the standby holds its result, and neither waits for the other. A standby
+/// that decided otherwise acknowledges ids that never come: the client sends the action again,
+/// and the owner answers the repeat with the device's state through the standby, which takes it.
+/// When the members change, a device's new owner is the instance that stood by for it, holding
+/// its state already; a device moving to a new member is handed over by its previous owner; a
+/// new standby is sent the states it stands by for.
 public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var inner: Inner
     private let membership: any MembershipSource
@@ -29,10 +30,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private var isMember = false
     /// The members' epochs as last followed.
     private var epochs: [String: Int64] = [:]
-    /// Each device owned and held here: its last action ids, and what came with its copy.
+    /// Each device owned or stood by for here: its last action ids, its history, where it came from.
     private var held: [String: HeldDevice] = [:]
-    /// The states held for other instances' devices.
-    private var copies = StandbyCopies()
     /// Counts the updates sent in this epoch.
     private var sequence: UInt64 = 0
     /// Writes the updates' snapshots.
@@ -91,23 +90,30 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// The service's types and the updates.
     public func accepts(_ type: MessageType) -> Bool { type == .replica || inner.accepts(type) }
 
-    /// Only what this instance owns: a device's messages go to the owner of its bucket; a
-    /// message without a device to the owner of the empty id's bucket, so that one instance
-    /// answers it.
+    /// What this instance owns or stands by for: a device's messages go to the owner of its
+    /// bucket and to its standby; a message without a device to the owner of the empty id's
+    /// bucket only, so that one instance answers it.
     public func accepts(_ envelope: Envelope) -> Bool {
         guard inner.accepts(envelope), membership.view.epoch != nil else { return false }
         let device = envelope.device ?? ""
         let bucket = ShardTable.bucket(of: device)
-        guard table.owner(ofBucket: bucket) == me else { return false }
+        guard table.owner(ofBucket: bucket) == me else { return envelope.device != nil && table.standby(ofBucket: bucket) == me }
         // A device of a bucket being handed over, not here yet: its previous owner answers
         // until it has seen the members change, then the gateway's retry reaches this instance.
         return !isAwaitingHandover(device, bucket)
     }
 
+    /// Whether this instance stands by for `envelope`'s device rather than owning it.
+    public func standsBy(for envelope: Envelope) -> Bool {
+        guard let device = envelope.device else { return false }
+        let bucket = ShardTable.bucket(of: device)
+        return table.owner(ofBucket: bucket) != me && table.standby(ofBucket: bucket) == me
+    }
+
     /// Whether `device` (of `bucket`) is neither held nor handed over yet while its bucket waits.
     private func isAwaitingHandover(_ device: String, _ bucket: Int) -> Bool {
         guard let awaiting = awaitingHandover[bucket], monotonic() < awaiting.until else { return false }
-        return held[device] == nil && copies.copies[device] == nil
+        return held[device] == nil
     }
 
     /// The membership's: a change of the members wakes the loop to follow it.
@@ -116,8 +122,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// The next "handed over" to say again: the loop wakes for it, idle or not.
     public var nextWake: Double { nextHandoverDone }
 
-    /// Leaves the members (a planned stop): the others take its devices over from their copies
-    /// at their next read of the list, not a TTL later.
+    /// Leaves the members (a planned stop): the others take its devices over, their standbys
+    /// holding them already, at their next read of the list, not a TTL later.
     public func leave() { membership.leave() }
 
     /// The members changed (followed while handling a message) and the topics were not asked since.
@@ -153,59 +159,72 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return unsent
     }
 
-    /// `type/BB` for each `.byDevice` handled type and each bucket this instance owns;
-    /// `type/SERVICE/BB` for a tap or an interaction change (`Routing.subscription(to:as:bucket:)`).
+    /// `type/BB` for each `.byDevice` handled type and each bucket this instance owns or stands
+    /// by for; `type/SERVICE/BB` for a tap or an interaction change (`Routing.subscription(to:as:bucket:)`).
     private func topics() -> Set<String> {
         guard isMember else { return [] }
-        let buckets = (0..<Topic.bucketCount).filter { table.owner(ofBucket: $0) == me }.map(Topic.bucketName)
+        let buckets = (0..<Topic.bucketCount).filter { table.owner(ofBucket: $0) == me || table.standby(ofBucket: $0) == me }
+            .map(Topic.bucketName)
         return Set(inner.handledTypes.filter { $0.addressing == .byDevice }.flatMap { type in
             buckets.map { Routing.subscription(to: type, as: service, bucket: $0) }
         })
     }
 
-    /// Decides `envelope` for a device this instance owns (taken over from its copy first if
-    /// it stood by for it); refuses, asking to send it again, one that moved or is being handed over.
+    /// Decides `envelope` for a device this instance owns or stands by for: as its owner, the
+    /// decision published and acknowledged by the standby; standing by, only acknowledged. A
+    /// repeat that reaches it (decided here standing by, or by the previous owner) is answered
+    /// by the owner alone. Refuses, asking to send it again, one that moved or is being handed over.
     public mutating func handle(_ envelope: Envelope) -> Reply {
         let view = membership.view
         guard let epoch = view.epoch else { return Reply([.error(.fenced, "this instance lost its membership; nothing was decided")]) }
         follow(view)
         guard let device = envelope.device else { return inner.handle(envelope) }
         let bucket = ShardTable.bucket(of: device)
-        guard table.owner(ofBucket: bucket) == me else {
+        let owns = table.owner(ofBucket: bucket) == me
+        guard owns || table.standby(ofBucket: bucket) == me else {
             return Reply([.error(.notOwner, "\(device) moved to another instance as the members changed; nothing was decided, send it again", offendingId: envelope.id)])
         }
         // Taken out while it is updated (one look-up each way, and no copy of the list).
         var entry: HeldDevice
         if let taken = held.removeValue(forKey: device) {
             entry = taken
-        } else if let copy = copies.remove(device) {
-            promote(device, copy)
-            entry = held.removeValue(forKey: device) ?? HeldDevice(recent: RecentIds())
-        } else if isAwaitingHandover(device, bucket) {
+        } else if owns && isAwaitingHandover(device, bucket) {
             return Reply([.error(.notOwner, "\(device) is being handed over from the instance that owned it; nothing was decided, send it again", offendingId: envelope.id)])
         } else {
             entry = HeldDevice(recent: RecentIds())
         }
-        // Handled by the previous owner (the state it handed over says so): a retry during a move.
-        if entry.recent.inherits(envelope.id) {
-            let onward = entry.takenOver?.onward.last { $0.action == envelope.id }?.messages ?? []
+        if entry.recent.contains(envelope.id) {
             held[device] = entry
-            return Reply([], duplicate: true, acknowledgement: repeated(device, epoch: epoch), republished: onward.map { [Array($0.topic.utf8), $0.message.bytes] })
+            return owns ? repeatedHere(envelope, of: device, entry, epoch: epoch) : Reply([], acknowledgement: .nobody)
         }
         var reply = inner.handle(envelope)
-        let after = inner.state(of: device)
+        let history = DeviceHistory.fold(entry.history, action: envelope.id, effects: reply.effects)
+        let ids = DerivedIds(action: envelope.id, service: service, history: history)
+        reply.ids = ids
         // Forgotten by the action (`device.forget`): nothing of it is kept.
-        if after != nil {
+        if inner.state(of: device) != nil {
             entry.recent.append(envelope.id)
+            entry.history = history
+            if !owns { entry.stoodBy = StoodBy(action: envelope.id, ids: ids, effects: reply.effects) }
             held[device] = entry
         }
-        // A refusal, or an answer that nothing changed, changed nothing (the services' rule):
-        // anything else may have, and the standby is sent the state with the acknowledgement.
-        if reply.effects.contains(where: { mayChange($0) }), let standby = table.standby(ofBucket: bucket),
-           let update = update(device, to: standby, epoch: epoch, state: after) {
-            reply.acknowledgement = .byStandby(update, device: device)
+        if !owns {
+            reply.acknowledgement = .only
+        } else if table.standby(ofBucket: bucket) != nil {
+            reply.acknowledgement = .byStandbyDeciding
         }
         return reply
+    }
+
+    /// The owner's answer to a retry of an action of `device` it did not decide as the owner:
+    /// its own decision standing by, published now (the previous owner may have published
+    /// nothing), or what the previous owner sent onward for it.
+    private mutating func repeatedHere(_ envelope: Envelope, of device: String, _ entry: HeldDevice, epoch: Int64) -> Reply {
+        if let decided = entry.stoodBy, decided.action == envelope.id {
+            return Reply(decided.effects, acknowledgement: repeated(device, epoch: epoch), ids: decided.ids)
+        }
+        let onward = entry.takenOver?.onward.last { $0.action == envelope.id }?.messages ?? []
+        return Reply([], duplicate: true, acknowledgement: repeated(device, epoch: epoch), republished: onward.map { [Array($0.topic.utf8), $0.message.bytes] })
     }
 
     /// A repeat of an action this instance decided, answered from the delivery window.
@@ -216,9 +235,15 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return repeated(device, epoch: epoch)
     }
 
+    /// A refusal of an action its standby may have decided: acknowledged by the standby, sent
+    /// the device's state with it.
+    public mutating func acknowledgement(ofRefused envelope: Envelope) -> Reply.Acknowledgement {
+        acknowledgement(ofRepeat: envelope)
+    }
+
     /// Who acknowledges a repeated action of `device`, held here: its standby, sent the device's
-    /// state with it (the update the first acknowledgement went with may be what was lost, and
-    /// the action is done only when the standby holds it); this instance when it has none.
+    /// state with it (it may have decided the action otherwise, or missed it, and the action is
+    /// done only when the standby holds its result); this instance when it has none.
     private mutating func repeated(_ device: String, epoch: Int64) -> Reply.Acknowledgement {
         guard held[device] != nil, let state = inner.state(of: device),
               let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
@@ -227,12 +252,14 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return .byStandby(update, device: device)
     }
 
-    /// Forgets the idle devices, and tells each one's standby to forget its copy.
+    /// Forgets the idle devices, and tells the standby of each one owned here to forget it too.
     public mutating func forgetIdleDevices(now: Double) -> [String] {
         let idle = inner.forgetIdleDevices(now: now)
         guard let epoch = membership.view.epoch else { return idle }
         for device in idle where held.removeValue(forKey: device) != nil {
-            if let standby = table.standby(ofBucket: ShardTable.bucket(of: device)), let update = update(device, to: standby, epoch: epoch, state: nil) {
+            let bucket = ShardTable.bucket(of: device)
+            if table.owner(ofBucket: bucket) == me, let standby = table.standby(ofBucket: bucket),
+               let update = update(device, to: standby, epoch: epoch, state: nil) {
                 unsent.append(Effect(.replica(update), device: device))
             }
         }
@@ -262,7 +289,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     }
 
     /// Takes an update of `device` sent to this instance as its standby or its new owner, and
-    /// passes on the owner's `acknowledgement` of the action it follows (its frames).
+    /// passes on the owner's `acknowledgement` of the action it follows (its frames) when the
+    /// state held here holds that action.
     private mutating func take(_ update: Replica, of device: String?, acknowledgement: [[UInt8]], view: ShardMembership.View) -> Reply {
         guard let device else {
             // Without a device: the sender has handed over every device of the buckets it lost to this instance.
@@ -273,43 +301,74 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             if !heard || awaitingHandover.count < waiting { log.info("\(update.owner) has handed over its devices") }
             return Reply([])
         }
-        // The owner's acknowledgement of the action, published as it came.
-        let passedOn = acknowledgement.isEmpty ? [] : [acknowledgement]
-        if let heldHere = held[device] {
-            // Taken over from an earlier copy of the sender's, and nothing decided here since:
-            // its last updates, on their way as it left, are newer.
-            if heldHere.recent.decidedNothingHere, let from = heldHere.takenOver, from.owner == update.owner, from.epoch == update.epoch,
-               update.sequence > from.sequence, let snapshot = update.snapshot {
-                let onward = StandbyCopies.onward(from.onward, adding: update)
-                let copy = StandbyCopies.Copy(owner: update.owner, epoch: update.epoch, sequence: update.sequence, snapshot: snapshot, onward: onward)
-                return promote(device, copy) ? Reply([], republished: passedOn) : Reply([])
-            }
-            // Decided here already (or a handover that came after the wait for it ran out): newer.
-            // Its acknowledgement is not passed on: the state here does not hold that action.
-            return Reply([])
-        }
-        switch copies.take(update, of: device, epochs: view.epochs, table: table) {
-        case .taken:
-            if table.owner(ofBucket: ShardTable.bucket(of: device)) == me, let copy = copies.remove(device) { promote(device, copy) }
-            return Reply([], republished: passedOn)
-        case .stale:
-            // The copy held is newer, so it holds the action too.
-            return Reply([], republished: passedOn)
-        case .refused(let why):
+        guard view.epochs[update.owner] == update.epoch else {
+            let why = "\(update.owner) at epoch \(update.epoch) is not a member at that epoch in this instance's view"
             log.warn("refused an update of \(device): \(why)")
             return Reply([.error(.fenced, "the update of \(device) was refused: \(why)")])
         }
+        // The owner's acknowledgement of the action, published as it came.
+        let passedOn = acknowledgement.isEmpty ? [] : [acknowledgement]
+        guard let entry = held[device] else {
+            return update.snapshot == nil || restore(device, from: update, after: nil) ? Reply([], republished: passedOn) : Reply([])
+        }
+        let bucket = ShardTable.bucket(of: device)
+        let owner = table.owner(ofBucket: bucket)
+        if let from = entry.takenOver {
+            // An update sent again, or late, from the same owner: the state held is newer, so it holds the action too.
+            if from.owner == update.owner, from.epoch == update.epoch, from.sequence >= update.sequence { return Reply([], republished: passedOn) }
+            // A deposed owner's late update over its owner's.
+            if from.owner == owner, update.owner != owner {
+                let why = "\(update.owner) no longer owns \(device): \(from.owner) does"
+                log.warn("refused an update of \(device): \(why)")
+                return Reply([.error(.fenced, "the update of \(device) was refused: \(why)")])
+            }
+        }
+        if owner == me {
+            // Handed over to this new owner: taken only while nothing was decided here since it came.
+            guard entry.recent.decidedNothingHere else { return Reply([]) }
+        } else if DeviceHistory.parse(update.history) == entry.history {
+            // The same history: the same state, the action in it.
+            return Reply([], republished: passedOn)
+        } else if let action = update.action, entry.recent.contains(action), entry.recent.ids.last != action {
+            // Decided otherwise, and more since: taking the owner's state would undo the later
+            // decisions. The action stays incomplete; its retry, or a later one's, repairs it.
+            return Reply([])
+        }
+        if update.snapshot == nil {
+            inner.drop(device)
+            held.removeValue(forKey: device)
+        } else if !restore(device, from: update, after: entry.takenOver) {
+            return Reply([])
+        }
+        return Reply([], republished: passedOn)
     }
 
-    /// Follows the members when they changed: drops what this instance no longer owns (handing
-    /// each device to its new owner), takes over the devices it stood by for whose owner left,
-    /// sends the states a new standby needs, and keeps only the copies it still stands by for.
+    /// Holds `device`'s state from `update` (a new standby's, a handover, or a repair); false,
+    /// logged, when unreadable, and the state held kept.
+    private mutating func restore(_ device: String, from update: Replica, after earlier: TakenOver?) -> Bool {
+        guard let bytes = update.snapshot?.bytes else { return false }
+        let snapshot: DeviceSnapshot<Inner.DeviceState>
+        do {
+            snapshot = try JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: bytes)
+        } catch {
+            log.warn("\(device): its state from \(update.owner) at its update \(update.sequence) is unreadable (\(error)); \(held[device] == nil ? "it starts anew" : "the state held is kept")")
+            return false
+        }
+        inner.restore(snapshot.state, of: device)
+        held[device] = HeldDevice(
+            recent: RecentIds(inherited: snapshot.recent), history: DeviceHistory.parse(update.history) ?? 0,
+            takenOver: TakenOver(update, after: earlier))
+        return true
+    }
+
+    /// Follows the members when they changed: drops what this instance neither owns nor stands
+    /// by for (handing each device it owned to its new owner), and sends the states a new standby needs.
     private mutating func follow(_ view: ShardMembership.View) {
         guard view.generation != generation || (view.epoch != nil) != isMember else { return }
         // A member at a new epoch under the same name went and started again between two reads
-        // of the list: followed as gone (its devices taken over from the copies held here), then
-        // as joined (handed to its new incarnation, which holds nothing). What the first step
-        // would send is for members as they no longer are: not sent.
+        // of the list: followed as gone (its devices taken over here if this instance stood by
+        // for them), then as joined (handed to its new incarnation, which holds nothing). What
+        // the first step would send is for members as they no longer are: not sent.
         let restarted = isMember ? view.members.filter { $0 != me && epochs[$0] != nil && epochs[$0] != view.epochs[$0] } : []
         if !restarted.isEmpty, view.epoch != nil {
             var gone = view
@@ -330,7 +389,6 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             // No longer a member: the others take its devices over.
             for device in held.keys { inner.drop(device) }
             held = [:]
-            copies = StandbyCopies()
             awaitingHandover = [:]
             handedOver = [:]
             handoverDone = [:]
@@ -357,67 +415,44 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             }
             if previous == me, let owner, owner != me { gainers.insert(owner) }
         }
+        // Said in one line per previous owner (a loss moves hundreds of devices), each device at debug.
+        var takenOver: [String: [String]] = [:]
         for device in Array(held.keys) {
             let bucket = ShardTable.bucket(of: device)
             let state = inner.state(of: device)
-            if let owner = table.owner(ofBucket: bucket), owner != me {
-                if let state, let update = update(device, to: owner, epoch: epoch, state: state) {
-                    unsent.append(Effect(.replica(update), device: device))
-                    if table.standby(ofBucket: bucket) == me, let ownerEpoch = view.epochs[owner], let snapshot = update.snapshot {
-                        copies.hold(StandbyCopies.Copy(owner: owner, epoch: ownerEpoch, sequence: 0, snapshot: snapshot), of: device)
-                    }
+            let owner = table.owner(ofBucket: bucket), standby = table.standby(ofBucket: bucket)
+            let owned = old.owner(ofBucket: bucket) == me
+            if owner == me {
+                if !owned, let previous = old.owner(ofBucket: bucket) {
+                    takenOver[previous, default: []].append(device)
+                    log.debug("\(device): taken over from \(previous)")
                 }
+                if let standby, standby != old.standby(ofBucket: bucket) || !owned,
+                   let state, let update = update(device, to: standby, epoch: epoch, state: state) {
+                    unsent.append(Effect(.replica(update), device: device))
+                }
+                continue
+            }
+            if owned, let owner, let state, let update = update(device, to: owner, epoch: epoch, state: state) {
+                unsent.append(Effect(.replica(update), device: device))
+            }
+            if standby != me {
                 inner.drop(device)
                 held.removeValue(forKey: device)
-            } else if let standby = table.standby(ofBucket: bucket), standby != old.standby(ofBucket: bucket) || old.owner(ofBucket: bucket) != me,
-                      let state, let update = update(device, to: standby, epoch: epoch, state: state) {
-                unsent.append(Effect(.replica(update), device: device))
             }
         }
         for gainer in gainers { handoverDone[gainer] = (now + handoverSeconds, now) }
         if !gainers.isEmpty { nextHandoverDone = now }
-        // Said in one line per previous owner (a loss moves hundreds of devices), each device at debug.
-        var takenOver: [String: [String]] = [:]
-        for device in Array(copies.copies.keys) {
-            let bucket = ShardTable.bucket(of: device)
-            if table.owner(ofBucket: bucket) == me, held[device] == nil, let copy = copies.remove(device) {
-                if promote(device, copy, level: .debug) { takenOver[copy.owner, default: []].append(device) }
-            } else if table.standby(ofBucket: bucket) != me {
-                _ = copies.remove(device)
-            }
-        }
         for (owner, devices) in takenOver.sorted(by: { $0.key < $1.key }) {
             let named = devices.sorted().prefix(5).joined(separator: ", ")
             log.info("taken over \(devices.count) device(s) from \(owner): \(named)\(devices.count > 5 ? " and \(devices.count - 5) more" : "")")
         }
     }
 
-    /// Holds `device` from `copy` (its owner left, or handed it over) and sends it to the
-    /// instance now standing by for it; logs it at `level`. False when the state was unreadable.
-    @discardableResult
-    private mutating func promote(_ device: String, _ copy: StandbyCopies.Copy, level: LogLevel = .info) -> Bool {
-        let snapshot: DeviceSnapshot<Inner.DeviceState>
-        do {
-            snapshot = try JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: copy.snapshot.bytes)
-        } catch {
-            log.warn("\(device): its state from \(copy.owner) at its update \(copy.sequence) is unreadable (\(error)); \(held[device] == nil ? "it starts anew" : "the state held is kept")")
-            return false
-        }
-        let state = snapshot.state
-        inner.restore(state, of: device)
-        held[device] = HeldDevice(recent: RecentIds(inherited: snapshot.recent), takenOver: TakenOver(copy))
-        log.write(level, "\(device): taken over from \(copy.owner) at its update \(copy.sequence)")
-        if let epoch = membership.view.epoch, let standby = table.standby(ofBucket: ShardTable.bucket(of: device)),
-           let update = update(device, to: standby, epoch: epoch, state: state) {
-            unsent.append(Effect(.replica(update), device: device))
-        }
-        return true
-    }
-
     /// An update of `device` (`state`, nil when forgotten) for `instance`, the next of this
-    /// epoch, naming the device's last action (the runtime adds what it sent onward, so that a
-    /// new owner or standby can answer a retry of it completely); nil (logged) when the state
-    /// cannot be written.
+    /// epoch, naming the device's last action and its history (the runtime adds what it sent
+    /// onward, so that a new owner or standby can answer a retry of it completely); nil (logged)
+    /// when the state cannot be written.
     private mutating func update(_ device: String, to instance: String, epoch: Int64, state: Inner.DeviceState?) -> Replica? {
         var snapshot: NestedValue?
         if let state {
@@ -429,15 +464,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             }
         }
         sequence += 1
-        return Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot, action: held[device]?.recent.ids.last)
-    }
-}
-
-/// Whether publishing `effect` may come with a change of the device's state: anything but an
-/// `error` or an `action.unchanged`.
-private func mayChange(_ effect: Effect) -> Bool {
-    switch effect.body {
-    case .error, .unchanged: false
-    default: true
+        var update = Replica(standby: instance, owner: me, epoch: epoch, sequence: sequence, snapshot: snapshot, action: held[device]?.recent.ids.last)
+        if let history = held[device]?.history { update.history = DeviceHistory.text(history) }
+        return update
     }
 }
