@@ -8,7 +8,8 @@ action unanswered is sent again with the same id every --retry-ms until --deadli
 after its first sending. It is *acked* when every acknowledgement it awaits has come (as the
 gateway's ActionTracker: the first hop's — a sharded owner's, which its standby publishes once
 it holds the state, or the owner's own for a repeat —, those of what each ack lists in
-`forwarded`, and input-handling's of each `layout.changed`).
+`forwarded`, and input-handling's of each `layout.changed`; of a service's acks of one message,
+the first counts until a later one lists other messages and takes its place).
 
 Coordination with the script, by files in --folder, each polled: the client writes `running`
 once it has loaded for --before seconds; the script loses a host and writes `lost-at` (the loss's
@@ -71,7 +72,8 @@ class Action:
         self.ids = set()
         self.kinds = {}  # id -> type of what was received, and of what acks forwarded
         self.pending = {(self.id, FIRST_HOP)}
-        self.early = {}
+        self.taken = {}  # (id, service) -> the ack that counts, of a message awaited
+        self.early = {}  # the same, of a message not awaited (yet)
         self.missing = set()
         self.decisions = []  # times of non-duplicate first-hop acks, one per decision
         self.decided = set()  # each decision by what it emitted: its acks say the same
@@ -112,7 +114,11 @@ class Action:
             if key in self.pending:
                 self.pending.discard(key)
                 self.take(body, key)
-            else:
+            elif key in self.taken:
+                if lists_other(body, self.taken[key]):
+                    self.taken[key] = body
+                    self.recount()
+            elif key not in self.early or lists_other(body, self.early[key]):
                 self.early[key] = body
         # Awaited where it is read once an acknowledgement lists it (as the gateway's ActionTracker).
         if message.type in contract.READERS:
@@ -134,7 +140,19 @@ class Action:
         for reader in contract.READERS.get(message_type, []):
             self.expect((identifier, reader))
 
+    def recount(self):
+        # After an ack took another's place: each that counts is taken as if it came first, and
+        # what only the replaced one listed is not awaited.
+        self.early.update(self.taken)
+        self.taken = {}
+        self.pending = set()
+        self.missing = set()
+        self.listed = set()
+        self.unlisted_reads = {i: self.kinds[i] for i in self.ids if self.kinds[i] in contract.READERS}
+        self.expect((self.id, FIRST_HOP))
+
     def take(self, ack, key):
+        self.taken[key] = ack
         for emitted in ack.get("emitted", []):
             if emitted not in self.listed:
                 self.listed.add(emitted)
@@ -149,6 +167,11 @@ class Action:
         for forward in ack.get("forwarded", []):
             self.kinds.setdefault(forward["id"], forward.get("type", "forwarded"))
             self.expect((forward["id"], forward["service"]))
+
+
+def lists_other(ack, counting):
+    """Whether `ack` lists other messages than `counting`, the ack it would replace."""
+    return set(ack.get("emitted", [])) != set(counting.get("emitted", []))
 
 
 class Load:

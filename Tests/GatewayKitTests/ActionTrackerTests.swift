@@ -10,8 +10,8 @@ import TestTiers
         Envelope(id: id, correlationId: correlation, service: service, device: "ipad", seq: 1, time: "t", body: body)
     }
 
-    func ack(_ id: String, from service: String, handled: String, emitted: [String], forwarded: [Forward] = []) -> Envelope {
-        message(id, from: service, .ack(Ack(handled: "x", handledId: handled, emitted: emitted, forwarded: forwarded)))
+    func ack(_ id: String, from service: String, handled: String, emitted: [String], forwarded: [Forward] = [], duplicate: Bool = false) -> Envelope {
+        message(id, from: service, .ack(Ack(handled: "x", handledId: handled, emitted: emitted, forwarded: forwarded, duplicate: duplicate)))
     }
 
     @Test func completeWhenTheHandlerAcknowledgesAndItsMessagesArrived() {
@@ -135,6 +135,85 @@ import TestTiers
         tracker.observe(ack("i1", from: "input-handling", handled: "p1", emitted: []))
         tracker.observe(message("p1", from: "presentation-policy", .ping(Ping())))
         tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"], forwarded: [Forward(id: "p1", service: "input-handling")]))
+        #expect(tracker.isComplete)
+    }
+
+    /// A later acknowledgement of the message by the same service that lists other messages takes
+    /// the place of the first (a standby may list ids that never come; the owner's acknowledgement
+    /// of a repeat lists the right ones): what it lists is awaited, what the first listed is not.
+    @Test func aLaterAcknowledgementListingOtherMessagesTakesThePlaceOfTheFirst() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"], retrying: true)
+        tracker.observe(ack("s1", from: "presentation-policy", handled: "A", emitted: ["lost1", "lost2"]))
+        #expect(tracker.awaiting == "2 message(s) the services say they published")
+        // A refusal to send it again and its acknowledgement stay set aside.
+        tracker.observe(message("e1", from: "presentation-policy", .error(ErrorBody(code: "not-owner", message: "send it again", offendingId: "A"))))
+        tracker.observe(ack("e2", from: "presentation-policy", handled: "A", emitted: ["e1"]))
+        #expect(tracker.awaiting == "2 message(s) the services say they published")
+        // Come before the acknowledgement that lists it, it counts as come.
+        tracker.observe(message("p1", from: "presentation-policy", .mediaAddRequested(MediaAddRequested(kind: .photo))))
+        tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1", "p3"]))
+        #expect(tracker.awaiting == "1 message(s) the services say they published")
+        tracker.observe(message("p3", from: "presentation-policy", .mediaAddRequested(MediaAddRequested(kind: .photo))))
+        #expect(tracker.isComplete)
+    }
+
+    /// A later acknowledgement listing the same messages, in any order or marked `duplicate`,
+    /// changes nothing, whether it comes before or after the one that makes it awaited.
+    @Test func aLaterAcknowledgementListingTheSameMessagesChangesNothing() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(ack("s1", from: "presentation-policy", handled: "A", emitted: ["p1", "p2"]))
+        tracker.observe(message("p2", from: "presentation-policy", .mediaAddRequested(MediaAddRequested(kind: .photo))))
+        tracker.observe(ack("p3", from: "presentation-policy", handled: "A", emitted: ["p2", "p1"], duplicate: true))
+        #expect(!tracker.isComplete && tracker.awaiting == "1 message(s) the services say they published")
+
+        var early = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        early.observe(ack("i2", from: "input-handling", handled: "t1", emitted: ["i1"]))
+        early.observe(ack("i3", from: "input-handling", handled: "t1", emitted: ["i1"], duplicate: true))
+        early.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["t1"], forwarded: [Forward(id: "t1", service: "input-handling")]))
+        #expect(!early.isComplete && early.awaiting == "1 message(s) the services say they published")
+        early.observe(message("i1", from: "input-handling", .ping(Ping())))
+        #expect(early.isComplete)
+    }
+
+    /// A later repeat's acknowledgement (`duplicate`) that lists other messages takes the place of
+    /// the first and awaits none of them; one another service reads is awaited there all the same.
+    @Test func aLaterDuplicateListingOtherMessagesTakesThePlaceAndAwaitsNoneOfThem() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(ack("s1", from: "presentation-policy", handled: "A", emitted: ["lost"]))
+        tracker.observe(message("p1", from: "presentation-policy", .deviceLayout(layout)))
+        tracker.observe(ack("p3", from: "presentation-policy", handled: "A", emitted: ["p1", "p2"], duplicate: true))
+        #expect(!tracker.isComplete && tracker.awaiting == "an acknowledgement from input-handling")
+        tracker.observe(ack("i1", from: "input-handling", handled: "p1", emitted: []))
+        #expect(tracker.isComplete)
+    }
+
+    /// A hop only the replaced acknowledgement passed a message on to is no longer awaited, nor is
+    /// what that hop's acknowledgement lists; the new one's hop counts an acknowledgement come early.
+    @Test func aReplacedAcknowledgementsForwardedHopIsNoLongerAwaited() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(ack("s1", from: "presentation-policy", handled: "A", emitted: ["t1"], forwarded: [Forward(id: "t1", service: "input-handling")]))
+        #expect(tracker.awaiting == "an acknowledgement from input-handling")
+        tracker.observe(ack("i1", from: "input-handling", handled: "t1", emitted: ["lost"]))
+        tracker.observe(ack("i2", from: "input-handling", handled: "t2", emitted: []))
+        #expect(tracker.awaiting == "1 message(s) the services say they published")
+        tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["t2"], forwarded: [Forward(id: "t2", service: "input-handling")]))
+        #expect(tracker.isComplete)
+
+        var hop = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        hop.observe(ack("s1", from: "presentation-policy", handled: "A", emitted: ["t1"], forwarded: [Forward(id: "t1", service: "input-handling")]))
+        hop.observe(message("p1", from: "presentation-policy", .mediaAddRequested(MediaAddRequested(kind: .photo))))
+        hop.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"]))
+        #expect(hop.isComplete)
+    }
+
+    /// A layout change only the replaced acknowledgement listed is no longer awaited where it is read.
+    @Test func aLayoutOnlyAReplacedAcknowledgementListedIsNoLongerAwaitedWhereItIsRead() {
+        var tracker = ActionTracker(actionId: "A", firstHop: ["presentation-policy"])
+        tracker.observe(message("l1", from: "presentation-policy", .deviceLayout(layout)))
+        tracker.observe(ack("s1", from: "presentation-policy", handled: "A", emitted: ["l1"]))
+        #expect(tracker.awaiting == "an acknowledgement from input-handling")
+        tracker.observe(message("p1", from: "presentation-policy", .mediaAddRequested(MediaAddRequested(kind: .photo))))
+        tracker.observe(ack("p2", from: "presentation-policy", handled: "A", emitted: ["p1"]))
         #expect(tracker.isComplete)
     }
 

@@ -8,7 +8,10 @@ import Wire
 /// lists it: a decision whose acknowledgement never came (its owner died before its standby held
 /// it, and the heir decided again, with new messages) leaves nothing to wait for. The action is
 /// complete when every expected acknowledgement and every message they list has been received (a
-/// message passed on to another service, through that service's acknowledgement).
+/// message passed on to another service, through that service's acknowledgement). Of a service's
+/// acknowledgements of one message, the first counts until a later one lists other messages and
+/// takes its place: a standby may list ids that never come, the owner's answer to a repeat the
+/// right ones.
 public struct ActionTracker: Sendable {
     /// The action's id: everything it causes carries it as `correlationId`.
     public let actionId: String
@@ -18,6 +21,9 @@ public struct ActionTracker: Sendable {
     public private(set) var received: [Envelope] = []
     private var receivedIds: Set<String> = []
     private var pendingAcks: Set<Forward>
+    /// The acknowledgement that counts of each awaited message and service that acknowledged it.
+    private var taken: [Forward: Ack] = [:]
+    /// The acknowledgement that counts of each message and service not awaited (yet).
     private var earlyAcks: [Forward: Ack] = [:]
     private var missingEmitted: Set<String> = []
     /// Messages received that another service reads, not listed by an acknowledgement yet.
@@ -55,7 +61,12 @@ public struct ActionTracker: Sendable {
             let key = Forward(id: ack.handledId, service: envelope.service)
             if pendingAcks.remove(key) != nil {
                 take(ack, from: key)
-            } else {
+            } else if let counting = taken[key] {
+                if listsOther(ack, than: counting) {
+                    taken[key] = ack
+                    recount()
+                }
+            } else if earlyAcks[key].map({ listsOther(ack, than: $0) }) ?? true {
                 earlyAcks[key] = ack
             }
         }
@@ -97,8 +108,27 @@ public struct ActionTracker: Sendable {
         }
     }
 
+    /// Whether `ack` lists other messages than `counting`, the acknowledgement it would replace.
+    private func listsOther(_ ack: Ack, than counting: Ack) -> Bool {
+        Set(ack.emitted) != Set(counting.emitted)
+    }
+
+    /// Awaits anew what the acknowledgements that count make awaited, after one took another's
+    /// place: each is taken as if it came first, and what only the replaced one listed is not.
+    private mutating func recount() {
+        earlyAcks.merge(taken) { early, _ in early }
+        taken = [:]
+        pendingAcks = []
+        missingEmitted = []
+        listed = []
+        unlistedReads = [:]
+        for envelope in received where Routing.readers[envelope.type] != nil { unlistedReads[envelope.id] = envelope.type }
+        for service in firstHop { expect(Forward(id: actionId, service: service)) }
+    }
+
     /// Takes in `ack`, of `handled` (the message and the service that acknowledged it).
     private mutating func take(_ ack: Ack, from handled: Forward) {
+        taken[handled] = ack
         // What it lists is of a decision that was acknowledged: its messages another service
         // reads are awaited there (a repeat sends those again, the same ids).
         for id in ack.emitted where listed.insert(id).inserted {

@@ -3,7 +3,9 @@ ActionTracker): every service acknowledges each message it handles with an `ack`
 published (`emitted`) and what it passed on to another service (`forwarded`, which that service
 acknowledges in turn); a message another service also reads (`contract.READERS`) awaits that
 service's acknowledgement too. The action is complete when every acknowledgement expected and
-every message they list has arrived."""
+every message they list has arrived. Of a service's acknowledgements of one message, the first
+counts until a later one lists other messages and takes its place: a standby may list ids that
+never come, the owner's answer to a repeat the right ones."""
 from .contract import READERS, SEND_AGAIN
 
 
@@ -21,6 +23,8 @@ class ActionTracker:
         self._set_aside = set()
         self._ids = set()
         self._pending = {(action_id, service) for service in first_hop}
+        # The acknowledgement that counts of each (message, service): awaited, or not (yet).
+        self._taken = {}
         self._early = {}
         self._missing = set()
         # Messages another service reads, awaited there once an acknowledgement lists them: a
@@ -42,8 +46,12 @@ class ActionTracker:
             key = (message.body.get("handledId"), message.service)
             if key in self._pending:
                 self._pending.discard(key)
-                self._take(message.body)
-            else:
+                self._take(message.body, key)
+            elif key in self._taken:
+                if _lists_other(message.body, self._taken[key]):
+                    self._taken[key] = message.body
+                    self._recount()
+            elif key not in self._early or _lists_other(message.body, self._early[key]):
                 self._early[key] = message.body
         if message.type in READERS:
             if message.id in self._listed:
@@ -67,11 +75,24 @@ class ActionTracker:
     def _expect(self, key):
         early = self._early.pop(key, None)
         if early is not None:
-            self._take(early)
+            self._take(early, key)
         else:
             self._pending.add(key)
 
-    def _take(self, ack):
+    def _recount(self):
+        # After an acknowledgement took another's place: each that counts is taken as if it came
+        # first, and what only the replaced one listed is not awaited.
+        self._early.update(self._taken)
+        self._taken = {}
+        self._pending = set()
+        self._missing = set()
+        self._listed = set()
+        self._unlisted_reads = {message.id: message.type for message in self.received if message.type in READERS}
+        for service in self.first_hop:
+            self._expect((self.action_id, service))
+
+    def _take(self, ack, key):
+        self._taken[key] = ack
         for emitted in ack.get("emitted", []):
             if emitted not in self._listed:
                 self._listed.add(emitted)
@@ -101,6 +122,11 @@ class ActionTracker:
         if self._missing:
             parts.append(f"{len(self._missing)} message(s) the services say they published")
         return " and ".join(parts)
+
+
+def _lists_other(ack, counting):
+    """Whether `ack` lists other messages than `counting`, the acknowledgement it would replace."""
+    return set(ack.get("emitted", [])) != set(counting.get("emitted", []))
 
 
 class Outcome:

@@ -91,3 +91,78 @@ def test_what_no_acknowledgement_lists_is_not_awaited_where_it_is_read():
     assert not tracker.complete and tracker.awaiting == "an acknowledgement from input-handling"
     tracker.observe(ack("k2", "input-handling", "l1"))
     assert tracker.complete
+
+
+def test_a_later_acknowledgement_listing_other_messages_takes_the_place_of_the_first():
+    # A standby may list ids that never come; the owner's acknowledgement of a repeat lists the right ones.
+    tracker = ActionTracker("a", ["presentation-policy"], retrying=True)
+    tracker.observe(ack("s1", "presentation-policy", "a", emitted=["lost1", "lost2"]))
+    assert tracker.awaiting == "2 message(s) the services say they published"
+    # A refusal to send it again and its acknowledgement stay set aside.
+    tracker.observe(message("e1", "error", "presentation-policy", {"code": "not-owner", "message": "send it again", "offendingId": "a"}))
+    tracker.observe(ack("e2", "presentation-policy", "a", emitted=["e1"]))
+    assert tracker.awaiting == "2 message(s) the services say they published"
+    # Come before the acknowledgement that lists it, it counts as come.
+    tracker.observe(message("p1", "presentation.presented", "presentation-policy", {}))
+    tracker.observe(ack("p2", "presentation-policy", "a", emitted=["p1", "p3"]))
+    assert tracker.awaiting == "1 message(s) the services say they published"
+    tracker.observe(message("p3", "presentation.presented", "presentation-policy", {}))
+    assert tracker.complete
+
+
+def test_a_later_acknowledgement_listing_the_same_messages_changes_nothing():
+    tracker = ActionTracker("a", ["presentation-policy"])
+    tracker.observe(ack("s1", "presentation-policy", "a", emitted=["p1", "p2"]))
+    tracker.observe(message("p2", "presentation.presented", "presentation-policy", {}))
+    tracker.observe(ack("p3", "presentation-policy", "a", emitted=["p2", "p1"], duplicate=True))
+    assert not tracker.complete and tracker.awaiting == "1 message(s) the services say they published"
+    # Nor when both come before the acknowledgement that makes them awaited: the first counts.
+    early = ActionTracker("a", ["presentation-policy"])
+    early.observe(ack("i2", "input-handling", "t1", emitted=["i1"]))
+    early.observe(ack("i3", "input-handling", "t1", emitted=["i1"], duplicate=True))
+    early.observe(message("t1", "input.tap", "presentation-policy", {}))
+    early.observe(ack("p2", "presentation-policy", "a", emitted=["t1"], forwarded=[("t1", "input-handling")]))
+    assert not early.complete and early.awaiting == "1 message(s) the services say they published"
+    early.observe(message("i1", "input.shown", "input-handling", {}))
+    assert early.complete
+
+
+def test_a_later_duplicate_listing_other_messages_takes_the_place_and_awaits_none_of_them():
+    tracker = ActionTracker("a", ["presentation-policy"])
+    tracker.observe(ack("s1", "presentation-policy", "a", emitted=["lost"]))
+    tracker.observe(message("l1", "layout.changed", "presentation-policy", {}))
+    tracker.observe(ack("p3", "presentation-policy", "a", emitted=["l1", "p2"], duplicate=True))
+    # What it lists that another service reads is awaited there all the same.
+    assert not tracker.complete and tracker.awaiting == "an acknowledgement from input-handling"
+    tracker.observe(ack("i1", "input-handling", "l1"))
+    assert tracker.complete
+
+
+def test_a_replaced_acknowledgements_forwarded_hop_is_no_longer_awaited():
+    tracker = ActionTracker("a", ["presentation-policy"])
+    tracker.observe(ack("s1", "presentation-policy", "a", emitted=["t1"], forwarded=[("t1", "input-handling")]))
+    tracker.observe(message("t1", "input.tap", "presentation-policy", {}))
+    assert tracker.awaiting == "an acknowledgement from input-handling"
+    tracker.observe(ack("i1", "input-handling", "t1", emitted=["lost"]))
+    # The new one's hop counts an acknowledgement that came before it.
+    tracker.observe(ack("i2", "input-handling", "t2"))
+    tracker.observe(message("t2", "input.tap", "presentation-policy", {}))
+    assert tracker.awaiting == "1 message(s) the services say they published"
+    tracker.observe(ack("p2", "presentation-policy", "a", emitted=["t2"], forwarded=[("t2", "input-handling")]))
+    assert tracker.complete
+    hop = ActionTracker("a", ["presentation-policy"])
+    hop.observe(ack("s1", "presentation-policy", "a", emitted=["t1"], forwarded=[("t1", "input-handling")]))
+    hop.observe(message("t1", "input.tap", "presentation-policy", {}))
+    hop.observe(message("p1", "presentation.presented", "presentation-policy", {}))
+    hop.observe(ack("p2", "presentation-policy", "a", emitted=["p1"]))
+    assert hop.complete
+
+
+def test_a_layout_only_a_replaced_acknowledgement_listed_is_no_longer_awaited_where_it_is_read():
+    tracker = ActionTracker("a", ["presentation-policy"])
+    tracker.observe(message("l1", "layout.changed", "presentation-policy", {}))
+    tracker.observe(ack("s1", "presentation-policy", "a", emitted=["l1"]))
+    assert tracker.awaiting == "an acknowledgement from input-handling"
+    tracker.observe(message("p1", "presentation.presented", "presentation-policy", {}))
+    tracker.observe(ack("p2", "presentation-policy", "a", emitted=["p1"]))
+    assert tracker.complete
