@@ -398,22 +398,22 @@ public struct RuntimeCore<Handler: ServiceHandler> {
         let ack = Ack(
             handled: cause.type.rawValue, handledId: cause.id, emitted: handled.emitted, forwarded: handled.forwarded,
             duplicate: handled.duplicate)
-        let acknowledgement = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
-        var sent: Outgoing? = .message(acknowledgement)
+        var sent: Outgoing?
         var last = MessageType.ack.rawValue
         switch handled.acknowledgement {
         case .byStandby(let update, let device):
+            let acknowledgement = maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time)
             guard let frames = byStandby(
                 update, of: device, acknowledging: acknowledgement, cause: cause, forwards: handled.forwards, trace: handled.trace, time: handled.time)
             else { return nil }
             sent = frames
             last = MessageType.replica.rawValue
         case .byStandbyDeciding:
-            // Its standby acknowledges its own decision, which named the same messages.
-            sent = nil
+            // Its standby acknowledges its own decision, which named the same messages: none is
+            // made here (the delivery window keeps the `Ack`, for a repeat).
             last = "its standby's ack"
         case .published, .only, .nobody:
-            break
+            sent = .message(maker.envelope(.ack(ack), causedBy: cause, inTrace: handled.trace, time: handled.time))
         }
         if let sent = handled.remembered {
             window.remember(id: cause.id, sent: sent, ack: ack, forwards: handled.forwards, now: handled.received.wall)

@@ -2,14 +2,14 @@ import Domain
 import Runtime
 
 /// A device's history as one number: every decision of it folded in, its action's id and the
-/// types of what it published (changed, unchanged or refused). An owner and its standby that
+/// types of what it published (changed, unchanged or refused; nothing: refused by the runtime). An owner and its standby that
 /// decided the same actions the same way hold the same history, and derive the same ids for a
 /// decision's messages (`DerivedIds`); any difference shows as ids that never come.
 enum DeviceHistory {
     /// `history` with the decision of `action` that published `effects` folded in.
     static func fold(_ history: UInt64, action: String, effects: [Effect]) -> UInt64 {
-        var hash = DerivedIds.fnv(history, bytes: action.utf8)
-        for effect in effects { hash = DerivedIds.fnv(hash, bytes: effect.body.type.rawValue.utf8) }
+        var hash = DerivedIds.fnv(history, text: action)
+        for effect in effects { hash = DerivedIds.fnv(hash, text: effect.body.type.rawValue) }
         return hash
     }
 

@@ -198,20 +198,19 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             return owns ? repeatedHere(envelope, of: device, entry, epoch: epoch) : Reply([], acknowledgement: .nobody)
         }
         var reply = inner.handle(envelope)
-        let history = DeviceHistory.fold(entry.history, action: envelope.id, effects: reply.effects)
-        let ids = DerivedIds(action: envelope.id, service: service, history: history)
-        reply.ids = ids
+        // Alone, no other instance derives its ids: fresh ones, and the history kept as it is
+        // (a new standby starts from it, sent with the state).
+        let alone = owns && table.standby(ofBucket: bucket) == nil
+        if !alone {
+            entry.history = DeviceHistory.fold(entry.history, action: envelope.id, effects: reply.effects)
+            reply.ids = DerivedIds(service: service, history: entry.history)
+            reply.acknowledgement = owns ? .byStandbyDeciding : .only
+        }
         // Forgotten by the action (`device.forget`): nothing of it is kept.
         if inner.state(of: device) != nil {
             entry.recent.append(envelope.id)
-            entry.history = history
-            if !owns { entry.stoodBy = StoodBy(action: envelope.id, ids: ids, effects: reply.effects) }
+            if !owns, let ids = reply.ids { entry.stoodBy = StoodBy(action: envelope.id, ids: ids, effects: reply.effects) }
             held[device] = entry
-        }
-        if !owns {
-            reply.acknowledgement = .only
-        } else if table.standby(ofBucket: bucket) != nil {
-            reply.acknowledgement = .byStandbyDeciding
         }
         return reply
     }
@@ -235,10 +234,17 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return repeated(device, epoch: epoch)
     }
 
-    /// A refusal of an action its standby may have decided: acknowledged by the standby, sent
-    /// the device's state with it.
+    /// A refusal of an action its standby may have decided: the refusal is the owner's decision
+    /// of it (among the device's recent ids, folded into its history), acknowledged by the
+    /// standby, sent the device's state with it, which puts back a standby that decided otherwise.
     public mutating func acknowledgement(ofRefused envelope: Envelope) -> Reply.Acknowledgement {
-        acknowledgement(ofRepeat: envelope)
+        if let device = envelope.device, var entry = held[device], table.standby(ofBucket: ShardTable.bucket(of: device)) != nil,
+           !entry.recent.contains(envelope.id) {
+            entry.recent.append(envelope.id)
+            entry.history = DeviceHistory.fold(entry.history, action: envelope.id, effects: [])
+            held[device] = entry
+        }
+        return acknowledgement(ofRepeat: envelope)
     }
 
     /// Who acknowledges a repeated action of `device`, held here: its standby, sent the device's
@@ -309,7 +315,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         // The owner's acknowledgement of the action, published as it came.
         let passedOn = acknowledgement.isEmpty ? [] : [acknowledgement]
         guard let entry = held[device] else {
-            return update.snapshot == nil || restore(device, from: update, after: nil) ? Reply([], republished: passedOn) : Reply([])
+            guard update.snapshot != nil else { return Reply([], republished: passedOn) }
+            guard let snapshot = snapshot(of: device, in: update) else { return Reply([]) }
+            restore(device, snapshot, from: update, after: nil)
+            return Reply([], republished: passedOn)
         }
         let bucket = ShardTable.bucket(of: device)
         let owner = table.owner(ofBucket: bucket)
@@ -329,36 +338,37 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         } else if DeviceHistory.parse(update.history) == entry.history {
             // The same history: the same state, the action in it.
             return Reply([], republished: passedOn)
-        } else if let action = update.action, entry.recent.contains(action), entry.recent.ids.last != action {
-            // Decided otherwise, and more since: taking the owner's state would undo the later
-            // decisions. The action stays incomplete; its retry, or a later one's, repairs it.
-            return Reply([])
         }
-        if update.snapshot == nil {
+        guard update.snapshot != nil else {
             inner.drop(device)
             held.removeValue(forKey: device)
-        } else if !restore(device, from: update, after: entry.takenOver) {
-            return Reply([])
+            return Reply([], republished: passedOn)
         }
+        guard let snapshot = snapshot(of: device, in: update) else { return Reply([]) }
+        // A standby that decided an action the owner's state does not hold yet keeps its own:
+        // taking it would undo that decision. The action stays incomplete; a later repeat repairs it.
+        if owner != me, let last = entry.recent.ids.last, !snapshot.recent.contains(last) { return Reply([]) }
+        restore(device, snapshot, from: update, after: entry.takenOver)
         return Reply([], republished: passedOn)
     }
 
-    /// Holds `device`'s state from `update` (a new standby's, a handover, or a repair); false,
-    /// logged, when unreadable, and the state held kept.
-    private mutating func restore(_ device: String, from update: Replica, after earlier: TakenOver?) -> Bool {
-        guard let bytes = update.snapshot?.bytes else { return false }
-        let snapshot: DeviceSnapshot<Inner.DeviceState>
+    /// The state `update` carries of `device`; nil, logged, when it cannot be read (the state held is kept).
+    private func snapshot(of device: String, in update: Replica) -> DeviceSnapshot<Inner.DeviceState>? {
         do {
-            snapshot = try JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: bytes)
+            return try JSONCoding.decode(DeviceSnapshot<Inner.DeviceState>.self, from: update.snapshot?.bytes ?? [])
         } catch {
             log.warn("\(device): its state from \(update.owner) at its update \(update.sequence) is unreadable (\(error)); \(held[device] == nil ? "it starts anew" : "the state held is kept")")
-            return false
+            return nil
         }
+    }
+
+    /// Holds `device`'s state from `snapshot`, which `update` carried (a new standby's, a
+    /// handover, or a repair), after `earlier` from the same owner.
+    private mutating func restore(_ device: String, _ snapshot: DeviceSnapshot<Inner.DeviceState>, from update: Replica, after earlier: TakenOver?) {
         inner.restore(snapshot.state, of: device)
         held[device] = HeldDevice(
             recent: RecentIds(inherited: snapshot.recent), history: DeviceHistory.parse(update.history) ?? 0,
             takenOver: TakenOver(update, after: earlier))
-        return true
     }
 
     /// Follows the members when they changed: drops what this instance neither owns nor stands

@@ -158,21 +158,51 @@ struct ShardedHandlerTests {
         #expect(try agree(&owner, &standby, on: rotate(device, .portrait, id: "r2")))
     }
 
-    /// A standby that decided an action otherwise and more since does not take the owner's state
-    /// for the first: that would undo the later decisions. Nothing is passed on; the later
-    /// action's repeat repairs it, and the first's then finds the same history.
-    @Test func aRepairThatWouldUndoLaterDecisionsIsNotTaken() throws {
+    /// A standby that decided an action the owner's state does not hold yet does not take that
+    /// state: it would undo the decision. Nothing is passed on; the later action's repeat, once
+    /// the owner holds it, repairs it, and the first's then finds the same history.
+    @Test func aRepairThatWouldUndoALaterDecisionIsNotTaken() throws {
+        let device = try device()
+        var (owner, standby, _) = pair()
+        _ = owner.received(try rotate(device, .landscape, id: "r0"), now: now)
+        #expect(try !agree(&owner, &standby, on: rotate(device, .portrait, id: "r1")))
+        let first = try #require(try frames(owner.received(try rotate(device, .portrait, id: "r1"), now: now)).last)
+        // r2 reaches the standby before the repair, and the owner after it.
+        _ = standby.received(try rotate(device, .landscape, id: "r2"), now: now)
+        #expect(try frames(standby.received(first, now: now)).isEmpty)
+        _ = owner.received(try rotate(device, .landscape, id: "r2"), now: now)
+        let second = try #require(try frames(owner.received(try rotate(device, .landscape, id: "r2"), now: now)).last)
+        #expect(try frames(standby.received(second, now: now)) == [Array(second[3...])])
+        let third = try #require(try frames(owner.received(try rotate(device, .portrait, id: "r1"), now: now)).last)
+        #expect(try frames(standby.received(third, now: now)) == [Array(third[3...])])
+        #expect(try agree(&owner, &standby, on: rotate(device, .portrait, id: "r3")))
+    }
+
+    /// A repair that names an older action carries the owner's state now: a standby whose
+    /// decisions it holds takes it, though it decided more since that action.
+    @Test func aRepairHoldingTheStandbysLaterDecisionsIsTaken() throws {
         let device = try device()
         var (owner, standby, _) = pair()
         _ = owner.received(try rotate(device, .landscape, id: "r0"), now: now)
         #expect(try !agree(&owner, &standby, on: rotate(device, .portrait, id: "r1")))
         #expect(try !agree(&owner, &standby, on: rotate(device, .landscape, id: "r2")))
-        let first = try #require(try frames(owner.received(try rotate(device, .portrait, id: "r1"), now: now)).last)
-        #expect(try frames(standby.received(first, now: now)).isEmpty)
-        let second = try #require(try frames(owner.received(try rotate(device, .landscape, id: "r2"), now: now)).last)
-        #expect(try frames(standby.received(second, now: now)) == [Array(second[3...])])
-        let third = try #require(try frames(owner.received(try rotate(device, .portrait, id: "r1"), now: now)).last)
-        #expect(try frames(standby.received(third, now: now)) == [Array(third[3...])])
+        let update = try #require(try frames(owner.received(try rotate(device, .portrait, id: "r1"), now: now)).last)
+        #expect(try frames(standby.received(update, now: now)) == [Array(update[3...])])
+        #expect(try agree(&owner, &standby, on: rotate(device, .portrait, id: "r3")))
+    }
+
+    /// An older update from the owner after a newer one (through the other bus of a pair, say) is
+    /// not taken: the newer state holds its action, whose acknowledgement is passed on.
+    @Test func anOlderUpdateIsNotTakenOverANewerOne() throws {
+        let device = try device()
+        var (owner, standby, _) = pair()
+        _ = owner.received(try rotate(device, .landscape, id: "r1"), now: now)
+        let older = try #require(try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now)).last)
+        _ = owner.received(try rotate(device, .portrait, id: "r2"), now: now)
+        let newer = try #require(try frames(owner.received(try rotate(device, .portrait, id: "r2"), now: now)).last)
+        #expect(try frames(standby.received(newer, now: now)) == [Array(newer[3...])])
+        #expect(try frames(standby.received(older, now: now)) == [Array(older[3...])])
+        #expect(try agree(&owner, &standby, on: rotate(device, .landscape, id: "r3")))
     }
 
     /// An action the owner refuses as too old (its clock later) and its standby decided: the
@@ -229,15 +259,16 @@ struct ShardedHandlerTests {
             return
         }
         func sent(_ replica: Replica) throws -> [[UInt8]] {
-            var frames = try codec.frames(Envelope(
+            try codec.frames(Envelope(
                 id: "u-\(replica.sequence)", correlationId: "u", service: "presentation-policy", device: device, seq: 1,
                 time: "2026-11-30T03:14:39.123Z", body: .replica(replica)))
-            frames.append(update[2])
-            return frames
+        }
+        func refusal(_ frames: [[[UInt8]]]) throws -> String? {
+            guard frames.count == 1, case .error(let error) = try codec.decode(frames: frames[0]).body else { return nil }
+            return error.code
         }
         replica.epoch = 9
-        let old = try frames(standby.received(try sent(replica), now: now))
-        #expect(try types(old) == [.error])
+        #expect(try refusal(frames(standby.received(try sent(replica), now: now))) == "fenced")
         // The owner's update taken, then pp-c's (a member that does not own the device) refused.
         replica.epoch = 10
         _ = standby.received(try sent(replica), now: now)
@@ -249,7 +280,7 @@ struct ShardedHandlerTests {
         replica.sequence += 10
         replica.history = "0000000000000001"
         if ShardTable(members: all).owner(ofBucket: ShardTable.bucket(of: device)) == "pp-a" {
-            #expect(try types(frames(third.received(try sent(replica), now: now))) == [.error])
+            #expect(try refusal(frames(third.received(try sent(replica), now: now))) == "fenced")
         }
     }
 
@@ -378,6 +409,40 @@ struct ShardedHandlerTests {
         // Acknowledged by its own standby, pp-a: the state, and the acknowledgement marked duplicate.
         #expect(repeated[1][0] == Array("shard.replica/presentation-policy/pp-a".utf8))
         #expect(try ack(Array(repeated[1][3...]))?.duplicate == true)
+    }
+
+    /// A device handed over to a new member takes its previous owner's later handover while
+    /// nothing was decided of it there, and none once an action was.
+    @Test func aLateHandoverIsNotTakenOnceTheNewOwnerHasDecided() throws {
+        let device = try #require((0..<500).map { "dev-\($0)" }.first {
+            ShardTable(members: ["pp-a", "pp-c"]).owner(ofBucket: ShardTable.bucket(of: $0)) == "pp-c"
+        })
+        let members = Members("pp-a", view(["pp-a"], of: "pp-a"))
+        var previous = core(members)
+        let ping = try #require(try frames(previous.tick(now: now)).first { try codec.decode(frames: $0).type == .ping })
+        _ = previous.received(ping, now: now)
+        _ = previous.received(try rotate(device, .landscape, id: "r1"), now: now)
+        members.view = view(["pp-a", "pp-c"], of: "pp-a", generation: 2)
+        let topic = Array("shard.replica/presentation-policy/pp-c".utf8)
+        let handover = try #require(try frames(previous.tick(now: now)).first { $0.first == topic && $0.count == 3 && !$0[2].isEmpty })
+        guard case .replica(var late) = try codec.decode(frames: handover).body else {
+            Issue.record("not an update")
+            return
+        }
+        var heir = core(Members("pp-c", view(["pp-a", "pp-c"], of: "pp-c")))
+        _ = heir.received(handover, now: now)
+        // Its next rotation decided here: portrait.
+        #expect(try types(frames(heir.received(try rotate(device, .portrait, id: "r2"), now: now))).first == .rotate)
+        late.sequence += 1
+        let frames = try codec.frames(Envelope(
+            id: "late", correlationId: "late", service: "presentation-policy", device: device, seq: 9,
+            time: "2026-11-30T03:14:39.123Z", body: .replica(late)))
+        try #require(frames.count == 3 && frames[2] == handover[2])
+        let answer = try self.frames(heir.received(frames, now: now))
+        let said = try answer.map { try codec.decode(frames: $0) }
+        #expect(answer.isEmpty, "\(said)")
+        // Still portrait here: a portrait rotation changes nothing.
+        #expect(try types(self.frames(heir.received(try rotate(device, .portrait, id: "r3"), now: now))).first == .unchanged)
     }
 
     /// An heir with a standby of its own answers a repeat of its lost owner's action with the
