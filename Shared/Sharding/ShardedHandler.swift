@@ -300,7 +300,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     private mutating func take(_ update: Replica, of device: String?, acknowledgement: [[UInt8]], view: ShardMembership.View) -> Reply {
         guard let device else {
             // Without a device: the sender has handed over every device of the buckets it lost to this instance.
-            guard view.epochs[update.owner] == update.epoch else { return Reply([]) }
+            guard update.epoch == view.epochs[update.owner] else { return Reply([]) }
             let heard = handedOver.updateValue(monotonic(), forKey: update.owner) != nil
             let waiting = awaitingHandover.count
             awaitingHandover = awaitingHandover.filter { $0.value.from != update.owner }
@@ -316,8 +316,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         let passedOn = acknowledgement.isEmpty ? [] : [acknowledgement]
         guard let entry = held[device] else {
             guard update.snapshot != nil else { return Reply([], republished: passedOn) }
-            guard let snapshot = snapshot(of: device, in: update) else { return Reply([]) }
-            restore(device, snapshot, from: update, after: nil)
+            guard let taken = snapshot(of: device, in: update) else { return Reply([]) }
+            restore(device, taken, from: update, after: nil)
             return Reply([], republished: passedOn)
         }
         let bucket = ShardTable.bucket(of: device)

@@ -5,7 +5,8 @@ import TestTiers
 
 /// A sharded instance with nothing to do follows its members when one is lost: the membership's
 /// thread wakes the service's loop. Its heartbeat is a minute away and no message comes to it,
-/// so nothing else would make it subscribe to the lost member's buckets.
+/// so nothing else would make it subscribe to the buckets it gains (of three members, those the
+/// lost one and the third owned and stood by for).
 @Suite(.serialized, .tags(.processes)) struct MembershipWakeTests {
     @Test func anIdleInstanceSubscribesToALostMembersBucketsAtOnce() throws {
         let etcd = try EtcdServer()
@@ -19,7 +20,7 @@ import TestTiers
                 _ = child.waitForExit(timeout: 5)
             }
         }
-        for (name, ttl) in [("pp-a", 6), ("pp-b", 2)] {
+        for (name, ttl) in [("pp-a", 6), ("pp-b", 2), ("pp-c", 6)] {
             var environment = stack.environment
             environment["ETCD_ENDPOINTS"] = etcd.endpoint
             environment["INSTANCE_ID"] = name
@@ -30,13 +31,13 @@ import TestTiers
                 logPath: stack.folder.appendingPathComponent("\(name).log").path)
         }
         let a = try #require(instances["pp-a"]), b = try #require(instances["pp-b"])
-        for child in [a, b] {
-            try #require(child.waitForStderr(timeout: 20) { $0.contains("shard members: pp-a, pp-b;") }, "\(child.stderr)")
+        for child in instances.values {
+            try #require(child.waitForStderr(timeout: 20) { $0.contains("shard members: pp-a, pp-b, pp-c;") }, "\(child.stderr)")
         }
         let mark = b.stderr.count
         a.signal(SIGKILL)
         _ = a.waitForExit(timeout: 5)
-        #expect(b.waitForStderr(timeout: 20) { $0.dropFirst(mark).contains("shard members: pp-b;") }, "\(b.stderr.suffix(2000))")
+        #expect(b.waitForStderr(timeout: 20) { $0.dropFirst(mark).contains("shard members: pp-b, pp-c;") }, "\(b.stderr.suffix(2000))")
         #expect(b.waitForStderr(timeout: 10) { $0.dropFirst(mark).contains("subscriptions: +") }, "\(b.stderr.suffix(2000))")
     }
 }

@@ -7,11 +7,11 @@ import Wire
 import TestTiers
 
 /// A device whose presentation-policy owner and input-handling owner are lost together
-/// (docs/scaling.md, "Device state on a standby"): the owner had decided a rotation and its
-/// standby held it, but input-handling's owner never handled the `layout.changed` it read. The
-/// client's retry reaches presentation-policy's heir, which answers it as a duplicate and
-/// publishes that `layout.changed` again, as its previous owner sent it, so that
-/// input-handling's heir completes the hop.
+/// (docs/scaling.md, "Device state on a standby"). input-handling's owner is stopped when the
+/// rotation comes: the standbys of both services decide it too, and acknowledge it (the rotation,
+/// and the `layout.changed` input-handling reads), so the action is done. Both owners are then
+/// killed; the client's retry reaches presentation-policy's heir, which publishes its own decision
+/// again, the same messages, and input-handling's heir answers the layout it decided standing by.
 @Suite(.serialized, .tags(.processes)) final class OnwardTests {
     let etcd: EtcdServer
     let stack: Stack
@@ -53,14 +53,33 @@ import TestTiers
             if case .ack(let ack)? = answer?.body { return ack }
             return nil
         }
-        // input-handling's owner stops before the layout reaches it; presentation-policy's
-        // decision is held by its standby, which acknowledges it.
+        // Every message the action caused, in the order it came.
+        var seen: [Envelope] = []
+        func waitUntil(timeout: TimeInterval, _ done: ([Envelope]) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while !done(seen) {
+                guard let next = client.next(until: deadline) else { return false }
+                if next.correlationId == action.id { seen.append(next) }
+            }
+            return true
+        }
+        func ack(of id: String, from service: String) -> Ack? {
+            for envelope in seen.reversed() where envelope.service == service {
+                if case .ack(let ack) = envelope.body, ack.handledId == id { return ack }
+            }
+            return nil
+        }
+        // input-handling's owner stops before the layout reaches it: its standby reads it.
         ih.signal(SIGSTOP)
         try client.bus.send(action)
-        // (The layout comes first: the acknowledgement comes from the standby, after it.)
-        let layout = try #require(client.waitFor(timeout: 10) { $0.type == .deviceLayout && $0.correlationId == action.id })
-        let decided = try #require(ack(of: action.id, from: "presentation-policy", timeout: 10))
-        #expect(decided.emitted.contains(layout.id) && !decided.duplicate)
+        var layoutId = ""
+        #expect(waitUntil(timeout: 10) { messages in
+            guard let layout = messages.first(where: { $0.type == .deviceLayout }) else { return false }
+            layoutId = layout.id
+            return ack(of: action.id, from: "presentation-policy") != nil && ack(of: layout.id, from: "input-handling") != nil
+        })
+        let decided = try #require(ack(of: action.id, from: "presentation-policy"))
+        #expect(decided.emitted.contains(layoutId) && !decided.duplicate)
         // Both owners lost at once.
         let marks = (ppHeir.stderr.count, ihHeir.stderr.count)
         pp.signal(SIGKILL)
@@ -69,14 +88,17 @@ import TestTiers
         _ = ih.waitForExit(timeout: 5)
         #expect(ppHeir.waitForStderr(timeout: 15) { $0.dropFirst(marks.0).contains("shard members: pp-b;") })
         #expect(ihHeir.waitForStderr(timeout: 15) { $0.dropFirst(marks.1).contains("shard members: ih-b;") })
-        // The client's retry: input-handling's heir reads the layout, published again by
-        // presentation-policy's heir, and decides it (it never had).
-        var read: Ack?
-        for _ in 0..<20 where read == nil {
+        // The client's retry: each heir answers with the decision it made standing by.
+        seen = []
+        var answered = false
+        for _ in 0..<20 where !answered {
             try client.bus.send(action)
-            read = ack(of: layout.id, from: "input-handling", timeout: 0.5)
+            answered = waitUntil(timeout: 0.5) { _ in ack(of: action.id, from: "presentation-policy") != nil && ack(of: layoutId, from: "input-handling") != nil }
         }
-        let completed = try #require(read, "input-handling never acknowledged \(layout.id): \(ihHeir.stderr.suffix(2000))")
+        #expect(answered, "\(ihHeir.stderr.suffix(2000))")
+        #expect(ack(of: action.id, from: "presentation-policy")?.emitted == decided.emitted)
+        #expect(seen.contains { $0.id == layoutId && $0.service == "presentation-policy" })
+        let completed = try #require(ack(of: layoutId, from: "input-handling"))
         #expect(!completed.duplicate)
     }
 }
