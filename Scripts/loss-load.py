@@ -5,11 +5,12 @@ CURVE) with a window of actions in flight, while a host is lost; then what the l
 Each device's first action is `device.tap add` with the ipad profile (a popover), then
 `device.rotate`, landscape and portrait in turn: every action changes the device's state. An
 action unanswered is sent again with the same id every --retry-ms until --deadline seconds
-after its first sending. It is *acked* when every acknowledgement it awaits has come (as the
-gateway's ActionTracker: the first hop's — a sharded owner's, which its standby publishes once
-it holds the state, or the owner's own for a repeat —, those of what each ack lists in
-`forwarded`, and input-handling's of each `layout.changed`; of a service's acks of one message,
-the first counts until a later one lists other messages and takes its place).
+after its first sending. It is *acked* when every acknowledgement it awaits and every message
+they list has come (as the gateway's ActionTracker: the first hop's — a sharded owner's standby's,
+which decided the action too and lists what the owner publishes, or the owner's own for a repeat
+—, those of what each ack lists in `forwarded`, and input-handling's of each `layout.changed`; of
+a service's acks of one message, the first counts until a later one lists other messages and
+takes its place).
 
 Coordination with the script, by files in --folder, each polled: the client writes `running`
 once it has loaded for --before seconds; the script loses a host and writes `lost-at` (the loss's
@@ -28,7 +29,8 @@ What it measures (the last line of Scripts/multihost-smoke):
                   acked, by the heir of an owner lost before its standby held it, is by design and
                   counted apart (redecided_before_ack);
   missing_effects acked actions with a message their acks list in `emitted` (not `forwarded`)
-                  that never arrived;
+                  that never arrived (an action is acked only once those came, and sent again
+                  until then: this counts an acknowledgement that took another's place after it);
   resume_p99_s    p99 over devices of the time the loss cost each one: from the loss (or, if later,
                   from the first sending of its earliest action not acked by then, an action given
                   up at its deadline included) to its first action acked after the loss;
@@ -75,9 +77,7 @@ class Action:
         self.taken = {}  # (id, service) -> the ack that counts, of a message awaited
         self.early = {}  # the same, of a message not awaited (yet)
         self.missing = set()
-        self.decisions = []  # times of non-duplicate first-hop acks, one per decision
-        self.decided = set()  # each decision by what it emitted: its acks say the same
-        self.decided_after_ack = False
+        self.first_hop = []  # (what it emitted, when) of each non-duplicate first-hop ack
         self.refused = None  # an error's code: the action was refused, not done
         self.set_aside = {}  # id -> code of each refusal that only says to send it again
         self.unlisted_reads = {}  # id -> type of a message another service reads, no ack listing it yet
@@ -102,15 +102,8 @@ class Action:
             body = message.body.to_dict()
             handled = body.get("handledId")
             key = (handled, message.service)
-            if handled == self.id and message.service == FIRST_HOP:
-                # A decision is known by what it emitted: the owner's answer to a repeat (marked
-                # duplicate) may come before its standby's acknowledgement of the same decision.
-                decision = tuple(body.get("emitted", []))
-                if not body.get("duplicate") and decision not in self.decided:
-                    if self.acked_at is not None:
-                        self.decided_after_ack = True
-                    self.decisions.append(now)
-                self.decided.add(decision)
+            if handled == self.id and message.service == FIRST_HOP and not body.get("duplicate"):
+                self.first_hop.append((tuple(body.get("emitted", [])), now))
             if key in self.pending:
                 self.pending.discard(key)
                 self.take(body, key)
@@ -126,8 +119,27 @@ class Action:
                 self.expect_readers(message.id, message.type)
             else:
                 self.unlisted_reads[message.id] = message.type
-        if not self.pending and self.acked_at is None and self.refused is None:
+        # Done once every acknowledgement and every message they list has come: a standby's
+        # acknowledgement lists what its owner publishes, and may come first (or alone, the owner lost).
+        if not self.pending and not self.missing and self.acked_at is None and self.refused is None:
             self.acked_at = now
+
+    @property
+    def decisions(self):
+        """When each decision was first acknowledged. A decision is known by what it emitted, and
+        counts once one of its messages came: a standby's acknowledgement of ids its owner never
+        published (it decided a retry of an action it had missed, its owner answering the repeat)
+        is no decision."""
+        known, times = set(), []
+        for decision, at in self.first_hop:
+            if decision not in known and set(decision) & self.ids:
+                known.add(decision)
+                times.append(at)
+        return times
+
+    @property
+    def decided_after_ack(self):
+        return self.acked_at is not None and any(at > self.acked_at for at in self.decisions)
 
     def expect(self, key):
         early = self.early.pop(key, None)

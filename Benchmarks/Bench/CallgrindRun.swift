@@ -55,7 +55,7 @@ enum CallgrindRun {
             }
         case "raw-standby", "raw-direct":
             // Owner and standby of each other's pings, in turn, as the sharded side's two instances.
-            let shape = side == "raw-direct" ? RawWire.Replication.direct : .chain
+            let shape = side == "raw-direct" ? RawWire.Replication.direct : .active
             let product = try ProductClient(context: context, config: stack.config)
             defer { product.close() }
             let payload = try product.encodedAction()

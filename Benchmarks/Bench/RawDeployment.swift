@@ -13,11 +13,11 @@ final class RawDeployment {
     let echoes: [ChildProcess]
     let client: RawClient
     let members: Int
-    /// How the logs name it: the echo count, and the shape when it is not `chain`.
+    /// How the logs name it: the echo count, and the shape when it is not `active`.
     let name: String
 
-    init(stack: BenchStack, context: ZMQContext, count: Int, payload: [UInt8], replication: RawWire.Replication = .chain) throws {
-        let name = replication == .chain ? "\(count)" : "\(count)-\(replication.rawValue)"
+    init(stack: BenchStack, context: ZMQContext, count: Int, payload: [UInt8], replication: RawWire.Replication = .active) throws {
+        let name = replication == .active ? "\(count)" : "\(count)-\(replication.rawValue)"
         self.name = name
         let bus = try stack.startExtraBus(logName: "shard-raw-bus-\(name)", extra: [:])
         self.bus = bus

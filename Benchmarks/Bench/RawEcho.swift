@@ -18,8 +18,10 @@ import ZeroMQ
 /// when not zero, are the sender's address: the answers go to `replyTopic(of:)` instead of
 /// `pongTopic`, so that clients running at once each hear only their own (as the product's do).
 /// A ping to a member of several echoes (`ownerTopic`) is answered as a sharded instance
-/// answers an action: its first answer at once, and an update of the size in bytes 16..<24 to
-/// the next member (`standbyTopic`), which sends the second answer once it has it.
+/// answers an action: by default (`Replication.active`) the next member hears it too and sends
+/// the second answer while the owner sends the first; in the `chain` shape the owner sends its
+/// first answer and an update of the size in bytes 16..<24 to the next member (`standbyTopic`),
+/// which sends the second answer once it has it.
 enum RawWire {
     /// Client → echo.
     static let pingTopic = Array("bench.ping".utf8)
@@ -83,8 +85,10 @@ enum RawWire {
     /// How members of several echoes answer a ping: the shapes of replication `bench
     /// --raw-shapes` compares, libzmq alone.
     enum Replication: String, CaseIterable, Sendable {
-        /// The sharded instances' shape: the first answer from the owner, an update to the next
-        /// member, the second answer from it.
+        /// The sharded instances' shape: the ping reaches the owner and the next member (its
+        /// standby); the owner sends the first answer, the standby the second, neither waiting.
+        case active
+        /// The first answer from the owner, an update to the next member, the second answer from it.
         case chain
         /// The owner sends only the update; the next member sends both answers once it has it.
         case tail
@@ -135,7 +139,7 @@ enum RawWire {
 enum RawEcho {
     /// Runs the echo until it is terminated, or its parent (the bench) is gone; as member
     /// `member.index` of `member.count` echoes, answering in `replication`'s shape, when given.
-    static func run(member: (index: Int, count: Int)? = nil, replication: RawWire.Replication = .chain) -> Int32 {
+    static func run(member: (index: Int, count: Int)? = nil, replication: RawWire.Replication = .active) -> Int32 {
         let config: BusConfig
         do {
             config = try BusConfig.fromEnvironment()
@@ -161,6 +165,9 @@ enum RawEcho {
                 peerIn?.close()
             }
             var topics = member.map { [RawWire.ownerTopic($0.index), RawWire.standbyTopic($0.index)] } ?? [RawWire.pingTopic]
+            // The `active` shape's standby hears the pings of the member before it.
+            let standingBy = member.flatMap { replication == .active ? RawWire.ownerTopic(($0.index + $0.count - 1) % $0.count) : nil }
+            if let standingBy { topics.append(standingBy) }
             var announcement: [[UInt8]] = []
             var linked = false
             if let member, let peerOut, let peerIn {
@@ -207,6 +214,7 @@ enum RawEcho {
                     return
                 }
                 if replication != .tail { try publisher.send([topic, sized(Int(shape & 0xffff_ffff), sequence)]) }
+                if replication == .active { return }
                 if replication == .split {
                     try publisher.send([topic, sized(Int(shape >> 32), sequence)])
                     return
@@ -248,7 +256,7 @@ enum RawEcho {
                         continue
                     }
                     if let nextStandby, frames[1].count >= 32 {
-                        guard frames[0].starts(with: RawWire.standbyPrefix) else {
+                        guard frames[0].starts(with: RawWire.standbyPrefix) || frames[0] == standingBy else {
                             try answer(frames[1], asStandby: false, to: nextStandby)
                             continue
                         }

@@ -11,7 +11,7 @@ if arguments.first == "--raw-echo" {
     // `--member K N [--shape S]`, one of N answering in the sharded instances' shape (or S).
     ParentWatch.start()
     if arguments.count >= 4, arguments[1] == "--member", let index = Int(arguments[2]), let count = Int(arguments[3]), count > 0, (0..<count).contains(index) {
-        let replication = arguments.count == 6 && arguments[4] == "--shape" ? RawWire.Replication(rawValue: arguments[5]) : arguments.count == 4 ? .chain : nil
+        let replication = arguments.count == 6 && arguments[4] == "--shape" ? RawWire.Replication(rawValue: arguments[5]) : arguments.count == 4 ? .active : nil
         guard let replication else {
             Log.standardError("bench --raw-echo: --member K N [--shape \(RawWire.Replication.allCases.map(\.rawValue).joined(separator: "|"))]\n")
             exit(2)
