@@ -22,8 +22,8 @@ What it measures (the last line of Scripts/multihost-smoke):
   lost            devices whose state (orientation, popover shown) is not the one their last acked
                   action left (or that of a later action never acked: it may have been decided);
   decided_twice   actions decided again after they were acked (a non-duplicate first-hop ack of
-                  another decision — other ids emitted — arriving once the action was acked; the
-                  standby's acknowledgement of the decision a repeat was answered for is the same
+                  another decision — other ids emitted, one of them come — arriving once the action
+                  was acked; a standby's acknowledgement of ids its owner never published is no
                   decision), or decided twice before the loss (when no
                   move can explain a second decision); a decision repeated before its action was
                   acked, by the heir of an owner lost before its standby held it, is by design and

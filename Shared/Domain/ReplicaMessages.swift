@@ -1,10 +1,10 @@
 /// One device's state, sent by the instance that owns the device to the instance that stands by
-/// for it (docs/scaling.md): what the standby holds in memory, ready to take the device over
-/// when the owner is lost. Its frames: the topic, this body's envelope, the state (frame 3, as
-/// the owner wrote it; empty when the device was forgotten) and, after an action, the owner's
-/// acknowledgement of it as two more frames (topic, JSON), which the standby publishes as they
-/// came once it holds the state: the client counts the action as done only then. So a standby
-/// reads the envelope's few header members and keeps the state as bytes, decoding neither.
+/// for it (docs/scaling.md): a new standby's catch-up, a repair answering a repeat, a handover
+/// to a new owner. Its frames: the topic, this body's envelope, the state (frame 3, as the owner
+/// wrote it; empty when the device was forgotten) and, answering a repeat or a refusal, the
+/// owner's acknowledgement of it as two more frames (topic, JSON), which the standby publishes as
+/// they came once it holds the state. A standby reads the envelope's few header members, and the
+/// state only when it takes it (not when its history is the owner's).
 public struct Replica: Sendable, Equatable {
     /// The instance it is for (its topic's key: `shard.replica/SERVICE/STANDBY`).
     public var standby: String

@@ -8,9 +8,9 @@ public struct Reply: Sendable, Equatable {
     public enum Acknowledgement: Sendable, Equatable {
         /// This service, after the effects.
         case published
-        /// The instance standing by for `device`: the acknowledgement goes with `update` (its
-        /// last two frames), sent after the effects in its place, and the standby publishes it
-        /// as it came once it holds the state.
+        /// The instance standing by for `device` (a repeat's or a refusal's): the acknowledgement
+        /// goes with `update` (its last two frames), sent after the effects in its place, and the
+        /// standby publishes it as it came once it holds the state.
         case byStandby(Replica, device: String)
         /// The instance standing by for the device, which decides the action too and publishes
         /// the acknowledgement of its own decision: this one publishes none.
@@ -63,7 +63,7 @@ public protocol ServiceHandler {
     /// Handles one message and says what to publish because of it.
     mutating func handle(_ envelope: Envelope) -> Reply
     /// Whether a message on `topic` is one this handler takes as it came, undecoded: a sharded
-    /// instance's updates (`take(asItCame:)`), which it keeps as bytes.
+    /// instance's updates (`take(asItCame:)`), whose acknowledgement it passes on as it came.
     func takesAsItCame(topic: [UInt8]) -> Bool
     /// Takes a message `takesAsItCame` named, as its frames: what to publish (frames as they
     /// came, refusals), acknowledged by nobody; nil when it is not this instance's.

@@ -116,7 +116,7 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
     /// name). Put on a new lease, that key would keep its epoch with none of its devices, and the
     /// others, seeing no change, would never hand them over. Joined a TTL after it was last seen,
     /// at least two thirds of one after it went: by then every member has seen it go and taken
-    /// its devices over from their copies, to hand them to this one.
+    /// its devices over (their standbys held them), to hand them to this one.
     private func joinOnceNoEarlierKey(at now: Double) throws {
         if try client.get(memberKey) != nil {
             if !waitLogged { log.warn("\(memberKey) is still held by an earlier \(instance) (its lease live): joining a TTL after it has gone") }
@@ -213,8 +213,8 @@ public final class ShardMembership: MembershipSource, @unchecked Sendable {
     }
 
     /// Leaves the members at once (a planned stop, once the instance has sent its last
-    /// messages): its lease revoked, its key goes, and the others take its devices over from
-    /// their copies at their next read of the list instead of a TTL later. The keeping thread
+    /// messages): its lease revoked, its key goes, and the others take its devices over (their
+    /// standbys hold them) at their next read of the list instead of a TTL later. The keeping thread
     /// stops; the instance is no member from then on.
     public func leave() {
         let lease: Int64? = left.withLock { left in

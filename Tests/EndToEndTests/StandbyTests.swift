@@ -8,8 +8,9 @@ import TestTiers
 
 /// Three sharded presentation-policy instances (docs/scaling.md, "Device state on a standby"):
 /// no etcd write per action; a device's owner and then its new owner killed with -9 in turn,
-/// and every device still has the state its last acknowledged action left — by the copies its
-/// standby held, and by the states a new standby was sent when the members changed.
+/// and every device still has the state its last acknowledged action left — by the states its
+/// standby held, deciding every action too, and by those a new standby was sent when the members
+/// changed.
 @Suite(.serialized, .tags(.processes)) final class StandbyTests {
     let etcd: EtcdServer
     let stack: Stack
@@ -82,18 +83,18 @@ import TestTiers
             #expect(add.types.contains("presentation.presented"), "\(device): \(add.stdout) \(add.stderr)")
             let rotate = try act(device, "rotate", "landscape")
             #expect(rotate.status == 0, "\(device): \(rotate.stderr)")
-            // One acknowledgement, made by the owner in the decision's handling (its span's
-            // child), which the standby published as it came once it held the state — not the
-            // owner's answer to a retry (marked duplicate).
+            // One acknowledgement, the standby's, of its own decision of the action (a child of
+            // the action's span, as the owner's messages are) — not the owner's answer to a
+            // retry (marked duplicate).
             let (acks, others) = try spans(rotate)
             #expect(acks.count == 1 && others.isSuperset(of: acks) && !rotate.stdout.contains("\"duplicate\":true"), "\(device): \(rotate.stdout)")
         }
         // Not one etcd write for 48 actions: the member keys only, as they were (before a
         // standby is stopped below, which may outlive its lease on a loaded machine).
         #expect(try keys() == before)
-        // Done only once the standby holds the state: while a device's standby is stopped, the
-        // decision comes and its acknowledgement does not, nor does the gateway's retry get one
-        // from the owner (which sends the state to the standby again with it).
+        // Done only once the standby holds the result: while a device's standby is stopped, the
+        // owner's decision comes and no acknowledgement does, nor does the gateway's retry get
+        // one from the owner (which sends the state to the standby with it).
         // The standby is pp-ab, whose updates pp-a hears too (its subscription is their prefix)
         // and, owning nothing of the device, would acknowledge if it took them.
         let paused = try #require(devices.first { device in
@@ -108,7 +109,7 @@ import TestTiers
         standby.signal(SIGCONT)
         let (none, decided) = try spans(unacknowledged)
         #expect(unacknowledged.status != 0 && none.isEmpty && !decided.isEmpty, "\(unacknowledged.stdout) \(unacknowledged.stderr)")
-        // Once it runs again, the standby publishes them: the first, and the retries', marked duplicate.
+        // Once it runs again, the standby publishes its own, and the owner's of the retries, marked duplicate.
         let action = try #require(unacknowledged.envelopes.first { $0["service"] as? String == "presentation-policy" }?["correlationId"] as? String)
         var acknowledged = (first: false, repeated: false)
         while !(acknowledged.first && acknowledged.repeated),
@@ -119,7 +120,7 @@ import TestTiers
         }
         #expect(acknowledged.first && acknowledged.repeated)
         #expect(try act(paused, "rotate", "landscape").status == 0)
-        // Nothing changed, nothing sent to the standby: the owner publishes its acknowledgement.
+        // Nothing changed: one acknowledgement too, the standby's.
         let device = try #require(devices.first)
         for arguments in [["rotate", "landscape"], ["tap", "laser"]] {
             let same = try stack.gateway(["--json", "--timeout", "20", "--device", device, "--profile", "ipad"] + arguments, environment: ["GATEWAY_RETRY_MS": "300"])
@@ -192,8 +193,8 @@ import TestTiers
 
     /// Hostile updates sent to a device's standby as its owner would (unreadable, of the wrong
     /// shape, from a member at no epoch, with an acknowledgement of their own): each gets a
-    /// clear error from the standby, which publishes nothing else and keeps its copy, so that
-    /// when the owner is lost the device has the state its owner sent.
+    /// clear error from the standby, which publishes nothing else and keeps its state, so that
+    /// when the owner is lost the device has the state its actions left.
     @Test func aHostileUpdateGetsAClearErrorAndChangesNoCopy() throws {
         let device = try #require(devices.first)
         #expect(try act(device, "rotate", "landscape").status == 0)
