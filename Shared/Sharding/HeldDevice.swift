@@ -49,17 +49,23 @@ final class TakenOver: Sendable {
 }
 
 /// A standby's decision of a device's action: the effects the owner publishes, with the ids
-/// both derived. A class, for the same reason as `TakenOver`.
-final class StoodBy: Sendable {
+/// both derived. A class, for the same reason as `TakenOver`, and kept from one decision to the
+/// next (`hold`) while nothing else refers to it.
+final class StoodBy {
     /// The action decided.
-    let action: String
+    private(set) var action: String
     /// Where its messages' ids come from.
-    let ids: DerivedIds
+    private(set) var ids: DerivedIds
     /// What it publishes.
-    let effects: [Effect]
+    private(set) var effects: [Effect]
 
     /// The decision of `action`: `effects`, with ids from `ids`.
     init(action: String, ids: DerivedIds, effects: [Effect]) {
+        self.action = action; self.ids = ids; self.effects = effects
+    }
+
+    /// Holds the decision of `action` in place of the one held.
+    func hold(action: String, ids: DerivedIds, effects: [Effect]) {
         self.action = action; self.ids = ids; self.effects = effects
     }
 }

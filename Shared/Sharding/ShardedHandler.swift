@@ -23,7 +23,8 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// How long a bucket gained from a live member waits for its devices to be handed over.
     private let handoverSeconds: Double
     private let monotonic: @Sendable () -> Double
-    private var me: String { membership.instance }
+    /// This instance's name (`membership.instance`, read once: every message compares it).
+    private let me: String
     /// Owners and standbys of the buckets, for the members of `generation`.
     private var table = ShardTable(members: [])
     private var generation: UInt64 = 0
@@ -70,6 +71,7 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         self.handoverSeconds = handoverSeconds
         self.log = log
         self.monotonic = monotonic
+        me = membership.instance
         updateTopic = Array(Topic.name(.replica, key: service + "/" + membership.instance).utf8)
         follow(membership.view)
         bucketTopics = topics()
@@ -94,7 +96,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// bucket and to its standby; a message without a device to the owner of the empty id's
     /// bucket only, so that one instance answers it.
     public func accepts(_ envelope: Envelope) -> Bool {
-        guard inner.accepts(envelope), membership.view.epoch != nil else { return false }
+        // A membership lost since it was last followed: `handle` refuses, and the change is
+        // followed at once (the membership wakes the loop).
+        guard inner.accepts(envelope), isMember else { return false }
         let device = envelope.device ?? ""
         let bucket = ShardTable.bucket(of: device)
         guard table.owner(ofBucket: bucket) == me else { return envelope.device != nil && table.standby(ofBucket: bucket) == me }
@@ -209,7 +213,14 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         // Forgotten by the action (`device.forget`): nothing of it is kept.
         if inner.state(of: device) != nil {
             entry.recent.append(envelope.id)
-            if !owns, let ids = reply.ids { entry.stoodBy = StoodBy(action: envelope.id, ids: ids, effects: reply.effects) }
+            if !owns, let ids = reply.ids {
+                // The last one's storage taken again when nothing else holds it: one allocation a decision less.
+                if isKnownUniquelyReferenced(&entry.stoodBy), let kept = entry.stoodBy {
+                    kept.hold(action: envelope.id, ids: ids, effects: reply.effects)
+                } else {
+                    entry.stoodBy = StoodBy(action: envelope.id, ids: ids, effects: reply.effects)
+                }
+            }
             held[device] = entry
         }
         return reply
