@@ -2,21 +2,28 @@ import Domain
 import Runtime
 
 /// What an instance keeps of a device it owns or stands by for, beside the service's state:
-/// its last action ids, its history, and where its state last came from.
-struct HeldDevice {
+/// its last action ids, its history, and where its state last came from. A class: every action
+/// looks its device's entry up once and changes it in place (a value would be taken out of its
+/// dictionary and put back, two look-ups, in both instances that decide the action); so a copy
+/// of the sharded handler shares its entries, and none is made.
+final class HeldDevice {
     /// The ids of its last actions, oldest first.
     var recent: RecentIds
     /// Every decision of it folded in (`DeviceHistory`).
-    var history: UInt64 = 0
+    var history: UInt64
     /// The update its state was last taken from (nil: it started here, or nothing came since).
     var takenOver: TakenOver?
     /// Its last decision here as its standby, for answering a retry of it as its heir.
     var stoodBy: StoodBy?
+
+    /// A device with `recent` ids and `history`, its state from `takenOver`.
+    init(recent: RecentIds = RecentIds(), history: UInt64 = 0, takenOver: TakenOver? = nil) {
+        self.recent = recent; self.history = history; self.takenOver = takenOver
+    }
 }
 
 /// Whose update a device's state was taken from, at which sequence, and what its last actions
-/// sent onward, as that owner said. A class: one reference in `HeldDevice`, which every action
-/// takes out of its dictionary and puts back.
+/// sent onward, as that owner said.
 final class TakenOver: Sendable {
     /// What one action sent onward (`Replica.onward`).
     struct Sent: Equatable {
@@ -49,8 +56,7 @@ final class TakenOver: Sendable {
 }
 
 /// A standby's decision of a device's action: the effects the owner publishes, with the ids
-/// both derived. A class, for the same reason as `TakenOver`, and kept from one decision to the
-/// next (`hold`) while nothing else refers to it.
+/// both derived. A class kept from one decision to the next (`hold`) while nothing else refers to it.
 final class StoodBy {
     /// The action decided.
     private(set) var action: String

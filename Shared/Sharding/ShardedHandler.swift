@@ -188,17 +188,12 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         guard owns || table.standby(ofBucket: bucket) == me else {
             return Reply([.error(.notOwner, "\(device) moved to another instance as the members changed; nothing was decided, send it again", offendingId: envelope.id)])
         }
-        // Taken out while it is updated (one look-up each way, and no copy of the list).
-        var entry: HeldDevice
-        if let taken = held.removeValue(forKey: device) {
-            entry = taken
-        } else if owns && isAwaitingHandover(device, bucket) {
+        let known = held[device]
+        if known == nil, owns, isAwaitingHandover(device, bucket) {
             return Reply([.error(.notOwner, "\(device) is being handed over from the instance that owned it; nothing was decided, send it again", offendingId: envelope.id)])
-        } else {
-            entry = HeldDevice(recent: RecentIds())
         }
+        let entry = known ?? HeldDevice()
         if entry.recent.contains(envelope.id) {
-            held[device] = entry
             return owns ? repeatedHere(envelope, of: device, entry, epoch: epoch) : Reply([], acknowledgement: .nobody)
         }
         var reply = inner.handle(envelope)
@@ -210,8 +205,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
             reply.ids = DerivedIds(service: service, history: entry.history)
             reply.acknowledgement = owns ? .byStandbyDeciding : .only
         }
-        // Forgotten by the action (`device.forget`): nothing of it is kept.
-        if inner.state(of: device) != nil {
+        // Forgotten by the action (`device.forget`, the one action that drops a device held):
+        // nothing of it is kept; a device new here is kept if the action left it a state.
+        if known == nil || envelope.type == .forget ? inner.state(of: device) != nil : true {
             entry.recent.append(envelope.id)
             if !owns, let ids = reply.ids {
                 // The last one's storage taken again when nothing else holds it: one allocation a decision less.
@@ -221,7 +217,9 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
                     entry.stoodBy = StoodBy(action: envelope.id, ids: ids, effects: reply.effects)
                 }
             }
-            held[device] = entry
+            if known == nil { held[device] = entry }
+        } else if known != nil {
+            held.removeValue(forKey: device)
         }
         return reply
     }
@@ -249,11 +247,10 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
     /// of it (among the device's recent ids, folded into its history), acknowledged by the
     /// standby, sent the device's state with it, which puts back a standby that decided otherwise.
     public mutating func acknowledgement(ofRefused envelope: Envelope) -> Reply.Acknowledgement {
-        if let device = envelope.device, var entry = held[device], table.standby(ofBucket: ShardTable.bucket(of: device)) != nil,
+        if let device = envelope.device, let entry = held[device], table.standby(ofBucket: ShardTable.bucket(of: device)) != nil,
            !entry.recent.contains(envelope.id) {
             entry.recent.append(envelope.id)
             entry.history = DeviceHistory.fold(entry.history, action: envelope.id, effects: [])
-            held[device] = entry
         }
         return acknowledgement(ofRepeat: envelope)
     }
