@@ -430,6 +430,8 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     /// Not remembered: the handler answers a repeat.
     private mutating func shadow(_ reply: Reply, of envelope: Envelope, now: RuntimeInstant) -> [Outgoing] {
         counters.handled += 1
+        // A read nobody waits for, which published nothing: no ack, as its owner gives none.
+        if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true { return [] }
         var emitted: [String] = []
         var forwarded: [Forward] = []
         emitted.reserveCapacity(reply.effects.count)
@@ -525,9 +527,9 @@ public struct RuntimeCore<Handler: ServiceHandler> {
             service: settings.name, pid: settings.pid, counters: counters.byName, now: now.monotonic))))
     }
 
-    /// The frames of `effects` as messages caused by `envelope` (handled in `trace`) at `time`,
-    /// with ids from `ids` (fresh ones if nil), their ids, those passed on to another service and their frames; nil if one of them cannot
-    /// be encoded (logged).
+    /// The frames of `effects` as messages caused by `envelope` (handled in `trace`) at `time`
+    /// with ids from `ids` (fresh ones if nil), their ids, those passed on to another service
+    /// and their frames; nil if one of them cannot be encoded (logged).
     private mutating func encode(
         _ effects: [Effect], causedBy envelope: Envelope, inTrace trace: TraceContext.Handling, at time: String, ids: DerivedIds? = nil
     ) -> (outgoing: [Outgoing], emitted: [String], forwarded: [Forward], forwards: [[[UInt8]]])? {
