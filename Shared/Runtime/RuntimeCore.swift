@@ -431,7 +431,7 @@ public struct RuntimeCore<Handler: ServiceHandler> {
     private mutating func shadow(_ reply: Reply, of envelope: Envelope, now: RuntimeInstant) -> [Outgoing] {
         counters.handled += 1
         // A read nobody waits for, which published nothing: no ack, as its owner gives none.
-        if reply.effects.isEmpty, Routing.quietReaders[envelope.type]?.contains(settings.name) == true { return [] }
+        guard !reply.effects.isEmpty || Routing.quietReaders[envelope.type]?.contains(settings.name) != true else { return [] }
         var emitted: [String] = []
         var forwarded: [Forward] = []
         emitted.reserveCapacity(reply.effects.count)
