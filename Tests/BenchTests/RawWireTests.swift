@@ -52,7 +52,7 @@ import TestTiers
     }
 
     @Test func everyShapeIsNamedOnTheCommandLineByItsRawValue() {
-        #expect(RawWire.Replication.allCases.map(\.rawValue) == ["chain", "tail", "batched", "acknowledged", "split", "direct"])
+        #expect(RawWire.Replication.allCases.map(\.rawValue) == ["active", "chain", "tail", "batched", "acknowledged", "split", "direct"])
         #expect(RawWire.Replication(rawValue: "split") == .split)
     }
 
