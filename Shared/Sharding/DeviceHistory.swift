@@ -2,7 +2,7 @@ import Domain
 import Runtime
 
 /// A device's history as one number: every decision of it folded in, its action's id and the
-/// types of what it published (changed, unchanged or refused; nothing: refused by the runtime). An owner and its standby that
+/// types of what it published (changed, unchanged or refused). An owner and its standby that
 /// decided the same actions the same way hold the same history, and derive the same ids for a
 /// decision's messages (`DerivedIds`); any difference shows as ids that never come.
 enum DeviceHistory {

@@ -243,14 +243,14 @@ public struct ShardedHandler<Inner: DeviceStateHandler>: ServiceHandler {
         return repeated(device, epoch: epoch)
     }
 
-    /// A refusal of an action its standby may have decided: the refusal is the owner's decision
-    /// of it (among the device's recent ids, folded into its history), acknowledged by the
-    /// standby, sent the device's state with it, which puts back a standby that decided otherwise.
+    /// A refusal of an action its standby may have decided: acknowledged by the standby, sent
+    /// the device's state with it, which puts back a standby that decided otherwise. The action
+    /// is among the device's recent ids (the standby's state holding its decision is then not
+    /// ahead of the owner's), not in its history: a standby that refused it too holds the same.
     public mutating func acknowledgement(ofRefused envelope: Envelope) -> Reply.Acknowledgement {
         if let device = envelope.device, let entry = held[device], table.standby(ofBucket: ShardTable.bucket(of: device)) != nil,
            !entry.recent.contains(envelope.id) {
             entry.recent.append(envelope.id)
-            entry.history = DeviceHistory.fold(entry.history, action: envelope.id, effects: [])
         }
         return acknowledgement(ofRepeat: envelope)
     }

@@ -227,6 +227,20 @@ struct ShardedHandlerTests {
         #expect(try agree(&owner, &standby, on: rotate(device, .landscape, id: "r2")))
     }
 
+    /// An action both find too old: the standby is silent, the owner refuses it through the
+    /// standby, and their histories stay the same: the next action's ids agree.
+    @Test func anActionBothFindTooOldLeavesThemAgreeing() throws {
+        let device = try device()
+        var (owner, standby, _) = pair()
+        #expect(try agree(&owner, &standby, on: rotate(device, .portrait, id: "r0")))
+        let later = RuntimeInstant(wall: Self.wall + 60, monotonic: 100)
+        let refused = try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: later))
+        #expect(try frames(standby.received(try rotate(device, .landscape, id: "r1"), now: later)).isEmpty)
+        let update = try #require(refused.last)
+        #expect(try frames(standby.received(update, now: now)) == [Array(update[3...])])
+        #expect(try agree(&owner, &standby, on: rotate(device, .landscape, id: "r2")))
+    }
+
     /// When the owner leaves, its standby decides from the state it held: the device's next
     /// rotation to the same side changes nothing, and the lost owner's last action, sent again,
     /// is answered with the decision the standby made of it: the same messages, acknowledged
@@ -326,6 +340,7 @@ struct ShardedHandlerTests {
     @Test func anUpdateWithAnUnreadableStateIsNotTaken() throws {
         let device = try device()
         var (owner, standby, _) = pair()
+        #expect(try agree(&owner, &standby, on: rotate(device, .portrait, id: "r0")))
         _ = owner.received(try rotate(device, .landscape, id: "r1"), now: now)
         var update = try #require(try frames(owner.received(try rotate(device, .landscape, id: "r1"), now: now)).last)
         update[2] = Array("{\"state\":".utf8)
